@@ -1,0 +1,71 @@
+"""POST /api/format and the plain /format form through the real server."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+
+
+def test_numbers_keep_their_text_through_the_api(server):
+    text = '{"price": 1.10, "big": 12345678901234567890123, "tiny": 1e400, "neg": -0.0}'
+    status, body = server.api("format", {"text": text, "indent": 0})
+    assert status == 200
+    assert body["formatted"] == text.replace(" ", "")
+
+
+def test_duplicate_keys_are_reported_through_the_api(server):
+    status, body = server.api("format", {"text": '{"region":"global",\n"region":"apac"}'})
+    assert status == 200
+    (w,) = body["warnings"]
+    assert w["code"] == "duplicate_key" and w["pointer"] == "" and w["key"] == "region"
+    assert (w["first"]["line"], w["first"]["column"]) == (1, 2)
+    assert (w["second"]["line"], w["second"]["column"]) == (2, 1)
+    assert set(w) >= {"code", "message", "pointer", "line", "column"}
+
+
+@pytest.mark.parametrize("depth", [513, 2000, 200000])
+def test_deep_nesting_is_422_not_500(server, depth):
+    status, body = server.api("format", {"text": "[" * depth + "]" * depth})
+    assert status == 422 and body["error"]["code"] == "too_deep"
+    assert body["error"]["column"] == 513
+
+
+def test_depth_limit_is_configurable():
+    from conftest import start_server, stop_server
+    s = start_server("--max-depth", "3")
+    try:
+        assert s.api("format", {"text": "[[[1]]]"})[0] == 200
+        status, body = s.api("format", {"text": "[[[[1]]]]"})
+        assert status == 422 and body["error"]["limit"] == 3
+    finally:
+        stop_server(s)
+
+
+@pytest.mark.parametrize("text", ["", " ", "\x00", "[" * 10, '"\\u12"', "1" * 100000 + "x", "-", "\ud800"])
+def test_odd_input_is_a_4xx_with_a_position(server, text):
+    status, body = server.api("format", {"text": text})
+    assert status == 422
+    err = body["error"]
+    assert err["code"] == "parse_error" and err["field"] == "text" and "line" in err
+
+
+def test_plain_form_works_without_javascript(server):
+    boundary = uuid.uuid4().hex
+    def multipart(fields, files=()):
+        parts = []
+        for k, v in fields.items():
+            parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode())
+        for k, name, data in files:
+            parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"; filename="{name}"\r\n'
+                         f'Content-Type: application/json\r\n\r\n'.encode() + data + b"\r\n")
+        return b"".join(parts) + f"--{boundary}--\r\n".encode()
+    headers = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+    status, _, html = server.request("POST", "/format", multipart({"text": '{"a":1.10}', "indent": "0"}), headers)
+    assert status == 200 and b"{&#34;a&#34;:1.10}" in html
+    status, _, html = server.request("POST", "/format", multipart({"text": '{"a":1,}'}), headers)
+    assert status == 422 and b"Trailing comma" in html and b"{&#34;a&#34;:1,}" in html  # input kept
+    # a file that is not UTF-8: a clear error naming the byte
+    status, _, html = server.request("POST", "/format", multipart({"text": ""}, [("text_file", "x.json", b'["\xff"]')]), headers)
+    assert status == 422 and b"0xff" in html
