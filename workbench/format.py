@@ -16,9 +16,9 @@ from typing import Any
 import orjson
 
 from .errors import WorkbenchError, bad_request, require
-from .parse import DEFAULT_MAX_DEPTH, NumberText, parse
+from .parse import DEFAULT_MAX_DEPTH, NumberText, check_depth, parse
 
-ORJSON_MAX_DEPTH = 254  # orjson refuses to write deeper trees; a plain writer takes over
+ORJSON_MAX_DEPTH = 254  # orjson refuses to write deeper trees (measured: 255 fails); a plain writer takes over
 
 
 def check_indent(indent: Any) -> int | str:
@@ -112,10 +112,14 @@ def format_text(text: str, indent: Any = 2, sort_keys: bool = False, *,
     indent = check_indent(indent)
     if not isinstance(sort_keys, bool):
         raise bad_request("'sort_keys' must be true or false", field="sort_keys", code="bad_option")
-    parsed = parse(text, field=field, max_depth=max_depth, numbers="fragment")
+    parsed = parse(text, field=field, max_depth=max_depth, numbers="fragment", check_depth=False)
+    if max_depth < ORJSON_MAX_DEPTH:
+        check_depth(parsed, max_depth, field)
     try:
+        # orjson refuses trees deeper than it writes, so success also proves depth <= its limit
         formatted = dumps_tree(parsed.value, indent, sort_keys)
     except (orjson.JSONEncodeError, TypeError):
+        check_depth(parsed, max_depth, field)
         # lone surrogates in strings, or deeper than orjson writes: the plain writer
         tree = parse(text, field=field, max_depth=max_depth, numbers="text", warnings=False).value
         formatted = plain_dumps(tree, indent, sort_keys)

@@ -32,9 +32,7 @@ DEFAULT_MAX_DEPTH = 512
 JS_SAFE_INTEGER = 2**53 - 1
 
 _WS = re.compile(r"[ \t\n\r]*")
-_RAW_SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-_LONG_INT = re.compile(r"-?\d{16,}")
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 _BRACKET_OR_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.S)
 _scanstring = json.decoder.scanstring
@@ -350,12 +348,13 @@ class Parsed:
 
 
 def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT_MAX_DEPTH,
-          numbers: str = "exact", warnings: bool = True) -> Parsed:
+          numbers: str = "exact", warnings: bool = True, check_depth: bool = True) -> Parsed:
     """Parse ``text`` strictly.  ``numbers`` is ``"exact"`` (int / Decimal),
     ``"fragment"`` (every number an ``orjson.Fragment`` of its token, for writing out) or
     ``"text"`` (every number a :class:`NumberText`, the token as a ``str`` subclass).
 
     Raises :class:`WorkbenchError` (422) with the position of the first fault.
+    ``check_depth=False`` leaves the depth check to the caller (see :func:`check_depth`).
     """
     if not isinstance(text, str):
         raise WorkbenchError("bad_request", f"'{field}' must be a string holding JSON text",
@@ -364,13 +363,17 @@ def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT
         raise error_at(text, 0, "parse_error",
                        "The text starts with a byte order mark (U+FEFF); JSON text must not",
                        field=field)
-    m = _RAW_SURROGATE.search(text)
-    if m:
-        raise error_at(text, m.start(), "parse_error",
-                       f"The text holds U+{ord(m.group()):04X}, a lone surrogate that is not a "
-                       "character: the input was not valid UTF-8 or UTF-16", field=field)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise error_at(text, exc.start, "parse_error",
+                           f"The text holds U+{ord(text[exc.start]):04X}, a lone surrogate that is "
+                           "not a character: the input was not valid UTF-8 or UTF-16",
+                           field=field) from None
 
     duplicates: list[str] = []
+    long_ints: list[str] = []
 
     def pairs_hook(pairs):
         d = dict(pairs)
@@ -380,14 +383,19 @@ def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT
         return d
 
     if numbers == "text":
-        decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_float=NumberText,
-                                   parse_int=NumberText, parse_constant=_reject_constant)
+        number_type = NumberText
     elif numbers == "fragment":
-        decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_float=orjson.Fragment,
-                                   parse_int=orjson.Fragment, parse_constant=_reject_constant)
+        number_type = orjson.Fragment
     else:
-        decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_float=Decimal,
-                                   parse_constant=_reject_constant)
+        number_type = None
+
+    def int_hook(token):
+        if len(token) > 15:
+            long_ints.append(token)
+        return int(token) if number_type is None else number_type(token)
+
+    decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_int=int_hook,
+                               parse_float=number_type or Decimal, parse_constant=_reject_constant)
     try:
         value = decoder.decode(text)
     except json.JSONDecodeError as exc:
@@ -399,24 +407,33 @@ def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT
     except ValueError:
         # an integer beyond Python's int-conversion digit limit: keep it as a Decimal
         duplicates.clear()
-        decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_float=Decimal,
-                                   parse_int=Decimal, parse_constant=_reject_constant)
+        long_ints.clear()
+        number_type = number_type or Decimal
+        decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_int=int_hook,
+                                   parse_float=number_type, parse_constant=_reject_constant)
         try:
             value = decoder.decode(text)
         except RecursionError:
             raise _too_deep(text, max_depth, field) from None
 
-    if text.count("[") + text.count("{") > max_depth and _depth(value) > max_depth:
+    if check_depth and text.count("[") + text.count("{") > max_depth and _depth(value) > max_depth:
         raise _too_deep(text, max_depth, field)
 
     parsed = Parsed(text, value)
     if warnings:
-        parsed.warnings = _warnings(text, duplicates, parsed.lines)
+        parsed.warnings = _warnings(text, duplicates, long_ints, parsed.lines)
     return parsed
 
 
 def parse_value(text: str, **kwargs) -> Any:
     return parse(text, **kwargs).value
+
+
+def check_depth(parsed: "Parsed", max_depth: int, field=None) -> None:
+    """Raise ``too_deep`` when the parsed value nests deeper than ``max_depth``."""
+    text = parsed.text
+    if text.count("[") + text.count("{") > max_depth and _depth(parsed.value) > max_depth:
+        raise _too_deep(text, max_depth, field)
 
 
 def _depth(root: Any) -> int:
@@ -600,14 +617,18 @@ def _number_fault(text: str, pos: int, field) -> WorkbenchError | None:
 
 # --------------------------------------------------------------------------- warnings
 
-def _warnings(text: str, duplicate_keys: list[str], lines: LineIndex) -> list[dict]:
+def _warnings(text: str, duplicate_keys: list[str], long_int_tokens: list[str],
+              lines: LineIndex) -> list[dict]:
     found: list[tuple[int, dict]] = []
     dup_keys_check = bool(duplicate_keys)
     surrogates = [m.start() for m in _SURROGATE_ESCAPE.finditer(text)]
-    long_ints = [m.start() for m in _LONG_INT.finditer(text)]
+    unsafe = {t for t in long_int_tokens if len(t) > 4000 or abs(int(t)) > JS_SAFE_INTEGER}
+    long_ints = _occurrences(text, unsafe)
     if not (dup_keys_check or surrogates or long_ints):
         return []
-    key_offsets = _key_offsets(text, set(duplicate_keys)) if dup_keys_check else []
+    key_offsets = _occurrences(text, {s for k in set(duplicate_keys)
+                                      for s in (json.dumps(k, ensure_ascii=False), json.dumps(k))}
+                               ) if dup_keys_check else []
     interesting = sorted(set(key_offsets) | set(surrogates) | set(long_ints))
 
     def where(offset):
@@ -660,13 +681,12 @@ def _warnings(text: str, duplicate_keys: list[str], lines: LineIndex) -> list[di
     return [w for _, w in found]
 
 
-def _key_offsets(text: str, keys: set[str]) -> list[int]:
-    """Offsets of every spelling-as-written of the given keys (candidates for the walker)."""
+def _occurrences(text: str, needles: set[str]) -> list[int]:
+    """Offsets of every occurrence of the given strings (candidates for the walker)."""
     offsets: list[int] = []
-    for key in keys:
-        for spelled in {json.dumps(key, ensure_ascii=False), json.dumps(key)}:
-            start = text.find(spelled)
-            while start != -1:
-                offsets.append(start)
-                start = text.find(spelled, start + 1)
+    for needle in needles:
+        start = text.find(needle)
+        while start != -1:
+            offsets.append(start)
+            start = text.find(needle, start + 1)
     return offsets
