@@ -154,6 +154,11 @@ def create_app(limits: Limits | None = None, *, port: int | None = None,
             abort(404)
         return json_response(module.handle(_json_body(), g.limits))
 
+    @app.get("/api/openapi.json")
+    def openapi():
+        from .openapi import spec
+        return json_response(spec())
+
     @app.get("/api/health")
     def health():
         return json_response({"ok": True, "version": __version__,
