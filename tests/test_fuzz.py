@@ -102,11 +102,19 @@ def test_fuzz_endpoint(conn, name):
     run()
 
 
+TEXT_FIELDS = ("text", "document", "path", "schema", "left", "right", "item", "original")
+WRONG = {
+    "indent": ["x", 9, -1, True, [2]], "engine": [123, "nope", ["rfc9535"]],
+    "match_key": [123, ["x"], {"a": 1}], "ignore_paths": [123, [1], {"a": 1}],
+    "sort_keys": ["yes", 3, []], "ignore_order": ["yes", 3, []], "format_assert": ["yes", 3, []],
+}
+
+
 @pytest.mark.parametrize("name", list(FIELDS))
 def test_wrong_types_in_every_field_are_400(conn, name):
     for field in FIELDS[name]:
-        for wrong in (123, ["x"], {"a": 1}, True):
-            body = {k: "{}" for k in FIELDS[name] if k in ("text", "document", "path", "schema", "left", "right", "item")}
+        for wrong in WRONG.get(field, [123, ["x"], {"a": 1}, True]):
+            body = {k: ("$" if k == "path" else "{}") for k in FIELDS[name] if k in TEXT_FIELDS}
             body[field] = wrong
             TRIED[name] += 1
             conn.request("POST", f"/api/{name}", json.dumps(body), {"Content-Type": "application/json"})
