@@ -26,6 +26,8 @@ def _add_limit_flags(p: argparse.ArgumentParser) -> None:
     g.add_argument("--max-matches", type=int, help="JSONPath matches returned (default 10000)")
     g.add_argument("--max-changes", type=int, help="diff changes returned (default 10000)")
     g.add_argument("--max-errors", type=int, help="validation errors returned (default 1000)")
+    g.add_argument("--diff-max-bytes", type=int, help="largest document per diff side (default 32 MiB)")
+    g.add_argument("--work-timeout", type=float, help="seconds one request's work may take (default 20)")
 
 
 def limits_from_args(args) -> Limits:
@@ -34,7 +36,9 @@ def limits_from_args(args) -> Limits:
                            regex_timeout=getattr(args, "regex_timeout", None),
                            max_matches=getattr(args, "max_matches", None),
                            max_changes=getattr(args, "max_changes", None),
-                           max_errors=getattr(args, "max_errors", None))
+                           max_errors=getattr(args, "max_errors", None),
+                           diff_max_bytes=getattr(args, "diff_max_bytes", None),
+                           work_timeout=getattr(args, "work_timeout", None))
 
 
 def _is_loopback(host: str) -> bool:
