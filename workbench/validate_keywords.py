@@ -1,0 +1,764 @@
+"""The parts of ``jsonschema`` the Validate view replaces, and why.
+
+* **Patterns in bounded time, with ECMA-262 meaning.**  ``pattern``, ``patternProperties`` (and
+  the places that consult it: ``additionalProperties``, ``unevaluatedProperties``) and the
+  ``regex`` format run on the ``regex`` package with a timeout, never on Python's ``re``
+  (``^(a|aa)+$`` on 60 ``a``s and a ``!`` would run for hours).  Patterns are first translated
+  from ECMA-262, the dialect JSON Schema specifies: ``\\d``/``\\w``/``\\b`` are ASCII, ``\\s``
+  is ECMA white space, ``$`` is the end of the string (Python's ``$`` also matches before a
+  final newline, so ``^[A-Z]-\\d{4}$`` would accept ``"A-1234\\n"``), ``.`` stops at every line
+  terminator, ``\\cX`` and ``\\u{…}`` escapes work; ``\\p{…}`` is kept (``regex`` has it).
+* **Exact numbers.**  The parser hands over ``int`` and ``decimal.Decimal``.  From draft 6 on an
+  integral ``Decimal`` (``1.0``, ``1e2``) is an ``integer``; ``multipleOf`` is computed exactly,
+  also for ``1e400`` or ``0.0001``, without ``InvalidOperation`` or a giant power of ten.
+* **One error per key.**  ``required``, ``dependentRequired``/``dependencies``,
+  ``additionalProperties: false`` and ``unevaluatedProperties`` report each missing or extra
+  key separately and carry it (``error.wb_key``), so the error points at ``/order_id`` or
+  ``/refund`` instead of naming them inside a message.
+* **Linear ``uniqueItems``** (jsonschema falls back to comparing every pair of objects).
+* **2019-09 ``unevaluatedProperties``** next to a non-boolean ``additionalProperties``: the
+  library counts the subschema's own keywords as evaluated keys; fixed here.
+* **A work deadline**: every keyword checks the clock, so a request ends within
+  ``limits.work_timeout`` whatever the schema does.
+* **``$schema`` inside a subschema** selects one of these classes, not the library's own
+  (which would bring back ``re`` and float-only integers).
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+import time
+from decimal import Decimal
+
+import attrs
+import regex
+from jsonschema import _keywords, _legacy_keywords, _types, validators
+from jsonschema._utils import equal, is_valid
+from jsonschema.exceptions import FormatError, ValidationError
+from referencing.jsonschema import lookup_recursive_ref
+
+from .errors import WorkbenchError
+
+# --------------------------------------------------------------------------- per-call state
+
+_state = threading.local()
+
+
+def _deadline() -> float:
+    return getattr(_state, "deadline", float("inf"))
+
+
+class WorkTimeout(Exception):
+    """Raised inside validation when the request's work deadline has passed."""
+
+
+class Budget:
+    """Context manager: set the regex timeout and the work deadline for this thread."""
+
+    def __init__(self, regex_timeout: float, work_timeout: float):
+        self.regex_timeout = regex_timeout
+        self.work_timeout = work_timeout
+
+    def __enter__(self):
+        self.saved = (getattr(_state, "deadline", None), getattr(_state, "regex_timeout", None))
+        _state.deadline = time.monotonic() + self.work_timeout
+        _state.regex_timeout = self.regex_timeout
+        return self
+
+    def __exit__(self, *exc):
+        _state.deadline, _state.regex_timeout = self.saved
+        if _state.deadline is None:
+            del _state.deadline
+        if _state.regex_timeout is None:
+            del _state.regex_timeout
+        return False
+
+
+# --------------------------------------------------------------------------- ECMA-262 patterns
+
+_ECMA_SPACE = "\\t\\n\\x0b\\f\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+_WORD = "A-Za-z0-9_"
+_OUTSIDE = {
+    "d": "[0-9]", "D": "[^0-9]", "w": f"[{_WORD}]", "W": f"[^{_WORD}]",
+    "s": f"[{_ECMA_SPACE}]", "S": f"[^{_ECMA_SPACE}]",
+    "b": f"(?:(?<=[{_WORD}])(?![{_WORD}])|(?<![{_WORD}])(?=[{_WORD}]))",
+    "B": f"(?:(?<=[{_WORD}])(?=[{_WORD}])|(?<![{_WORD}])(?![{_WORD}]))",
+}
+_INSIDE = {"d": "0-9", "w": _WORD, "s": _ECMA_SPACE}
+_HEX = set("0123456789abcdefABCDEF")
+
+
+def ecma_to_python(pattern: str) -> str:
+    """Translate an ECMA-262 pattern to the ``regex`` package's syntax (see module doc)."""
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    in_class = False
+    while i < n:
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            e = pattern[i + 1]
+            if e in "dDwWsSbB" and not (in_class and e in "bB"):
+                if in_class:
+                    out.append(_INSIDE.get(e, "\\" + e))
+                else:
+                    out.append(_OUTSIDE[e])
+                i += 2
+            elif e == "c" and i + 2 < n and pattern[i + 2].isascii() and pattern[i + 2].isalpha():
+                out.append(f"\\x{ord(pattern[i + 2]) % 32:02x}")
+                i += 3
+            elif e == "u" and pattern.startswith("{", i + 2):
+                close = pattern.find("}", i + 3)
+                digits = pattern[i + 3:close] if close != -1 else ""
+                if digits and set(digits) <= _HEX and int(digits, 16) <= 0x10FFFF:
+                    out.append(f"\\U{int(digits, 16):08x}")
+                    i = close + 1
+                else:
+                    out.append("\\u")
+                    i += 2
+            elif e == "u" and i + 6 <= n and set(pattern[i + 2:i + 6]) <= _HEX:
+                cp = int(pattern[i + 2:i + 6], 16)
+                if (0xD800 <= cp <= 0xDBFF and pattern.startswith("\\u", i + 6)
+                        and set(pattern[i + 8:i + 12]) <= _HEX and len(pattern[i + 8:i + 12]) == 4
+                        and 0xDC00 <= int(pattern[i + 8:i + 12], 16) <= 0xDFFF):
+                    low = int(pattern[i + 8:i + 12], 16)
+                    out.append(f"\\U{0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00):08x}")
+                    i += 12
+                else:
+                    out.append(pattern[i:i + 6])
+                    i += 6
+            elif e == "k" and pattern.startswith("<", i + 2) and pattern.find(">", i + 3) != -1:
+                close = pattern.find(">", i + 3)
+                out.append(f"(?P={pattern[i + 3:close]})")
+                i = close + 1
+            elif e in "pP" and pattern.startswith("{", i + 2) and pattern.find("}", i + 3) != -1:
+                close = pattern.find("}", i + 3)
+                out.append(pattern[i:close + 1])
+                i = close + 1
+            elif e == "/":
+                out.append("/")
+                i += 2
+            else:
+                out.append(pattern[i:i + 2])
+                i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+                out.append("]")
+            elif c == "[":
+                out.append("\\[")
+            else:
+                out.append(c)
+            i += 1
+            continue
+        if c == "[":
+            if pattern.startswith("[^]", i):
+                out.append("[\\s\\S]")
+                i += 3
+                continue
+            if pattern.startswith("[]", i):
+                out.append("(?!)")
+                i += 2
+                continue
+            in_class = True
+            out.append("[")
+            i += 1
+            if pattern.startswith("^", i):
+                out.append("^")
+                i += 1
+            continue
+        if c == "$":
+            out.append("\\Z")
+        elif c == ".":
+            out.append("[^\\n\\r\\u2028\\u2029]")
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+class PatternError(Exception):
+    def __init__(self, pattern: str, detail: str):
+        super().__init__(detail)
+        self.pattern = pattern
+        self.detail = detail
+
+
+_COMPILED: dict[str, object] = {}
+_COMPILED_LOCK = threading.Lock()
+
+
+def compile_pattern(pattern: str):
+    """The compiled ``regex`` of an ECMA-262 pattern (cached); raises :class:`PatternError`."""
+    found = _COMPILED.get(pattern)
+    if found is None:
+        try:
+            found = regex.compile(ecma_to_python(pattern), flags=regex.V0)
+        except (regex.error, ValueError, OverflowError, RecursionError) as exc:
+            found = PatternError(pattern, str(exc))
+        with _COMPILED_LOCK:
+            if len(_COMPILED) > 2048:
+                _COMPILED.clear()
+            _COMPILED[pattern] = found
+    if isinstance(found, PatternError):
+        raise found
+    return found
+
+
+def pattern_timeout_error(pattern: str, limit: float) -> WorkbenchError:
+    return WorkbenchError(
+        "timeout",
+        f"The pattern {pattern!r} ran longer than the limit of {limit:g} s on one string "
+        "(catastrophic backtracking?): simplify it, e.g. avoid nested repetition like (a+)+",
+        field="schema", pattern=pattern, limit=limit)
+
+
+def search(pattern: str, string: str) -> bool:
+    """Whether the ECMA-262 ``pattern`` finds a match in ``string``, in bounded time."""
+    compiled = compile_pattern(pattern)
+    limit = getattr(_state, "regex_timeout", 1.0)
+    remaining = _deadline() - time.monotonic()
+    if remaining <= 0:
+        raise WorkTimeout()
+    try:
+        return compiled.search(string, timeout=min(limit, remaining)) is not None
+    except TimeoutError:
+        if remaining < limit:
+            raise WorkTimeout() from None
+        raise pattern_timeout_error(pattern, limit) from None
+
+
+# --------------------------------------------------------------------------- exact numbers
+
+def _parts(x) -> tuple[int, int]:
+    """``x`` as ``(mantissa, exponent)`` with ``x == mantissa * 10**exponent`` exactly."""
+    if isinstance(x, int):
+        return x, 0
+    if isinstance(x, float):
+        x = Decimal(repr(x))
+    sign, digits, exp = x.as_tuple()
+    if not isinstance(exp, int):
+        raise ValueError("not a finite number")
+    mantissa = int(x.scaleb(-exp)) if len(digits) > 18 else int("".join(map(str, digits)) or "0")
+    return (-mantissa if sign and mantissa > 0 else mantissa), exp
+
+
+def is_multiple(value, divisor) -> bool:
+    """Exact ``value`` is a whole multiple of ``divisor`` (both finite numbers, divisor > 0)."""
+    if type(value) is int and type(divisor) is int:
+        return value % divisor == 0
+    ma, ea = _parts(value)
+    mb, eb = _parts(divisor)
+    if ma == 0:
+        return True
+    if mb == 0:
+        return False
+    mb = abs(mb)
+    d = ea - eb
+    if d >= 0:
+        # only the factors 2 and 5 of mb can use the power of ten: cap it (same answer)
+        return (ma * 10 ** min(d, mb.bit_length())) % mb == 0
+    d = -d
+    if d > abs(ma).bit_length():  # mb * 10**d > |ma| > 0
+        return False
+    return ma % (mb * 10 ** d) == 0
+
+
+def is_integral(x) -> bool:
+    if isinstance(x, bool):
+        return False
+    if isinstance(x, int):
+        return True
+    if isinstance(x, Decimal):
+        sign, digits, exp = x.as_tuple()
+        if not isinstance(exp, int):
+            return False
+        if exp >= 0:
+            return True
+        return not any(digits[exp:])
+    if isinstance(x, float):
+        return x.is_integer()
+    return False
+
+
+def _is_integer(checker, instance) -> bool:
+    return is_integral(instance)
+
+
+def _is_integer_draft4(checker, instance) -> bool:
+    # draft 4: "a JSON number without a fraction or exponent part" -- 1.0 is not one
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+TYPE_CHECKER = _types.draft202012_type_checker.redefine("integer", _is_integer)
+TYPE_CHECKER_DRAFT4 = _types.draft4_type_checker.redefine("integer", _is_integer_draft4)
+
+
+def canonical(v):
+    """A hashable key equal for JSON-equal values (``1 == 1.0``, key order ignored, ``true != 1``)."""
+    t = type(v)
+    if t is str:
+        return v
+    if v is True or v is False:
+        return ("b", v)
+    if v is None:
+        return ("z",)
+    if t is dict:
+        return ("o", frozenset((k, canonical(x)) for k, x in v.items()))
+    if t is list:
+        return ("a", tuple(canonical(x) for x in v))
+    if isinstance(v, (int, float, Decimal)):
+        if type(v) is int and -10**30 < v < 10**30:
+            return ("n", v)
+        d = Decimal(v) if not isinstance(v, Decimal) else v
+        sign, digits, exp = d.as_tuple()
+        if not isinstance(exp, int):
+            return ("n", str(d))
+        digits = list(digits)
+        while len(digits) > 1 and digits[-1] == 0:
+            digits.pop()
+            exp += 1
+        if digits == [0]:
+            return ("n", 0)
+        if exp >= 0 and len(digits) + exp < 30:
+            return ("n", (-1 if sign else 1) * int("".join(map(str, digits))) * 10 ** exp)
+        return ("n", sign, tuple(digits), exp)
+    if isinstance(v, dict):
+        return ("o", frozenset((k, canonical(x)) for k, x in v.items()))
+    if isinstance(v, (list, tuple)):
+        return ("a", tuple(canonical(x) for x in v))
+    return ("?", repr(v))
+
+
+# --------------------------------------------------------------------------- keywords
+
+def _keyed(message: str, key: str, kind: str) -> ValidationError:
+    err = ValidationError(message)
+    err.wb_key = key
+    err.wb_kind = kind
+    return err
+
+
+def kw_pattern(validator, patrn, instance, schema):
+    if validator.is_type(instance, "string") and not search(patrn, instance):
+        yield ValidationError(f"{_short(instance)} does not match {patrn!r}")
+
+
+def kw_patternProperties(validator, patternProperties, instance, schema):
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patternProperties.items():
+        for k, v in instance.items():
+            if search(pattern, k):
+                yield from validator.descend(v, subschema, path=k, schema_path=pattern)
+
+
+def additional_keys(instance, schema) -> list:
+    """Keys of ``instance`` covered neither by ``properties`` nor ``patternProperties``."""
+    properties = schema.get("properties", {})
+    patterns = schema.get("patternProperties", {})
+    out = []
+    for key in instance:
+        if key in properties:
+            continue
+        if patterns and any(search(p, key) for p in patterns):
+            continue
+        out.append(key)
+    return out
+
+
+def kw_additionalProperties(validator, aP, instance, schema):
+    if not validator.is_type(instance, "object"):
+        return
+    extras = additional_keys(instance, schema)
+    if validator.is_type(aP, "object"):
+        for extra in extras:
+            yield from validator.descend(instance[extra], aP, path=extra)
+    elif not aP:
+        for extra in extras:
+            yield _keyed(f"Additional property {extra!r} is not allowed", extra, "extra")
+
+
+def kw_required(validator, required, instance, schema):
+    if not validator.is_type(instance, "object"):
+        return
+    for prop in required:
+        if prop not in instance:
+            yield _keyed(f"{prop!r} is a required property", prop, "missing")
+
+
+def kw_dependentRequired(validator, dependentRequired, instance, schema):
+    if not validator.is_type(instance, "object"):
+        return
+    for prop, dependency in dependentRequired.items():
+        if prop not in instance:
+            continue
+        for each in dependency:
+            if each not in instance:
+                err = _keyed(f"{each!r} is a dependency of {prop!r}", each, "missing")
+                err.wb_because = prop
+                yield err
+
+
+def kw_dependencies(validator, dependencies, instance, schema):
+    if not validator.is_type(instance, "object"):
+        return
+    for prop, dependency in dependencies.items():
+        if prop not in instance:
+            continue
+        if validator.is_type(dependency, "array"):
+            for each in dependency:
+                if each not in instance:
+                    err = _keyed(f"{each!r} is a dependency of {prop!r}", each, "missing")
+                    err.wb_because = prop
+                    yield err
+        else:
+            yield from validator.descend(instance, dependency, schema_path=prop)
+
+
+def kw_multipleOf(validator, dB, instance, schema):
+    if not validator.is_type(instance, "number"):
+        return
+    try:
+        ok = is_multiple(instance, dB)
+    except (ValueError, TypeError, ArithmeticError):
+        ok = False
+    if not ok:
+        yield ValidationError(f"{_short(instance)} is not a multiple of {dB}")
+
+
+def kw_uniqueItems(validator, uI, instance, schema):
+    if not (uI and validator.is_type(instance, "array")):
+        return
+    seen: dict = {}
+    for index, item in enumerate(instance):
+        try:
+            key = canonical(item)
+            first = seen.setdefault(key, index)
+        except TypeError:  # unhashable oddity: fall back to pairwise equality
+            first = next((j for j in range(index) if equal(instance[j], item)), index)
+        if first != index:
+            err = ValidationError(f"items {first} and {index} are equal")
+            err.wb_pair = (first, index)
+            yield err
+            return
+
+
+def _uneval_props(finder):
+    def unevaluatedProperties(validator, uP, instance, schema):
+        if not validator.is_type(instance, "object"):
+            return
+        evaluated = set(finder(validator, instance, schema))
+        for prop in instance:
+            if prop in evaluated:
+                continue
+            if uP is False:
+                yield _keyed(f"Unevaluated property {prop!r} is not allowed", prop, "extra")
+                continue
+            errors = list(validator.descend(instance[prop], uP, path=prop))
+            if errors:
+                err = ValidationError(
+                    f"Unevaluated property {prop!r} is invalid under the unevaluatedProperties schema",
+                    path=[prop], context=errors)
+                err.wb_inner = errors
+                yield err
+    return unevaluatedProperties
+
+
+def _evaluated_keys_2020(validator, instance, schema):
+    """Like jsonschema._utils.find_evaluated_property_keys_by_schema, bounded regexes."""
+    if validator.is_type(schema, "boolean"):
+        return []
+    keys: list = []
+    for keyword in ("$ref", "$dynamicRef"):
+        ref = schema.get(keyword)
+        if ref is not None:
+            resolved = validator._resolver.lookup(ref)
+            keys.extend(_evaluated_keys_2020(
+                validator.evolve(schema=resolved.contents, _resolver=resolved.resolver),
+                instance, resolved.contents))
+    properties = schema.get("properties")
+    if validator.is_type(properties, "object"):
+        keys += properties.keys() & instance.keys()
+    for keyword in ("additionalProperties", "unevaluatedProperties"):
+        subschema = schema.get(keyword)
+        if subschema is None:
+            continue
+        keys += (k for k, v in instance.items() if is_valid(validator.descend(v, subschema)))
+    if "patternProperties" in schema:
+        for prop in instance:
+            if any(search(p, prop) for p in schema["patternProperties"]):
+                keys.append(prop)
+    if "dependentSchemas" in schema:
+        for prop, subschema in schema["dependentSchemas"].items():
+            if prop in instance:
+                keys += _evaluated_keys_2020(validator, instance, subschema)
+    for keyword in ("allOf", "oneOf", "anyOf"):
+        for subschema in schema.get(keyword, []):
+            if is_valid(validator.descend(instance, subschema)):
+                keys += _evaluated_keys_2020(validator, instance, subschema)
+    if "if" in schema:
+        if validator.evolve(schema=schema["if"]).is_valid(instance):
+            keys += _evaluated_keys_2020(validator, instance, schema["if"])
+            if "then" in schema:
+                keys += _evaluated_keys_2020(validator, instance, schema["then"])
+        elif "else" in schema:
+            keys += _evaluated_keys_2020(validator, instance, schema["else"])
+    return keys
+
+
+def _evaluated_keys_2019(validator, instance, schema):
+    """2019-09 version; unlike the library's, a schema-valued ``additionalProperties`` /
+    ``unevaluatedProperties`` evaluates the keys it applies to, not keys named like its
+    own keywords."""
+    if validator.is_type(schema, "boolean"):
+        return []
+    keys: list = []
+    ref = schema.get("$ref")
+    if ref is not None:
+        resolved = validator._resolver.lookup(ref)
+        keys.extend(_evaluated_keys_2019(
+            validator.evolve(schema=resolved.contents, _resolver=resolved.resolver),
+            instance, resolved.contents))
+    if "$recursiveRef" in schema:
+        resolved = lookup_recursive_ref(validator._resolver)
+        keys.extend(_evaluated_keys_2019(
+            validator.evolve(schema=resolved.contents, _resolver=resolved.resolver),
+            instance, resolved.contents))
+    properties = schema.get("properties")
+    if validator.is_type(properties, "object"):
+        keys += properties.keys() & instance.keys()
+    if "additionalProperties" in schema:
+        aP = schema["additionalProperties"]
+        extras = additional_keys(instance, schema)
+        if aP is True:
+            keys += extras
+        elif validator.is_type(aP, "object"):
+            keys += (k for k in extras if is_valid(validator.descend(instance[k], aP)))
+    if "unevaluatedProperties" in schema:
+        uP = schema["unevaluatedProperties"]
+        if uP is True:
+            keys += instance.keys()
+        elif validator.is_type(uP, "object"):
+            keys += (k for k, v in instance.items() if is_valid(validator.descend(v, uP)))
+    if "patternProperties" in schema:
+        for prop in instance:
+            if any(search(p, prop) for p in schema["patternProperties"]):
+                keys.append(prop)
+    if "dependentSchemas" in schema:
+        for prop, subschema in schema["dependentSchemas"].items():
+            if prop in instance:
+                keys += _evaluated_keys_2019(validator, instance, subschema)
+    for keyword in ("allOf", "oneOf", "anyOf"):
+        for subschema in schema.get(keyword, []):
+            if next(validator.descend(instance, subschema), None) is None:
+                keys += _evaluated_keys_2019(validator, instance, subschema)
+    if "if" in schema:
+        if validator.evolve(schema=schema["if"]).is_valid(instance):
+            keys += _evaluated_keys_2019(validator, instance, schema["if"])
+            if "then" in schema:
+                keys += _evaluated_keys_2019(validator, instance, schema["then"])
+        elif "else" in schema:
+            keys += _evaluated_keys_2019(validator, instance, schema["else"])
+    return keys
+
+
+def kw_format(validator, format, instance, schema):
+    if validator.format_checker is not None:
+        try:
+            validator.format_checker.check(instance, format)
+        except FormatError as error:
+            yield ValidationError(f"{_short(instance)} is not a {format!r}", cause=error.cause)
+
+
+def _short(v) -> str:
+    if isinstance(v, str):
+        return repr(v if len(v) <= 60 else v[:57] + "…")
+    if isinstance(v, (dict, list)):
+        return f"<{type(v).__name__} of {len(v)}>"
+    s = str(v)
+    return s if len(s) <= 60 else s[:57] + "…"
+
+
+def _timed(fn):
+    def keyword(validator, value, instance, schema):
+        if time.monotonic() > _deadline():
+            raise WorkTimeout()
+        return fn(validator, value, instance, schema)
+    keyword.__name__ = getattr(fn, "__name__", "keyword")
+    keyword.__wrapped__ = fn
+    return keyword
+
+
+# --------------------------------------------------------------------------- validator classes
+
+DIALECTS = {
+    "https://json-schema.org/draft/2020-12/schema": "2020-12",
+    "https://json-schema.org/draft/2019-09/schema": "2019-09",
+    "http://json-schema.org/draft-07/schema": "draft-07",
+    "http://json-schema.org/draft-06/schema": "draft-06",
+    "http://json-schema.org/draft-04/schema": "draft-04",
+}
+DRAFT_URIS = {v: k for k, v in DIALECTS.items()}
+DRAFT_ALIASES = {
+    "2020-12": "2020-12", "draft2020-12": "2020-12", "draft-2020-12": "2020-12",
+    "2019-09": "2019-09", "draft2019-09": "2019-09", "draft-2019-09": "2019-09",
+    "7": "draft-07", "draft7": "draft-07", "draft-07": "draft-07", "draft-7": "draft-07",
+    "6": "draft-06", "draft6": "draft-06", "draft-06": "draft-06", "draft-6": "draft-06",
+    "4": "draft-04", "draft4": "draft-04", "draft-04": "draft-04", "draft-4": "draft-04",
+}
+
+
+def dialect_of(uri: str) -> str | None:
+    """The draft a ``$schema`` URI names (an empty fragment and http/https ignored), or None."""
+    if not isinstance(uri, str):
+        return None
+    u = uri.strip()
+    if u.endswith("#"):
+        u = u[:-1]
+    found = DIALECTS.get(u)
+    if found is None and u.startswith("https://json-schema.org/draft-0"):
+        found = DIALECTS.get("http://" + u[len("https://"):])
+    if found is None and u.startswith("http://json-schema.org/draft/20"):
+        found = DIALECTS.get("https://" + u[len("http://"):])
+    return found
+
+def regex_format(instance) -> bool:
+    if not isinstance(instance, str):
+        return True
+    compile_pattern(instance)
+    return True
+
+
+def format_checker_for(base_cls):
+    """The draft's format checker (non-GPL set) with ``regex`` checked by the ``regex``
+    package in ECMA-262 syntax."""
+    fc = copy.copy(base_cls.FORMAT_CHECKER)
+    fc.checkers = dict(fc.checkers)
+    fc.checkers["regex"] = (regex_format, (PatternError,))
+    return fc
+
+
+_OVERRIDES_ALL = {
+    "pattern": kw_pattern,
+    "patternProperties": kw_patternProperties,
+    "additionalProperties": kw_additionalProperties,
+    "required": kw_required,
+    "multipleOf": kw_multipleOf,
+    "uniqueItems": kw_uniqueItems,
+    "format": kw_format,
+}
+
+BASES = {
+    "draft-04": validators.Draft4Validator,
+    "draft-06": validators.Draft6Validator,
+    "draft-07": validators.Draft7Validator,
+    "2019-09": validators.Draft201909Validator,
+    "2020-12": validators.Draft202012Validator,
+}
+
+# keywords of each 2019-09 / 2020-12 vocabulary (for metaschemas that declare $vocabulary)
+VOCABULARIES = {
+    "2020-12": {
+        "https://json-schema.org/draft/2020-12/vocab/core":
+            {"$id", "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment", "$defs"},
+        "https://json-schema.org/draft/2020-12/vocab/applicator":
+            {"prefixItems", "items", "contains", "additionalProperties", "properties", "patternProperties",
+             "dependentSchemas", "propertyNames", "if", "then", "else", "allOf", "anyOf", "oneOf", "not"},
+        "https://json-schema.org/draft/2020-12/vocab/unevaluated": {"unevaluatedItems", "unevaluatedProperties"},
+        "https://json-schema.org/draft/2020-12/vocab/validation":
+            {"type", "const", "enum", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+             "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains",
+             "minContains", "maxProperties", "minProperties", "required", "dependentRequired"},
+        "https://json-schema.org/draft/2020-12/vocab/format-annotation": {"format"},
+        "https://json-schema.org/draft/2020-12/vocab/format-assertion": {"format"},
+        "https://json-schema.org/draft/2020-12/vocab/content": {"contentEncoding", "contentMediaType", "contentSchema"},
+        "https://json-schema.org/draft/2020-12/vocab/meta-data":
+            {"title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples"},
+    },
+    "2019-09": {
+        "https://json-schema.org/draft/2019-09/vocab/core":
+            {"$id", "$schema", "$ref", "$anchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$comment", "$defs"},
+        "https://json-schema.org/draft/2019-09/vocab/applicator":
+            {"additionalItems", "unevaluatedItems", "items", "contains", "additionalProperties",
+             "unevaluatedProperties", "properties", "patternProperties", "dependentSchemas", "propertyNames",
+             "if", "then", "else", "allOf", "anyOf", "oneOf", "not"},
+        "https://json-schema.org/draft/2019-09/vocab/validation":
+            {"type", "const", "enum", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+             "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains",
+             "minContains", "maxProperties", "minProperties", "required", "dependentRequired"},
+        "https://json-schema.org/draft/2019-09/vocab/format": {"format"},
+        "https://json-schema.org/draft/2019-09/vocab/content": {"contentEncoding", "contentMediaType", "contentSchema"},
+        "https://json-schema.org/draft/2019-09/vocab/meta-data":
+            {"title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples"},
+    },
+}
+
+
+def _make_class(draft: str, drop: frozenset = frozenset()):
+    base = BASES[draft]
+    table = dict(base.VALIDATORS)
+    for name, fn in _OVERRIDES_ALL.items():
+        if name in table:
+            table[name] = fn
+    if "dependentRequired" in table:
+        table["dependentRequired"] = kw_dependentRequired
+    if "dependencies" in table:
+        table["dependencies"] = kw_dependencies
+    if draft == "2020-12":
+        table["unevaluatedProperties"] = _uneval_props(_evaluated_keys_2020)
+    elif draft == "2019-09":
+        table["unevaluatedProperties"] = _uneval_props(_evaluated_keys_2019)
+    for name in drop:
+        table.pop(name, None)
+    table = {k: _timed(v) for k, v in table.items()}
+    cls = validators.extend(
+        base, validators=table,
+        type_checker=TYPE_CHECKER_DRAFT4 if draft == "draft-04" else TYPE_CHECKER)
+    # extend() only adds/overrides keywords: rebuild the table without the dropped ones
+    if drop:
+        cls.VALIDATORS = {k: v for k, v in cls.VALIDATORS.items() if k not in drop}
+    cls.evolve = _evolve
+    cls.wb_draft = draft
+    return cls
+
+
+_INIT_FIELDS = [(f.name, f.alias) for f in attrs.fields(validators.Draft202012Validator) if f.init]
+
+
+def _evolve(self, **changes):
+    """Like the library's ``evolve``, but an embedded ``$schema`` selects one of our classes."""
+    schema = changes.setdefault("schema", self.schema)
+    new_cls = self.__class__
+    if isinstance(schema, dict):
+        dialect = schema.get("$schema")
+        if isinstance(dialect, str):
+            draft = dialect_of(dialect)
+            if draft is not None and draft != new_cls.wb_draft:
+                new_cls = CLASSES[draft]
+    for attr_name, init_name in _INIT_FIELDS:
+        if init_name not in changes:
+            changes[init_name] = getattr(self, attr_name)
+    return new_cls(**changes)
+
+
+CLASSES = {draft: _make_class(draft) for draft in BASES}
+FORMAT_CHECKERS = {draft: format_checker_for(base) for draft, base in BASES.items()}
+
+
+def class_for_vocabularies(draft: str, vocabularies: dict):
+    """A class for a custom metaschema's ``$vocabulary``: keywords of vocabularies it leaves out
+    are not evaluated.  Raises ValueError for a required vocabulary this workbench lacks."""
+    known = VOCABULARIES.get(draft)
+    if not known:
+        return CLASSES[draft]
+    unknown_required = [uri for uri, req in vocabularies.items() if req is True and uri not in known]
+    if unknown_required:
+        raise ValueError(", ".join(unknown_required))
+    keep: set = set()
+    for uri in vocabularies:
+        keep |= known.get(uri, set())
+    every = set().union(*known.values())
+    drop = frozenset(every - keep)
+    return _make_class(draft, drop) if drop else CLASSES[draft]
