@@ -1,0 +1,779 @@
+"""JSONPath Extract: every match of an RFC 9535 JSONPath with its normalized path, JSON Pointer,
+exact JSON text and position in the document.
+
+Engines
+* ``"rfc9535"`` (default): jsonpath-rfc9535, which passes the whole RFC 9535 Compliance Test
+  Suite.  Configured here so that it works on the exact tree :func:`workbench.parse.parse`
+  builds: non-integer numbers are ``decimal.Decimal`` (the library only compares ``int`` and
+  ``float``, so ``$[?@.p < 3]`` would miss ``1.5``), so comparisons are made exact for
+  ``Decimal`` and number literals in the expression become exact ``Decimal``/``int`` too
+  (``0.1 == 0.1`` holds, ``1e400`` is a number, not a crash).  The nesting limit is raised
+  to the server's ``max_depth``, ``match()``/``search()`` run with the regex timeout.
+* ``"jsonpath-ng"``: jsonpath-ng's ``ext`` parser, for people who rely on its extensions.
+  It is *not* RFC 9535 (it accepts many invalid selectors and misreads some valid ones);
+  responses say so.  It works on a float view of the document (what its users feed it);
+  values and texts returned are still taken from the document exactly.
+
+Speed: the engine only yields locations; path strings, pointers, texts and positions are
+built for the rows returned (``limit``), never for all matches (``count`` says how many).
+Every request runs under the ``work_timeout`` watchdog.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import re
+import threading
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import orjson
+
+from .errors import WorkbenchError, bad_request, require
+from .format import dumps_value
+from .limits import DEFAULT_LIMITS, Limits
+from .parse import check_depth, escape_token, normalized_path, parse, snippet
+
+ENGINES = {
+    "rfc9535": "jsonpath-rfc9535 (RFC 9535)",
+    "jsonpath-ng": "jsonpath-ng ext (not RFC 9535)",
+}
+DEFAULT_ENGINE = "rfc9535"
+
+
+def _version(dist: str) -> str:
+    try:
+        from importlib.metadata import version
+        return version(dist)
+    except Exception:  # pragma: no cover - metadata missing
+        return "?"
+
+
+ENGINE_VERSIONS = {"rfc9535": _version("jsonpath-rfc9535"), "jsonpath-ng": _version("jsonpath-ng")}
+
+
+# --------------------------------------------------------------------------- time limits
+
+class _WorkTimeout(BaseException):
+    """Raised asynchronously in the working thread when the work budget is spent.
+
+    A ``BaseException`` so that no ``except Exception`` inside an engine swallows it."""
+
+
+_set_async_exc = ctypes.pythonapi.PyThreadState_SetAsyncExc
+_set_async_exc.argtypes = (ctypes.c_ulong, ctypes.py_object)
+
+
+class Watchdog:
+    """Bound the time of pure-Python work in the current thread (``with Watchdog(20): ...``).
+
+    A timer thread raises :class:`_WorkTimeout` inside the working thread when the budget is
+    spent; the engines are plain Python loops, so this interrupts them at the next bytecode,
+    without slowing them down with checks.  The lock makes sure the exception is never
+    delivered after the work has finished."""
+
+    def __init__(self, seconds: float, what: str = "The query"):
+        self.seconds = seconds
+        self.what = what
+        self._lock = threading.Lock()
+        self._done = False
+        self.fired = False
+
+    def _fire(self) -> None:
+        with self._lock:
+            if not self._done:
+                self.fired = True
+                _set_async_exc(self._thread_id, _WorkTimeout)
+
+    def __enter__(self) -> "Watchdog":
+        self._thread_id = threading.get_ident()
+        self._timer = threading.Timer(self.seconds, self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        try:
+            with self._lock:
+                self._done = True
+            self._timer.cancel()
+            _noop()  # a Python call: a pending async exception is delivered here at the latest
+        except _WorkTimeout:
+            exc_type = _WorkTimeout
+        if exc_type is _WorkTimeout or self.fired:
+            raise WorkbenchError(
+                "timeout", f"{self.what} ran longer than the limit of {self.seconds:g} s and was "
+                "stopped (set WORKBENCH_WORK_TIMEOUT to change it)",
+                field="path", limit=self.seconds) from None
+        return False
+
+
+def _noop() -> None:
+    return None
+
+
+# --------------------------------------------------------------------------- rfc9535 engine
+
+def _rfc9535_env(limits: Limits):
+    from jsonpath_rfc9535 import JSONPathEnvironment
+    from jsonpath_rfc9535.filter_expressions import (ComparisonExpression, FloatLiteral,
+                                                     IntegerLiteral, JSONPathNodeList,
+                                                     FilterExpressionLiteral, RelativeFilterQuery,
+                                                     RootFilterQuery, StringLiteral, _eq)
+    from jsonpath_rfc9535.function_extensions.match import Match
+    from jsonpath_rfc9535.function_extensions.search import Search
+    from jsonpath_rfc9535.function_extensions._pattern import map_re
+    from jsonpath_rfc9535.exceptions import JSONPathSyntaxError
+    from jsonpath_rfc9535.parse import Parser
+    from jsonpath_rfc9535.selectors import FilterSelector, NameSelector
+    import regex
+    from iregexp_check import check
+
+    numbers = (int, float, Decimal)
+
+    def lt(left, right) -> bool:
+        if isinstance(left, str) and isinstance(right, str):
+            return left < right
+        if isinstance(left, bool) or isinstance(right, bool):
+            return False
+        if isinstance(left, numbers) and isinstance(right, numbers):
+            return left < right
+        return False
+
+    EMPTY = JSONPathNodeList()  # a missing singular query (never mutated)
+
+    def singular_getter(expr):
+        """For a singular query (``@.a.b[0]``, ``$.x``) a function ``(current, root) ->
+        value`` (EMPTY when there is none) using plain lookups, without building nodes;
+        for a literal a function returning it; else None."""
+        if isinstance(expr, FilterExpressionLiteral):
+            literal = expr.value
+            return lambda current, root: literal
+        if not isinstance(expr, (RelativeFilterQuery, RootFilterQuery)):
+            return None
+        if not expr.query.singular_query():
+            return None
+        steps = tuple(seg.selectors[0].name if isinstance(seg.selectors[0], NameSelector)
+                      else seg.selectors[0].index for seg in expr.query.segments)
+        relative = isinstance(expr, RelativeFilterQuery)
+
+        if relative and len(steps) == 1 and type(steps[0]) is str:
+            name = steps[0]
+
+            def get_member(current, root):
+                if type(current) is dict:
+                    return current.get(name, EMPTY)
+                return EMPTY
+            return get_member
+
+        def get(current, root):
+            v = current if relative else root
+            for step in steps:
+                if type(step) is str:
+                    if type(v) is not dict:
+                        return EMPTY
+                    v = v.get(step, EMPTY)
+                    if v is EMPTY:
+                        return EMPTY
+                else:
+                    if type(v) is not list or not -len(v) <= step < len(v):
+                        return EMPTY
+                    v = v[step]
+            return v
+
+        return get
+
+    def compare(left, op, right) -> bool:
+        if op == "==":
+            return _eq(left, right)
+        if op == "!=":
+            return not _eq(left, right)
+        if op == "<":
+            return lt(left, right)
+        if op == ">":
+            return lt(right, left)
+        if op == "<=":
+            return lt(left, right) or _eq(left, right)
+        if op == ">=":
+            return lt(right, left) or _eq(left, right)
+        return False
+
+    class ExactComparison(ComparisonExpression):
+        """A comparison that treats ``Decimal`` as the number it is (the library's ``<``
+        only knows ``int``/``float``); ``==`` already compares ``Decimal`` exactly.
+        Singular-query operands are looked up directly (same values, no node objects)."""
+
+        __slots__ = ("_lget", "_rget")
+
+        def __init__(self, token, left, operator, right):
+            super().__init__(token, left, operator, right)
+            self._lget = singular_getter(left)
+            self._rget = singular_getter(right)
+
+        def evaluate(self, context) -> bool:
+            if self._lget is not None:
+                left = self._lget(context.current, context.root)
+            else:
+                left = self.left.evaluate(context)
+                if isinstance(left, JSONPathNodeList) and len(left) == 1:
+                    left = left[0].value
+            if self._rget is not None:
+                right = self._rget(context.current, context.root)
+            else:
+                right = self.right.evaluate(context)
+                if isinstance(right, JSONPathNodeList) and len(right) == 1:
+                    right = right[0].value
+            return compare(left, self.operator, right)
+
+        def predicate(self):
+            """``(current, root) -> bool`` when both operands are direct lookups or
+            literals (the common ``@.status == 'completed'``), else None."""
+            lget, rget, op = self._lget, self._rget, self.operator
+            if lget is None or rget is None:
+                return None
+            if isinstance(self.right, StringLiteral) and op in ("==", "!="):
+                # _eq with a string: equal only to the same string (EMPTY, numbers, bools never)
+                lit = self.right.value
+                if op == "==":
+                    return lambda current, root: lget(current, root) == lit
+                return lambda current, root: lget(current, root) != lit
+            return lambda current, root: compare(lget(current, root), op, rget(current, root))
+
+    class FastFilterSelector(FilterSelector):
+        """The filter selector, evaluating simple comparisons without a context object
+        per candidate; anything else goes through the library unchanged."""
+
+        __slots__ = ("_pred",)
+
+        def __init__(self, *, env, token, expression):
+            super().__init__(env=env, token=token, expression=expression)
+            inner = expression.expression
+            self._pred = inner.predicate() if type(inner) is ExactComparison else None
+
+        def resolve(self, node):
+            pred = self._pred
+            if pred is None or self.env.nondeterministic:
+                yield from super().resolve(node)
+                return
+            value = node.value
+            root = node.root
+            if type(value) is dict:
+                for name, val in value.items():
+                    if pred(val, root):
+                        yield node.new_child(val, name, node)
+            elif type(value) is list:
+                for i, element in enumerate(value):
+                    if pred(element, root):
+                        yield node.new_child(element, i, node)
+
+    def exact_number(text: str, token):
+        try:
+            d = Decimal(text)
+        except InvalidOperation:
+            raise JSONPathSyntaxError("invalid number literal", token=token) from None
+        if d == d.to_integral_value() and d.adjusted() < 64:
+            return int(d)
+        return d
+
+    class ExactParser(Parser):
+        def parse_integer_literal(self, stream):
+            value = stream.current.value
+            if value.startswith("0") and len(value) > 1:
+                raise JSONPathSyntaxError("invalid integer literal", token=stream.current)
+            return IntegerLiteral(stream.current, value=exact_number(value, stream.current))
+
+        def parse_float_literal(self, stream):
+            value = stream.current.value
+            if value.startswith("0") and len(value.split(".")[0]) > 1:
+                raise JSONPathSyntaxError("invalid float literal", token=stream.current)
+            return FloatLiteral(stream.current, value=exact_number(value, stream.current))
+
+        def parse_filter_selector(self, stream):
+            sel = super().parse_filter_selector(stream)
+            if type(sel) is FilterSelector:
+                sel = FastFilterSelector(env=sel.env, token=sel.token, expression=sel.expression)
+            return sel
+
+        def parse_infix_expression(self, stream, left):
+            expr = super().parse_infix_expression(stream, left)
+            if type(expr) is ComparisonExpression:
+                expr = ExactComparison(expr.token, expr.left, expr.operator, expr.right)
+            return expr
+
+    timeout = limits.regex_timeout
+
+    def pattern_timeout(pattern: str):
+        return WorkbenchError("timeout", f"The pattern {pattern[:60]!r} ran longer than "
+                              f"{timeout:g} s on one string and was stopped", field="path",
+                              limit=timeout)
+
+    class TimedMatch(Match):
+        def __call__(self, string, pattern) -> bool:
+            if not isinstance(pattern, str) or not isinstance(string, str) or not check(pattern):
+                return False
+            try:
+                return bool(regex.fullmatch(map_re(pattern), string, timeout=timeout))
+            except TimeoutError:
+                raise pattern_timeout(pattern) from None
+            except (TypeError, regex.error):
+                return False
+
+    class TimedSearch(Search):
+        def __call__(self, string, pattern) -> bool:
+            if not isinstance(pattern, str) or not isinstance(string, str) or not check(pattern):
+                return False
+            try:
+                return bool(regex.search(map_re(pattern), string, regex.VERSION1, timeout=timeout))
+            except TimeoutError:
+                raise pattern_timeout(pattern) from None
+            except (TypeError, regex.error):
+                return False
+
+    class Env(JSONPathEnvironment):
+        parser_class = ExactParser
+        max_recursion_depth = limits.max_depth + 1
+
+        def setup_function_extensions(self) -> None:
+            super().setup_function_extensions()
+            self.function_extensions["match"] = TimedMatch()
+            self.function_extensions["search"] = TimedSearch()
+
+    return Env()
+
+
+_ENV_CACHE: dict = {}
+
+
+def rfc9535_env(limits: Limits):
+    key = (limits.max_depth, limits.regex_timeout)
+    env = _ENV_CACHE.get(key)
+    if env is None:
+        env = _ENV_CACHE[key] = _rfc9535_env(limits)
+    return env
+
+
+_TOKEN_WORDS = {
+    "EOF": "the end of the expression", "RBRACKET": "']'", "LBRACKET": "'['", "RPAREN": "')'",
+    "LPAREN": "'('", "COMMA": "','", "COLON": "':'", "DOT": "'.'", "DOUBLE_DOT": "'..'",
+    "ROOT": "'$'", "CURRENT": "'@'", "WILD": "'*'", "FILTER": "'?'", "EQ": "'=='", "NE": "'!='",
+    "LT": "'<'", "LE": "'<='", "GT": "'>'", "GE": "'>='", "AND": "'&&'", "OR": "'||'",
+    "NOT": "'!'", "INT": "a number", "FLOAT": "a number", "INDEX": "an index",
+    "PROPERTY": "a name", "SHORTHAND_PROPERTY": "a name", "FUNCTION": "a function",
+    "DOUBLE_QUOTE_STRING": "a string", "SINGLE_QUOTE_STRING": "a string", "TRUE": "true",
+    "FALSE": "false", "NULL": "null",
+}
+
+
+def _tidy(message: str) -> str:
+    message = re.sub(r"<TokenType\.(\w+): \d+>", lambda m: _TOKEN_WORDS.get(m.group(1), m.group(1)),
+                     message)
+    message = re.sub(r"'([A-Z_]+)'", lambda m: _TOKEN_WORDS.get(m.group(1), m.group(0)), message)
+    message = re.sub(r"\b(found|expected) ([A-Z_]{2,})\b",
+                     lambda m: f"{m.group(1)} {_TOKEN_WORDS.get(m.group(2), m.group(2))}", message)
+    return message[:1].upper() + message[1:]
+
+
+def path_error(path: str, offset: int | None, message: str, **extra) -> WorkbenchError:
+    """A 422 ``path_syntax`` error pointing at ``offset`` (0-based) in the expression."""
+    if offset is None or offset < 0 or offset > len(path):
+        offset = len(path)
+    line = path.count("\n", 0, offset) + 1
+    column = offset - (path.rfind("\n", 0, offset) + 1) + 1
+    return WorkbenchError("path_syntax", message, field="path", line=line, column=column,
+                          offset=offset, snippet=snippet(path, offset), **extra)
+
+
+def compile_rfc9535(path: str, limits: Limits):
+    from jsonpath_rfc9535.exceptions import JSONPathError
+    from jsonpath_rfc9535.tokens import Token
+
+    env = rfc9535_env(limits)
+    if not path.startswith("$"):
+        raise path_error(path, 0, "A JSONPath starts with '$' (the root, nothing before it), "
+                                  "e.g. $.data[0]")
+    try:
+        return env.compile(path)
+    except JSONPathError as exc:
+        token = exc.token or next((a for a in exc.args if isinstance(a, Token)), None)
+        message = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+        offset = token.index if token is not None else None
+        raise path_error(path, offset, _tidy(message)) from None
+    except RecursionError:
+        raise path_error(path, None, "The expression is nested too deeply") from None
+    except (ValueError, ArithmeticError) as exc:  # defensive: never a 500
+        raise path_error(path, None, f"Invalid JSONPath: {exc}") from None
+
+
+def run_rfc9535(query, value, limit: int):
+    """All matches of ``query``: (count, [(location, value)] for the first ``limit``)."""
+    from jsonpath_rfc9535.exceptions import JSONPathError, JSONPathRecursionError
+
+    kept: list = []
+    count = 0
+    try:
+        it = iter(query.finditer(value))
+        for node in it:
+            if count < limit:
+                kept.append(node.location)
+            count += 1
+    except JSONPathRecursionError:
+        raise WorkbenchError("too_deep", "The document is nested deeper than the query engine "
+                             "allows", field="document") from None
+    except RecursionError:
+        raise WorkbenchError("too_deep", "The document is nested too deeply for this query",
+                             field="document") from None
+    except JSONPathError as exc:
+        raise path_error(query_text(query), getattr(exc.token, "index", None),
+                         _tidy(str(exc.args[0]) if exc.args else str(exc))) from None
+    return count, kept
+
+
+def query_text(query) -> str:
+    try:
+        return query.segments[0].token.query
+    except Exception:
+        return str(query)
+
+
+# --------------------------------------------------------------------------- jsonpath-ng engine
+
+def compile_ng(path: str):
+    from jsonpath_ng.ext import parse as ng_parse
+
+    try:
+        return ng_parse(path)
+    except RecursionError:
+        raise path_error(path, None, "The expression is nested too deeply") from None
+    except Exception as exc:  # JsonPathLexerError, JsonPathParserError and plain errors
+        message = str(exc)
+        offset = None
+        m = re.search(r"line (\d+), col(?:umn)? (\d+)", message)
+        if m:
+            line, col = int(m.group(1)), int(m.group(2))
+            lines = path.split("\n")
+            offset = sum(len(x) + 1 for x in lines[:line - 1]) + col
+            offset = min(max(offset, 0), len(path))
+        raise path_error(path, offset, f"jsonpath-ng: {message}"[:500]) from None
+
+
+def _ng_parts(match, root) -> list | None:
+    """The location of a jsonpath-ng match as path parts, or None when the match is a
+    computed value (``len``, arithmetic, ``sorted``...) that is not in the document."""
+    from jsonpath_ng.jsonpath import Fields, Index, Root, This
+
+    chain = []
+    datum = match
+    while datum is not None:
+        chain.append(datum.path)
+        datum = datum.context
+    parts: list = []
+    here = root
+    for step in reversed(chain):
+        if isinstance(step, (Root, This)):
+            continue
+        if isinstance(step, Fields) and len(step.fields) == 1:
+            key = step.fields[0]
+            if not isinstance(here, dict) or key not in here:
+                return None
+            parts.append(key)
+            here = here[key]
+        elif isinstance(step, Index) and len(_indices(step)) == 1:
+            i = _indices(step)[0]
+            if not isinstance(here, list) or not -len(here) <= i < len(here):
+                return None
+            i = i % len(here)
+            parts.append(i)
+            here = here[i]
+        else:
+            return None
+    return parts
+
+
+def _indices(step) -> list:
+    indices = getattr(step, "indices", None)
+    if indices is None:
+        indices = [getattr(step, "index", None)]
+    return [i for i in indices if isinstance(i, int)]
+
+
+def run_ng(query, value, limit: int):
+    try:
+        found = query.find(value)
+    except RecursionError:
+        raise WorkbenchError("too_deep", "The document is nested too deeply for jsonpath-ng",
+                             field="document") from None
+    except Exception as exc:
+        # jsonpath-ng raises plain Python errors for some queries (e.g. arithmetic on strings)
+        raise WorkbenchError("path_error", f"jsonpath-ng could not run this query: "
+                             f"{type(exc).__name__}: {str(exc)[:300]}", field="path") from None
+    kept = []
+    for m in found[:limit]:
+        parts = _ng_parts(m, value)
+        kept.append(tuple(parts) if parts is not None else _Computed(m.value))
+    return len(found), kept
+
+
+class _Computed:
+    """A jsonpath-ng result that is not a node of the document (``len``, arithmetic...)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+# --------------------------------------------------------------------------- rows
+
+_SEGMENT_CACHE: dict = {}
+_SIMPLE_KEY = re.compile(r"[^'\\\x00-\x1f]*\Z")
+
+
+def _path_segment(part) -> str:
+    if isinstance(part, int):
+        return f"[{part}]"
+    seg = _SEGMENT_CACHE.get(part)
+    if seg is None:
+        seg = f"['{part}']" if _SIMPLE_KEY.match(part) else normalized_path([part])[1:]
+        if len(_SEGMENT_CACHE) < 100_000:
+            _SEGMENT_CACHE[part] = seg
+    return seg
+
+
+def path_of(parts) -> str:
+    return "$" + "".join([_path_segment(p) for p in parts])
+
+
+def pointer_from(parts) -> str:
+    return "".join(["/" + (str(p) if isinstance(p, int) else escape_token(p)) for p in parts])
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+_scanstring = json.decoder.scanstring
+_SKIPPER = json.JSONDecoder(parse_float=len, parse_int=len, parse_constant=len)
+_STOP = -1
+
+
+def locate_rows(text: str, locations: list, early_exit: bool = True) -> list:
+    """``(start, end)`` offsets in ``text`` of the value at each location (a tuple of keys
+    and indices), or None where there is nothing.
+
+    Walks only along the wanted locations (siblings are skipped with the C scanner) and stops
+    as soon as every wanted value is found, so the first rows of a long document cost little.
+    ``early_exit=False`` (for documents with duplicate keys) walks on so that the last
+    occurrence of a key wins, as it does in the parsed tree."""
+    root: list = [{}, None]
+    wanted = 0
+    for n, loc in enumerate(locations):
+        node = root
+        for part in loc:
+            child = node[0].get(part)
+            if child is None:
+                child = node[0][part] = [{}, None]
+            node = child
+        if node[1] is None:
+            node[1] = []
+            wanted += 1
+        node[1].append(n)
+    spans: list = [None] * len(locations)
+    remaining = [wanted]
+    ws = _WS.match
+    skip = _SKIPPER.raw_decode
+    scan = _scanstring
+
+    def found(rows, start, end) -> bool:
+        for n in rows:
+            spans[n] = (start, end)
+        remaining[0] -= 1
+        return early_exit and remaining[0] <= 0
+
+    def visit(i: int, node: list) -> int:
+        children, rows = node
+        if not children:
+            end = skip(text, i)[1]
+            if rows is not None and found(rows, i, end):
+                return _STOP
+            return end
+        todo = len(children)
+        ch = text[i]
+        if ch == "{":
+            j = ws(text, i + 1).end()
+            if text[j] == "}":
+                end = j + 1
+            else:
+                while True:
+                    key, j = scan(text, j + 1)
+                    j = ws(text, ws(text, j).end() + 1).end()
+                    child = children.get(key)
+                    if child is not None:
+                        j = visit(j, child)
+                        if j == _STOP:
+                            return _STOP
+                        todo -= 1
+                        if todo == 0 and rows is None and early_exit:
+                            return skip(text, i)[1]
+                    else:
+                        j = skip(text, j)[1]
+                    j = ws(text, j).end()
+                    if text[j] == "}":
+                        end = j + 1
+                        break
+                    j = ws(text, j + 1).end()
+        elif ch == "[":
+            j = ws(text, i + 1).end()
+            index = 0
+            if text[j] == "]":
+                end = j + 1
+            else:
+                while True:
+                    child = children.get(index)
+                    if child is not None:
+                        j = visit(j, child)
+                        if j == _STOP:
+                            return _STOP
+                        todo -= 1
+                        if todo == 0 and rows is None and early_exit:
+                            return skip(text, i)[1]
+                    else:
+                        j = skip(text, j)[1]
+                    index += 1
+                    j = ws(text, j).end()
+                    if text[j] == "]":
+                        end = j + 1
+                        break
+                    j = ws(text, j + 1).end()
+        else:
+            end = skip(text, i)[1]
+        if rows is not None and found(rows, i, end):
+            return _STOP
+        return end
+
+    if wanted:
+        visit(ws(text, 0).end(), root)
+    return spans
+
+
+def line_cols(text: str, offsets: list[int]) -> dict[int, tuple[int, int]]:
+    """1-based (line, column) of each offset, counting newlines once in increasing order."""
+    out: dict[int, tuple[int, int]] = {}
+    line, pos, line_start = 1, 0, 0
+    for off in sorted(set(offsets)):
+        n = text.count("\n", pos, off)
+        if n:
+            line += n
+            line_start = text.rfind("\n", pos, off) + 1
+        pos = off
+        out[off] = (line, off - line_start + 1)
+    return out
+
+
+def build_rows(text: str, parsed, kept: list) -> list[dict]:
+    """The response rows for the kept matches: path, pointer, value, exact text, position."""
+    early = not any(w.get("code") == "duplicate_key" for w in parsed.warnings)
+    located = [loc for loc in kept if not isinstance(loc, _Computed)]
+    spans = iter(locate_rows(text, located, early_exit=early))
+    spans_list = []
+    for loc in kept:
+        spans_list.append(None if isinstance(loc, _Computed) else next(spans))
+    positions = line_cols(text, [sp[0] for sp in spans_list if sp is not None])
+    rows = []
+    for loc, span in zip(kept, spans_list):
+        if isinstance(loc, _Computed):
+            rows.append({"path": None, "pointer": None, "value": loc.value,
+                         "json": dumps_value(loc.value).decode("utf-8"), "line": None,
+                         "column": None, "computed": True})
+            continue
+        if span is None:  # cannot happen for locations taken from the parsed tree
+            rows.append({"path": path_of(loc), "pointer": pointer_from(loc), "value": None,
+                         "json": None, "line": None, "column": None})
+            continue
+        js = text[span[0]:span[1]]
+        line, column = positions[span[0]]
+        rows.append({"path": path_of(loc), "pointer": pointer_from(loc),
+                     "value": orjson.Fragment(js), "json": js, "line": line, "column": column})
+    return rows
+
+
+# --------------------------------------------------------------------------- entry points
+
+ORJSON_MAX_DEPTH = 254  # orjson refuses to write deeper trees
+
+
+def _nothing(obj):
+    return None
+
+
+def prove_depth(parsed, max_depth: int) -> None:
+    """Raise ``too_deep`` when the document nests deeper than ``max_depth``.  orjson writing
+    the tree (in C, a few times faster than a Python walk) proves depth <= 254; a tree it
+    cannot write (deeper, huge integers, lone surrogates) is measured by the parser's walk."""
+    if max_depth >= ORJSON_MAX_DEPTH:
+        try:
+            orjson.dumps(parsed.value, default=_nothing)
+            return
+        except (orjson.JSONEncodeError, TypeError):
+            pass
+    check_depth(parsed, max_depth, field="document")
+
+
+def check_engine(engine: Any) -> str:
+    if engine not in ENGINES:
+        raise bad_request(f"Unknown engine {engine!r}: use \"rfc9535\" (default) or \"jsonpath-ng\"",
+                          field="engine", code="bad_option")
+    return engine
+
+
+def check_limit(limit: Any, limits: Limits) -> int:
+    if limit is None:
+        return limits.max_matches
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise bad_request("'limit' must be a whole number of matches to return (0 or more)",
+                          field="limit", code="bad_option")
+    return min(limit, limits.max_matches)
+
+
+def extract(document_text: str, path: str, engine: str = DEFAULT_ENGINE, limit: int | None = None,
+            limits: Limits = DEFAULT_LIMITS) -> dict:
+    """Run ``path`` on the document; see the module docstring and docs/api.md."""
+    engine = check_engine(engine)
+    limit = check_limit(limit, limits)
+    if not isinstance(path, str):
+        raise bad_request("'path' must be a string holding a JSONPath expression", field="path",
+                          code="bad_type")
+    with Watchdog(limits.work_timeout):
+        if engine == "rfc9535":
+            query = compile_rfc9535(path, limits)
+        else:
+            query = compile_ng(path)
+        parsed = parse(document_text, field="document", max_depth=limits.max_depth,
+                       check_depth=False)
+        prove_depth(parsed, limits.max_depth)
+        if engine == "rfc9535":
+            count, kept = run_rfc9535(query, parsed.value, limit)
+        else:
+            view = json.loads(document_text)  # float view: what jsonpath-ng users feed it
+            count, kept = run_ng(query, view, limit)
+        rows = build_rows(document_text, parsed, kept)
+    return {
+        "matches": rows,
+        "count": count,
+        "returned": len(rows),
+        "truncated": count > len(rows),
+        "limit": limit,
+        "engine": engine,
+        "engine_label": f"{ENGINES[engine]} {ENGINE_VERSIONS[engine]}",
+        "rfc9535": engine == "rfc9535",
+        "warnings": parsed.warnings,
+    }
+
+
+def handle(body: dict, limits: Limits) -> dict:
+    """``POST /api/extract``: ``document``, ``path``, ``engine`` (default ``"rfc9535"``),
+    ``limit`` (default ``limits.max_matches``)."""
+    document = require(body, "document", str, what="a string holding JSON text")
+    path = require(body, "path", str, what="a string holding a JSONPath expression")
+    engine = require(body, "engine", str, default=DEFAULT_ENGINE, what='"rfc9535" or "jsonpath-ng"')
+    if engine == "":
+        engine = DEFAULT_ENGINE
+    limit = body.get("limit")
+    return extract(document, path, engine, limit, limits)
