@@ -415,6 +415,18 @@ def _full_compile(schema: Any, limits: Limits):
 
 # --------------------------------------------------------------------------- tools
 
+_HOSTED_TOOLS = {"web_search", "web_search_preview", "file_search", "code_interpreter",
+                 "computer_use_preview", "computer_use", "computer", "image_generation", "mcp",
+                 "local_shell", "shell", "apply_patch", "custom", "tool_search"}
+
+
+def _is_hosted_tool(t: Any) -> bool:
+    """A hosted or provider tool type (``web_search``, ``openai:web_search_preview``…)."""
+    if not isinstance(t, str):
+        return False
+    return ":" in t or t in _HOSTED_TOOLS or t.rsplit("_", 3)[0] in _HOSTED_TOOLS
+
+
 def _is_legacy_function(v: Any) -> bool:
     """Chat Completions' old ``functions`` entry: ``{name, description?, parameters}``."""
     return (isinstance(v, dict) and "type" not in v and isinstance(v.get("name"), str)
@@ -498,7 +510,7 @@ class ToolSet:
             if t == "function" or t == "namespace" or _is_legacy_function(value):
                 self.source = "a namespace of tools" if t == "namespace" else "one tool definition"
                 self._entry(value, [], in_list=False)
-            elif isinstance(t, str) and t not in _SIMPLE_TYPES:
+            elif _is_hosted_tool(t):
                 # a hosted or provider tool ({"type": "web_search"}): no function, no parameters
                 self.source = f"one {t} tool (not a function tool)"
                 self._entry(value, [], in_list=False)
@@ -596,6 +608,16 @@ class ToolSet:
 
 # --------------------------------------------------------------------------- arguments
 
+def _parse(text: str, field: str, limits: Limits):
+    """:func:`workbench.parse.parse`, with a number too large for an exact Decimal (an
+    exponent beyond the decimal context, e.g. ``1e1000000000000000000``) as a 422."""
+    try:
+        return parse(text, field=field, max_depth=limits.max_depth)
+    except ArithmeticError:
+        raise WorkbenchError("parse_error", "A number here has an exponent too large to hold "
+                             "exactly; the text cannot be read", field=field) from None
+
+
 class _Duplicate(Exception):
     pass
 
@@ -627,7 +649,7 @@ def parse_arguments(text: str, limits: Limits):
             value = _ARGS_DECODE(text)
         except _Duplicate:
             return _BAD
-        except (ValueError, _Constant, RecursionError):
+        except (ValueError, _Constant, RecursionError, ArithmeticError):
             return _slow_arguments(text, limits)
         if (text.isascii() or _encodable(text)) and \
                 text.count("{") + text.count("[") <= limits.max_depth:
@@ -645,7 +667,7 @@ def _encodable(text: str) -> bool:
 
 def _slow_arguments(text: str, limits: Limits):
     try:
-        parsed = parse(text, field="arguments", max_depth=limits.max_depth)
+        parsed = _parse(text, "arguments", limits)
     except WorkbenchError:
         return _BAD
     if any(w["code"] == "duplicate_key" for w in parsed.warnings):
@@ -657,7 +679,7 @@ def _arguments_report(text: str, limits: Limits) -> tuple[Any, dict | None]:
     """(value, None) or (_BAD, fault) with the parse error or repeated keys, positioned inside
     the arguments string."""
     try:
-        parsed = parse(text, field="arguments", max_depth=limits.max_depth)
+        parsed = _parse(text, "arguments", limits)
     except WorkbenchError as exc:
         err = exc.to_dict()
         err.pop("field", None)
@@ -686,13 +708,13 @@ class Gate:
         self.tools: ToolSet | None = None
         self.schema_warnings: list[dict] = []
         if not _blank(schema_text):
-            parsed = parse(schema_text, field="schema", max_depth=limits.max_depth)
+            parsed = _parse(schema_text, "schema", limits)
             self.schema_warnings = parsed.warnings
             self.tools = ToolSet(parsed.value, limits)
         self.original = _MISSING
         self.original_text = None
         if not _blank(original_text):
-            self.original = parse(original_text, field="original", max_depth=limits.max_depth).value
+            self.original = _parse(original_text, "original", limits).value
             self.original_text = original_text
             o = self.original if isinstance(self.original, dict) else {}
             self._original_keys = tuple(o.get(k, _MISSING) for k in BLOCKING_FIELDS)
@@ -736,7 +758,7 @@ class Gate:
     # -- the full report -------------------------------------------------------------
 
     def run(self, item_text: str, *, envelope: bool = True) -> dict:
-        parsed = parse(item_text, field="item", max_depth=self.limits.max_depth)
+        parsed = _parse(item_text, "item", self.limits)
         report = self.report(parsed.value, item_text)
         report["warnings"] = parsed.warnings
         if self.schema_warnings:

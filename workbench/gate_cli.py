@@ -249,7 +249,7 @@ def gate_lines(lines, gate, *, on_progress=None):
             try:
                 item = parse(line.decode("utf-8"), field="item", max_depth=max_depth,
                              warnings=False).value
-            except (UnicodeDecodeError, WorkbenchError):
+            except (UnicodeDecodeError, WorkbenchError, ArithmeticError):
                 not_json.append(n)
                 continue
         v = verdict(item)
