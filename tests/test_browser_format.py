@@ -180,6 +180,50 @@ def test_text_survives_a_reload(page):
     assert "kept" not in page.url and "1.10" not in page.url
 
 
+def test_open_a_small_file_and_sample(page, tmp_path):
+    f = tmp_path / "item.json"
+    f.write_text('{"type": "function_call", "arguments": "{}", "n": 1.10}', encoding="utf-8")
+    page.goto("/format")
+    page.set_input_files("#text_file", str(f))
+    page.wait_for_selector(READY)
+    assert page.locator("#text").input_value() == f.read_text(encoding="utf-8")
+    assert page.locator("#viewer .jv-num").all_inner_texts() == ["1.10"]
+    page.get_by_role("button", name="Sample").click()
+    page.locator("#headline", has_text=re.compile(r"^Valid JSON · 2 warnings")).wait_for()
+    codes = page.locator("#warnings li strong").all_inner_texts()
+    assert sorted(codes) == ["duplicate_key", "unsafe_integer"]
+    assert "1.10" in page.locator("#viewer .jv-scroll").inner_text()
+    dup = page.locator('#warnings li[data-code="duplicate_key"]')
+    assert "first at line" in dup.inner_text() and "again at line" in dup.inner_text()
+    dup.get_by_role("button", name="show").click()
+    assert page.locator("#viewer").get_attribute("data-selected-pointer") == ""
+    assert page.locator("#text").get_attribute("data-marked-line") is not None
+    page.get_by_role("button", name="Clear").click()
+    assert page.locator("#text").input_value() == ""
+    assert page.locator("#viewer").is_hidden()
+
+
+def test_the_page_works_with_javascript_off(browser, server):
+    context = browser.new_context(java_script_enabled=False, base_url=server.url)
+    try:
+        pg = context.new_page()
+        pg.goto("/format")
+        pg.fill("#text", '{"a": 1.10,\n "b": [1, 2,]}')
+        pg.click("button#run")
+        pg.wait_for_load_state("load")
+        assert "Not valid JSON" in pg.locator("#headline").inner_text()
+        assert "line 2, column" in pg.locator("#error").inner_text()
+        pg.fill("#text", '{"a": 1.10, "a": 2, "n": 12345678901234567890123}')
+        pg.select_option("#indent", "4")
+        pg.click("button#run")
+        pg.wait_for_load_state("load")
+        assert "Valid JSON · 2 warnings" in pg.locator("#headline").inner_text()
+        out = pg.locator("#output").inner_text()
+        assert '\n    "a": 2' in out and "12345678901234567890123" in out
+    finally:
+        context.close()
+
+
 def make_big_document(path: Path, target_bytes: int, shared: Path | None) -> int:
     """A JSON array of Open Responses items (from the shared fixtures when present)."""
     items = []
@@ -239,7 +283,7 @@ def test_twenty_megabytes_stay_usable(page, tmp_path, request):
           f"{lines_out} / {detail}")
     assert first_render < 60
     assert after < 0.5
-    assert max(latencies or [0]) < 3.0
+    assert max(latencies or [0]) < 1.5
     assert rows_in_dom < 300
     assert model_rows > 100_000
     # scroll to the end: the last item is there, still few elements
