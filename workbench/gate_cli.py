@@ -221,8 +221,9 @@ def run(args) -> int:
 
 
 def gate_lines(lines, gate, *, on_progress=None):
-    """Gate an iterable of raw lines (bytes).  Returns (counts, not_json, blocked, blank):
-    counts per verdict, the line numbers of lines that are not JSON, and of blocked items."""
+    """Gate an iterable of raw lines (bytes).  Returns a dict: ``counts`` per verdict, the line
+    numbers of lines that are ``not_json``, of ``blocked`` items and of items the gate could
+    not finish (``unchecked``: a schema pattern over its time limit…), and ``blank`` lines."""
     import orjson
 
     from .errors import WorkbenchError
@@ -231,6 +232,7 @@ def gate_lines(lines, gate, *, on_progress=None):
     counts: dict[str, int] = {}
     not_json: list[int] = []
     blocked: list[int] = []
+    unchecked: list[tuple[int, str]] = []
     blank = 0
     verdict = gate.verdict
     loads = orjson.loads
@@ -252,13 +254,18 @@ def gate_lines(lines, gate, *, on_progress=None):
             except (UnicodeDecodeError, WorkbenchError, ArithmeticError):
                 not_json.append(n)
                 continue
-        v = verdict(item)
+        try:
+            v = verdict(item)
+        except WorkbenchError as exc:
+            unchecked.append((n, exc.code))
+            continue
         counts[v] = get(v, 0) + 1
         if v != "ok":
             blocked.append(n)
         if on_progress is not None and not n & 0x3FFF:
             on_progress(n)
-    return counts, not_json, blocked, blank
+    return {"counts": counts, "not_json": not_json, "blocked": blocked, "blank": blank,
+            "unchecked": unchecked, "lines": n}
 
 
 class _Progress:
@@ -318,29 +325,30 @@ def run_jsonl(args) -> int:
         progress = _Progress(f, size)
     started = time.perf_counter()
     try:
-        counts, not_json, blocked, blank = gate_lines(f, gate, on_progress=progress)
-    except WorkbenchError as exc:  # e.g. a schema that only the full validator could judge
-        _print_error(exc.to_body(), name, args.json)
-        return EXIT_UNREADABLE
+        out = gate_lines(f, gate, on_progress=progress)
     finally:
         if progress is not None:
             progress.done()
         if f is not sys.stdin.buffer:
             f.close()
     seconds = time.perf_counter() - started
+    counts, not_json, blocked = out["counts"], out["not_json"], out["blocked"]
+    unchecked, blank = out["unchecked"], out["blank"]
     items = sum(counts.values())
     ordered = {v: counts[v] for v in VERDICTS if v in counts}
-    any_blocked = bool(blocked) or bool(not_json)
+    any_blocked = bool(blocked or not_json or unchecked)
     if args.json:
         from .format import dumps_value
-        summary = {"file": name, "lines": items + len(not_json) + blank, "items": items,
+        summary = {"file": name, "lines": out["lines"], "items": items,
                    "counts": ordered, "ok": counts.get("ok", 0), "blocked": len(blocked),
                    "blocked_lines": blocked[:10_000], "not_json": len(not_json),
-                   "not_json_lines": not_json[:10_000], "blank_lines": blank,
-                   "seconds": round(seconds, 3)}
+                   "not_json_lines": not_json[:10_000], "unchecked": len(unchecked),
+                   "unchecked_lines": [{"line": n, "code": c} for n, c in unchecked[:10_000]],
+                   "blank_lines": blank, "seconds": round(seconds, 3)}
         sys.stdout.write(dumps_value(summary).decode("utf-8") + "\n")
     else:
-        print(format_summary(name, ordered, not_json, blocked, blank, seconds, args.show))
+        print(format_summary(name, ordered, not_json, blocked, blank, seconds, args.show,
+                             unchecked))
     return EXIT_BLOCKED if any_blocked else EXIT_OK
 
 
@@ -351,7 +359,7 @@ def _line_list(numbers: list[int], show: int, more: str) -> str:
     return shown
 
 
-def format_summary(name, counts, not_json, blocked, blank, seconds, show) -> str:
+def format_summary(name, counts, not_json, blocked, blank, seconds, show, unchecked=()) -> str:
     m = _marks(sys.stdout)
     items = sum(counts.values())
     lines = [f"gate: {name}: {items:,} item{'s' if items != 1 else ''} in {seconds:.2f} s"]
@@ -362,6 +370,10 @@ def format_summary(name, counts, not_json, blocked, blank, seconds, show) -> str
     if not_json:
         lines.append(f"  {m['fail']} {'not JSON':<{width}} {len(not_json):>10,}   lines "
                      f"{_line_list(not_json, show, m['more'])}")
+    if unchecked:
+        lines.append(f"  {m['fail']} {'unchecked':<{width}} {len(unchecked):>10,}   lines "
+                     f"{_line_list([n for n, _ in unchecked], show, m['more'])} "
+                     f"({', '.join(sorted({c for _, c in unchecked}))})")
     if blank:
         lines.append(f"    {'blank':<{width}} {blank:>10,}   (skipped)")
     if blocked:
