@@ -1,0 +1,239 @@
+"""Diff benchmark: this project (through the API and the core) against jsonpatch.make_patch and
+DeepDiff on generated pairs, timed in one run, ratios printed.
+
+    python bench/bench_diff.py            # 5 MB pairs (≈20,000 items, ~1% of leaves changed)
+    python bench/bench_diff.py --quick    # 0.5 MB pairs, DeepDiff capped at 20 s
+
+Cases: the 5 MB pair (ordered), the same pair with ``ignore_order``, and a 5,000-item list
+against its reverse.  DeepDiff runs in a subprocess killed after ``--cap`` seconds (reported
+as "> cap s").  Targets: the API on the 5 MB pair at least as fast as ``jsonpatch.make_patch``
+and at least 10× faster than DeepDiff defaults; ``ignore_order`` ≤ 3× the ordered time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+WORDS = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
+         "sigma tau upsilon phi chi psi omega weather paris berlin tokyo lookup search email").split()
+
+
+def make_item(rng: random.Random, n: int) -> dict:
+    args = {"location": rng.choice(WORDS).title(), "days": rng.randint(1, 14),
+            "units": rng.choice(["metric", "imperial"]), "query": " ".join(rng.sample(WORDS, 4))}
+    return {
+        "type": "function_call",
+        "id": f"fc_{n:08d}{rng.getrandbits(40):010x}",
+        "call_id": f"call_{n:08d}{rng.getrandbits(32):08x}",
+        "name": rng.choice(["get_weather", "search_docs", "send_email", "lookup_user"]),
+        "arguments": json.dumps(args, separators=(",", ":")),
+        "status": "completed",
+        "meta": {"seq": n, "score": round(rng.random() * 100, 3), "latency_ms": rng.randint(5, 900),
+                 "tags": rng.sample(WORDS, 3), "cached": rng.random() < 0.3, "parent": None,
+                 "note": " ".join(rng.sample(WORDS, 5))},
+    }
+
+
+def leaves(value, path=()):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from leaves(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from leaves(v, path + (i,))
+    else:
+        yield path
+
+
+def mutate(doc: list, rng: random.Random, fraction: float) -> list:
+    """A copy of ``doc`` with ``fraction`` of its leaves changed."""
+    out = json.loads(json.dumps(doc))
+    paths = list(leaves(out))
+    for path in rng.sample(paths, max(1, int(len(paths) * fraction))):
+        parent = out
+        for p in path[:-1]:
+            parent = parent[p]
+        old = parent[path[-1]]
+        if isinstance(old, bool):
+            new = not old
+        elif isinstance(old, int):
+            new = old + 1
+        elif isinstance(old, float):
+            new = round(old + 0.5, 3)
+        elif old is None:
+            new = "set"
+        else:
+            new = old + "-x"
+        parent[path[-1]] = new
+    return out
+
+
+def make_pair(target_bytes: int, seed: int = 7, fraction: float = 0.01):
+    rng = random.Random(seed)
+    items, size, n = [], 2, 0
+    while size < target_bytes:
+        item = make_item(rng, n)
+        items.append(item)
+        size += len(json.dumps(item)) + 2
+        n += 1
+    return items, mutate(items, rng, fraction)
+
+
+def make_reverse(count: int = 5000, seed: int = 11):
+    rng = random.Random(seed)
+    items = [make_item(rng, n) for n in range(count)]
+    return items, list(reversed(items))
+
+
+# --------------------------------------------------------------------------- runners
+
+def timed(fn, repeat=1):
+    times = []
+    result = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), result
+
+
+def _deepdiff_child(left_text, right_text, ignore_order, queue):
+    from deepdiff import DeepDiff
+    left, right = json.loads(left_text), json.loads(right_text)
+    t0 = time.perf_counter()
+    DeepDiff(left, right, ignore_order=ignore_order)
+    queue.put(time.perf_counter() - t0)
+
+
+def deepdiff_time(left_text, right_text, ignore_order, cap):
+    """Seconds DeepDiff (defaults) takes, in a subprocess killed after ``cap`` seconds."""
+    ctx = mp.get_context("fork")
+    q = ctx.Queue()
+    p = ctx.Process(target=_deepdiff_child, args=(left_text, right_text, ignore_order, q))
+    p.start()
+    p.join(cap)
+    if p.is_alive():
+        p.kill()
+        p.join()
+        return None
+    return q.get() if not q.empty() else None
+
+
+class ApiServer:
+    """The real server (python -m workbench --port 0) in a subprocess."""
+
+    def __enter__(self):
+        import re
+        import subprocess
+        self.proc = subprocess.Popen([sys.executable, "-m", "workbench", "--port", "0"],
+                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            line = self.proc.stdout.readline()
+            m = re.search(r"(http://\S+)", line)
+            if m:
+                self.url = m.group(1).rstrip("/")
+                return self
+        raise RuntimeError("server did not start")
+
+    def __exit__(self, *exc):
+        self.proc.terminate()
+        self.proc.wait(10)
+
+    def diff(self, body: dict) -> dict:
+        import urllib.request
+        req = urllib.request.Request(self.url + "/api/diff", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+        with urllib.request.urlopen(req, timeout=600) as r:
+            return json.loads(r.read())
+
+
+def fmt_s(t):
+    return "> cap" if t is None else f"{t:.3f} s"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="0.5 MB pairs, DeepDiff capped at 20 s")
+    ap.add_argument("--cap", type=float, default=None, help="seconds before DeepDiff is killed (default 120)")
+    ap.add_argument("--repeat", type=int, default=None, help="runs per timing (median)")
+    ap.add_argument("--no-deepdiff", action="store_true")
+    args = ap.parse_args(argv)
+    size = 500_000 if args.quick else 5_000_000
+    cap = args.cap or (20.0 if args.quick else 120.0)
+    repeat = args.repeat or (3 if args.quick else 3)
+    reverse_n = 1000 if args.quick else 5000
+
+    import jsonpatch
+    from workbench.diff import diff_values
+    from workbench.parse import parse
+
+    left, right = make_pair(size)
+    lt, rt = json.dumps(left), json.dumps(right)
+    rl, rr = make_reverse(reverse_n)
+    rlt, rrt = json.dumps(rl), json.dumps(rr)
+    print(f"pair: {len(lt) / 1e6:.2f} MB / {len(rt) / 1e6:.2f} MB, {len(left):,} items; "
+          f"reverse: {reverse_n:,} items ({len(rlt) / 1e6:.2f} MB)")
+
+    rows = []
+    with ApiServer() as server:
+        def api(l_text, r_text, **opts):
+            return lambda: server.diff({"left": l_text, "right": r_text, **opts})
+
+        def core(l_text, r_text, **opts):
+            def run():
+                lv = parse(l_text, field="left").value
+                rv = parse(r_text, field="right").value
+                return diff_values(lv, rv, **opts)
+            return run
+
+        def make_patch(l_text, r_text):
+            return lambda: jsonpatch.make_patch(json.loads(l_text), json.loads(r_text))
+
+        cases = [("5MB ordered" if not args.quick else "0.5MB ordered", lt, rt, {}),
+                 ("5MB ignore_order" if not args.quick else "0.5MB ignore_order", lt, rt, {"ignore_order": True}),
+                 (f"reverse {reverse_n}", rlt, rrt, {})]
+        server.diff({"left": "[1]", "right": "[2]"})   # warm up
+        for name, a, b, opts in cases:
+            t_api, res = timed(api(a, b, **opts), repeat)
+            t_core, core_res = timed(core(a, b, **opts), repeat)
+            t_jp, _ = timed(make_patch(a, b), 1) if not opts else (None, None)
+            t_dd = None if args.no_deepdiff else deepdiff_time(a, b, bool(opts.get("ignore_order")), cap)
+            row = {"case": name, "api_s": t_api, "core_s": t_core, "make_patch_s": t_jp,
+                   "deepdiff_s": t_dd, "deepdiff_cap_s": cap, "changes": res["count"],
+                   "patch_ops": len(res["patch"])}
+            rows.append(row)
+            print(f"{name:22} api {t_api:7.3f} s  core {t_core:7.3f} s  make_patch "
+                  f"{'-' if t_jp is None else f'{t_jp:.3f} s':>9}  deepdiff "
+                  f"{'skipped' if args.no_deepdiff else fmt_s(t_dd) if t_dd else f'> {cap:.0f} s':>9}  "
+                  f"changes {res['count']:,}  ops {len(res['patch']):,}")
+    ordered, unordered = rows[0], rows[1]
+    print()
+    print(f"make_patch / api (ordered, want ≥ 1): {ordered['make_patch_s'] / ordered['api_s']:.2f}")
+    if ordered["deepdiff_s"]:
+        print(f"deepdiff / api (ordered, want ≥ 10): {ordered['deepdiff_s'] / ordered['api_s']:.1f}")
+    elif not args.no_deepdiff:
+        print(f"deepdiff / api (ordered, want ≥ 10): > {cap / ordered['api_s']:.1f} (DeepDiff killed at {cap:.0f} s)")
+    print(f"ignore_order / ordered (api, want ≤ 3): {unordered['api_s'] / ordered['api_s']:.2f}")
+    rev = rows[2]
+    if rev["deepdiff_s"]:
+        print(f"reverse: deepdiff / api: {rev['deepdiff_s'] / rev['api_s']:.1f}")
+    if rev["make_patch_s"]:
+        print(f"reverse: make_patch / api: {rev['make_patch_s'] / rev['api_s']:.2f}")
+    return rows
+
+
+if __name__ == "__main__":
+    main()
