@@ -62,6 +62,18 @@ def test_post_from_another_origin_is_refused(server):
     assert body["error"]["code"] == "forbidden_origin"
     status, body = server.api("format", {"text": "[1]"}, headers={"Origin": "null"})
     assert status == 403
+    # a browser's own word that the request comes from another site is final
+    for site in ("cross-site", "same-site"):
+        status, _ = server.api("format", {"text": "[1]"}, headers={"Sec-Fetch-Site": site})
+        assert status == 403
+        status, _ = server.api("format", {"text": "[1]"}, headers={"Origin": server.url, "Sec-Fetch-Site": site})
+        assert status == 403
+
+
+def test_plain_form_post_from_our_own_page_is_served(server):
+    # Referrer-Policy: no-referrer makes browsers send "Origin: null" on a same-origin form post
+    status, _ = server.api("format", {"text": "[1]"}, headers={"Origin": "null", "Sec-Fetch-Site": "same-origin"})
+    assert status == 200
 
 
 def test_post_from_own_origin_and_without_origin_is_served(server):

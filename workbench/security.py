@@ -49,8 +49,21 @@ def host_allowed(host: str | None, allowed: set[str], port: int | None) -> bool:
     return host in allowed
 
 
-def origin_allowed(origin: str | None, host: str | None) -> bool:
-    """An absent Origin is allowed (not a browser page); otherwise it must be our own."""
+def origin_allowed(origin: str | None, host: str | None, fetch_site: str | None = None) -> bool:
+    """May this state-changing request be served?
+
+    * A browser's ``Sec-Fetch-Site`` (which pages cannot forge) other than ``same-origin`` or
+      ``none`` (typed by the user) is refused outright.
+    * No ``Origin`` at all: not a browser page (curl, scripts, the command line): served.
+    * ``Origin`` must be our own ``http://host:port``.  The one exception: with
+      ``Referrer-Policy: no-referrer`` a browser sends ``Origin: null`` on a plain form post
+      from our own page; that is served only when the browser also says ``same-origin``.
+    """
+    if fetch_site is not None and fetch_site.strip().lower() not in ("same-origin", "none"):
+        return False
     if origin is None:
         return True
-    return bool(host) and origin.strip().lower() == f"http://{host.strip().lower()}"
+    origin = origin.strip().lower()
+    if origin == "null":
+        return fetch_site is not None and fetch_site.strip().lower() == "same-origin"
+    return bool(host) and origin == f"http://{host.strip().lower()}"

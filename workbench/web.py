@@ -113,7 +113,8 @@ def create_app(limits: Limits | None = None, *, port: int | None = None,
                                   "This server answers only to its own loopback address "
                                   "(127.0.0.1, localhost or [::1] with its port)", 403)
         if request.method not in ("GET", "HEAD", "OPTIONS"):
-            if not security.origin_allowed(request.headers.get("Origin"), host_header):
+            if not security.origin_allowed(request.headers.get("Origin"), host_header,
+                                           request.headers.get("Sec-Fetch-Site")):
                 return error_response("forbidden_origin",
                                       "Requests from other sites are refused: this server only "
                                       "takes requests from its own pages", 403)
