@@ -1,0 +1,269 @@
+"""Format benchmark: this project's exact formatter against ``python -m json.tool`` and ``jq .``
+on the same generated log of Open Responses items.
+
+    .venv/bin/python bench/bench_format.py              # 20 MB
+    .venv/bin/python bench/bench_format.py --size-mb 2  # quick
+
+In one run it times, on the same file (indent 2, non-ASCII kept):
+
+* ``workbench format_text``: ``workbench.format.format_text(text)`` in this process, the text
+  already in memory (what the server does for a request);
+* ``workbench API (HTTP)``: one ``POST /api/format`` to the real server started on a free port,
+  from sending the request to the decoded response (the request body is encoded before the clock
+  starts);
+* ``python -m json.tool``: a subprocess, ``--indent 2 --no-ensure-ascii FILE OUT``;
+* ``jq .``: a subprocess writing to a file (skipped when jq is not installed).
+
+Each timing is the best of ``--repeat`` runs (default 1).  Every output is then checked: the
+number tokens of the output against those of the input (``1.10`` must stay ``1.10``,
+``12345678901234567890123`` must stay exact) and the whole tree re-parsed with numbers kept as
+text.  The project's output must be exact or the run fails.
+
+The document is written to ``bench/data/`` (git-ignored) and reused.  ``main()`` returns the
+rows of the table as dicts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+DATA = ROOT / "bench" / "data"
+FIXTURES = ROOT.parent / "shared" / "reference" / "openresponses-fixtures" / "items.jsonl"
+
+# numbers whose text a float round trip changes; one of them goes into every 50th entry
+EXACT_NUMBERS = ["1.10", "12345678901234567890123", "-0.0", "1E-7", "2.50e+3", "0.30000000000000004",
+                 "9007199254740993", "1.0"]
+
+
+def fixture_items() -> list[dict]:
+    items = []
+    path = Path(os.environ.get("WORKBENCH_SHARED", ROOT.parent / "shared")) / \
+        "reference" / "openresponses-fixtures" / "items.jsonl"
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                entry = json.loads(line)
+                if isinstance(entry.get("item"), dict):
+                    items.append(entry["item"])
+    if items:
+        return items
+    # synthesized when the shared fixtures are not here
+    return [
+        {"type": "message", "id": "msg_0001", "role": "user", "status": "completed",
+         "content": [{"type": "input_text", "text": "What's the weather in Zürich?"}]},
+        {"type": "function_call", "id": "fc_0001", "call_id": "call_0001", "name": "get_weather",
+         "arguments": "{\"city\":\"Zürich\",\"days\":3}", "status": "completed"},
+        {"type": "function_call_output", "call_id": "call_0001",
+         "output": "{\"temperature_c\": 21.5, \"sky\": \"clear\"}"},
+        {"type": "message", "id": "msg_0002", "role": "assistant", "status": "completed",
+         "content": [{"type": "output_text", "text": "It is 21.5 °C and clear.", "annotations": []}]},
+        {"type": "reasoning", "id": "rs_0001", "summary": [{"type": "summary_text", "text": "Called the tool."}]},
+    ]
+
+
+def generate(size_mb: float) -> Path:
+    """A log of Open Responses items, ``{"object": "list", "data": [...]}`` with one entry per
+    line, about ``size_mb`` MB (written once, reused)."""
+    DATA.mkdir(parents=True, exist_ok=True)
+    path = DATA / f"format_{size_mb:g}mb.json"
+    if path.exists():
+        return path
+    items = fixture_items()
+    rng = random.Random(20260424)
+    target = int(size_mb * 1_000_000)
+    lines, size, n = [], 0, 0
+    while size < target:
+        item = items[n % len(items)]
+        extra = EXACT_NUMBERS[(n // 50) % len(EXACT_NUMBERS)] if n % 50 == 0 else None
+        line = (f'{{"sequence_number": {n}, "created_at": {1741476542 + n}.{rng.randrange(1000):03d}0, '
+                f'"score": {rng.random():.6f}, '
+                + (f'"exact": {extra}, ' if extra else "")
+                + f'"item": {json.dumps(item, ensure_ascii=False)}}}')
+        lines.append(line)
+        size += len(line.encode("utf-8")) + 4
+        n += 1
+    text = '{"object": "list", "model": "bench", "data": [\n  ' + ",\n  ".join(lines) + "\n]}\n"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+# ----------------------------------------------------------------------------- exactness
+
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?')
+
+
+def number_tokens(text: str) -> list[str]:
+    """The number tokens of a JSON text, in order, exactly as written (strings skipped)."""
+    return [m for m in _TOKENS.findall(text) if m[0] != '"']
+
+
+def exact_check(source: str, output: str, source_numbers: list[str], source_tree) -> tuple[bool, str]:
+    """(exact?, why not): same number tokens in the same order and the same tree."""
+    out_numbers = number_tokens(output)
+    if out_numbers != source_numbers:
+        for n, (a, b) in enumerate(zip(source_numbers, out_numbers)):
+            if a != b:
+                return False, f"number #{n}: {a} became {b}"
+        return False, f"{len(source_numbers)} numbers in, {len(out_numbers)} out"
+    try:
+        tree = json.loads(output, parse_float=str, parse_int=str, parse_constant=str)
+    except ValueError as exc:
+        return False, f"output is not JSON: {exc}"
+    if tree != source_tree:
+        return False, "the re-parsed tree differs"
+    return True, ""
+
+
+# ----------------------------------------------------------------------------- contenders
+
+def time_format_text(text: str) -> tuple[float, str]:
+    from workbench.format import format_text
+
+    t0 = time.perf_counter()
+    out = format_text(text, 2)["formatted"]
+    return time.perf_counter() - t0, out
+
+
+def start_server() -> tuple[subprocess.Popen, str, int]:
+    proc = subprocess.Popen([sys.executable, "-m", "workbench", "--port", "0"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        line = proc.stdout.readline()
+        m = re.search(r"http://([\d.]+):(\d+)", line)
+        if m:
+            return proc, m.group(1), int(m.group(2))
+        if proc.poll() is not None:
+            break
+    proc.kill()
+    raise RuntimeError("the server did not start: " + proc.stderr.read()[:2000])
+
+
+def time_api(conn: http.client.HTTPConnection, payload: bytes) -> tuple[float, str]:
+    t0 = time.perf_counter()
+    conn.request("POST", "/api/format", payload, {"Content-Type": "application/json"})
+    resp = conn.getresponse()
+    data = resp.read()
+    body = json.loads(data)
+    elapsed = time.perf_counter() - t0
+    if resp.status != 200:
+        raise RuntimeError(f"the API answered {resp.status}: {data[:300]!r}")
+    return elapsed, body["formatted"]
+
+
+def time_subprocess(cmd: list[str], out: Path, stdout_to_file: bool) -> tuple[float, str]:
+    t0 = time.perf_counter()
+    if stdout_to_file:
+        with out.open("wb") as fh:
+            proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.PIPE)
+    else:
+        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise RuntimeError(f"{cmd[0]} failed: {proc.stderr[:300]!r}")
+    return elapsed, out.read_text(encoding="utf-8")
+
+
+def best(fn, repeat: int):
+    runs = [fn() for _ in range(max(1, repeat))]
+    return min(runs, key=lambda r: r[0])
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--size-mb", type=float, default=20, help="size of the generated log in MB (default 20)")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per timing, best kept (default 1)")
+    ap.add_argument("--no-api", action="store_true", help="skip the HTTP timing")
+    args = ap.parse_args(argv)
+
+    file = generate(args.size_mb)
+    text = file.read_text(encoding="utf-8")
+    size = len(text.encode("utf-8"))
+    entries = text.count("\n") - 1
+    print(f"document: {file.relative_to(ROOT)} · {size / 1e6:.1f} MB · {entries:,} items "
+          f"({'from the shared fixtures' if FIXTURES.exists() else 'synthesized'})")
+    results: list[tuple[str, float, str]] = []
+    gc.collect()
+    t, out = best(lambda: time_format_text(text), args.repeat)
+    results.append(("workbench format_text", t, out))
+
+    if not args.no_api:
+        proc, host, port = start_server()
+        try:
+            conn = http.client.HTTPConnection(host, port, timeout=300)
+            time_api(conn, b'{"text": "[1]"}')  # warm up
+            payload = json.dumps({"text": text, "indent": 2}, ensure_ascii=False).encode("utf-8")
+            t, out = best(lambda: time_api(conn, payload), args.repeat)
+            results.append(("workbench API (HTTP)", t, out))
+            conn.close()
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+    out_file = DATA / "format_out.json"
+    t, out = best(lambda: time_subprocess(
+        [sys.executable, "-m", "json.tool", "--indent", "2", "--no-ensure-ascii", str(file), str(out_file)],
+        out_file, stdout_to_file=False), args.repeat)
+    results.append(("python -m json.tool", t, out))
+
+    jq = shutil.which("jq")
+    if jq:
+        version = subprocess.run([jq, "--version"], capture_output=True, text=True).stdout.strip()
+        t, out = best(lambda: time_subprocess([jq, ".", str(file)], out_file, stdout_to_file=True), args.repeat)
+        results.append((f"jq . ({version})", t, out))
+    else:
+        print("jq is not installed: skipped")
+    out_file.unlink(missing_ok=True)
+
+    # checked after every timing (a big parsed tree alive in this process slows the GC down)
+    source_numbers = number_tokens(text)
+    source_tree = json.loads(text, parse_float=str, parse_int=str, parse_constant=str)
+    base = results[0][1]
+    rows: list[dict] = []
+    for name, t, out in results:
+        exact, why = exact_check(text, out, source_numbers, source_tree)
+        rows.append({"tool": name, "seconds": round(t, 3), "mb_per_s": round(size / 1e6 / t, 1),
+                     "vs_format_text": round(t / base, 2), "exact": exact, "why_not": why,
+                     "size_mb": round(size / 1e6, 1)})
+    jt = next((r["seconds"] for r in rows if r["tool"].startswith("python -m json.tool")), None)
+    for r in rows:
+        r["json_tool_over_this"] = round(jt / r["seconds"], 2) if jt else None
+
+    head = ("tool", "time", "MB/s", "× format_text", "json.tool ÷ this", "numbers exact")
+    table = [head] + [(r["tool"], f"{r['seconds']:.2f} s", f"{r['mb_per_s']:.1f}", f"{r['vs_format_text']:.2f}×",
+                       f"{r['json_tool_over_this']:.2f}×" if r["json_tool_over_this"] else "–",
+                       "yes" if r["exact"] else f"NO ({r['why_not']})") for r in rows]
+    widths = [max(len(str(row[i])) for row in table) for i in range(len(head))]
+    for n, row in enumerate(table):
+        print("  ".join(str(c).ljust(w) if i in (0, 5) else str(c).rjust(w)
+                        for i, (c, w) in enumerate(zip(row, widths))))
+        if n == 0:
+            print("  ".join("-" * w for w in widths))
+    print("× format_text = this tool's time / workbench format_text's time (lower is faster); "
+          "json.tool ÷ this > 1 means faster than python -m json.tool")
+    bad = [r["tool"] for r in rows if r["tool"].startswith("workbench") and not r["exact"]]
+    if bad:
+        raise SystemExit(f"the project's output is not exact: {bad}")
+    return rows
+
+
+if __name__ == "__main__":
+    main()
