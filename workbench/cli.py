@@ -84,12 +84,12 @@ def serve(args) -> int:
                            ident="workbench", clear_untrusted_proxy_headers=True)
     port = server.effective_port
     app.set_port(port)
+    signal.signal(signal.SIGTERM, _interrupt)
     shown = f"[{bind_host}]" if ":" in bind_host else bind_host
     url = f"http://{shown}:{port}/"
     print(f"JSON Workbench {__version__} serving on {url}  (Ctrl-C stops)", flush=True)
     if args.open:
         threading.Timer(0.3, webbrowser.open, args=(url,)).start()
-    signal.signal(signal.SIGTERM, _interrupt)
     try:
         server.run()
     except KeyboardInterrupt:
