@@ -87,10 +87,10 @@ def serve(args) -> int:
     signal.signal(signal.SIGTERM, _interrupt)
     shown = f"[{bind_host}]" if ":" in bind_host else bind_host
     url = f"http://{shown}:{port}/"
-    print(f"JSON Workbench {__version__} serving on {url}  (Ctrl-C stops)", flush=True)
-    if args.open:
-        threading.Timer(0.3, webbrowser.open, args=(url,)).start()
     try:
+        print(f"JSON Workbench {__version__} serving on {url}  (Ctrl-C stops)", flush=True)
+        if args.open:
+            threading.Timer(0.3, webbrowser.open, args=(url,)).start()
         server.run()
     except KeyboardInterrupt:
         pass
