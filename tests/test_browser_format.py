@@ -203,6 +203,25 @@ def test_open_a_small_file_and_sample(page, tmp_path):
     assert page.locator("#viewer").is_hidden()
 
 
+def test_a_large_input_runs_on_ctrl_enter(page):
+    items = ",\n".join(json.dumps({"seq": n, "score": "1.10", "v": 1.10 + n}) for n in range(30_000))
+    text = "[\n" + items + "\n]"
+    assert 1_000_000 < len(text) < 2_000_000
+    page.goto("/format")
+    page.evaluate("""t => { const ta = document.getElementById('text'); ta.value = t;
+        ta.dispatchEvent(new InputEvent('input', {inputType: 'insertFromPaste', bubbles: true})); }""", text)
+    status = page.locator("#text-status")
+    status.filter(has_text="large input").wait_for()
+    page.wait_for_timeout(600)  # no live run for a large input
+    assert page.locator("#placeholder").is_visible()
+    page.locator("#text").focus()
+    page.keyboard.press("Control+Enter")
+    page.wait_for_selector(READY)
+    assert page.locator("#headline").inner_text().startswith("Valid JSON")
+    assert status.inner_text().endswith("valid JSON")
+    assert int(page.locator("#viewer").get_attribute("data-rows")) > 30_000
+
+
 def test_the_page_works_with_javascript_off(browser, server):
     context = browser.new_context(java_script_enabled=False, base_url=server.url)
     try:

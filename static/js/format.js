@@ -227,8 +227,8 @@ form.querySelector('[data-action="clear"]').addEventListener("click", () => {
   ta.focus();
 });
 
-form.addEventListener("submit", (e) => { e.preventDefault(); markNext = true; go(); });
-document.addEventListener("workbench:run", () => { markNext = true; go(); });
+form.addEventListener("submit", (e) => { e.preventDefault(); liveRun.cancel(); markNext = true; go(); });
+document.addEventListener("workbench:run", () => { liveRun.cancel(); markNext = true; go(); });
 
 // ------------------------------------------------------------------ running
 

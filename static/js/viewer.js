@@ -634,15 +634,27 @@ export class JsonViewer {
     const first = Math.min(this._firstRow(), Math.max(0, this.rowCount - 1));
     const from = Math.max(0, first - OVERSCAN);
     const to = Math.min(this.rowCount, first + visible + OVERSCAN);
+    const top = this.scaled ? sc.scrollTop - (first - from) * rh : from * rh;
+    this.win.style.transform = `translateY(${Math.max(0, top)}px)`;
     if (!force && from === this.from && to === this.to) return;
     this.from = from; this.to = to;
-    const top = this.scaled ? sc.scrollTop - (first - from) * rh : from * rh;
     const frag = document.createDocumentFragment();
     for (let r = from; r < to; r++) frag.append(this.raw ? this._rawRow(r) : this._row(r));
     this.win.replaceChildren(frag);
-    this.win.style.transform = `translateY(${Math.max(0, top)}px)`;
-    const selRow = this.sel >= 0 ? this.win.querySelector(".jv-row.selected") : null;
-    if (selRow) this.scroller.setAttribute("aria-activedescendant", selRow.id);
+    this._refreshSelection();
+  }
+
+  /** Mark the selected row among the rendered ones (no re-render: a text selection survives). */
+  _refreshSelection() {
+    let active = null;
+    for (const row of this.win.children) {
+      const v = this.rows[Number(row.dataset.row)];
+      const on = !this.raw && this.sel >= 0 && v === this.sel << 1;
+      row.classList.toggle("selected", on);
+      if (row.hasAttribute("aria-selected")) row.setAttribute("aria-selected", on ? "true" : "false");
+      if (on) active = row;
+    }
+    if (active) this.scroller.setAttribute("aria-activedescendant", active.id);
     else this.scroller.removeAttribute("aria-activedescendant");
   }
 
@@ -803,7 +815,7 @@ export class JsonViewer {
       else if (top < sc.scrollTop) sc.scrollTop = top;
       else if (top + rh > sc.scrollTop + ch) sc.scrollTop = top + rh - ch;
     }
-    this._render(true);
+    this._render();
   }
 
   _select(i, { scroll = "nearest", notify = true } = {}) {
@@ -816,7 +828,8 @@ export class JsonViewer {
     this.el.dataset.selectedPointer = info.pointer;
     this.el.dataset.selectedPath = info.path;
     const r = this._rowOf(i);
-    if (r >= 0 && scroll) this._scrollToRow(r, scroll); else this._render(true);
+    if (r >= 0 && scroll) this._scrollToRow(r, scroll);
+    this._refreshSelection();
     if (notify && this.onSelect) this.onSelect(info);
     return info;
   }
