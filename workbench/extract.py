@@ -35,9 +35,9 @@ from .format import dumps_value
 from .limits import DEFAULT_LIMITS, Limits
 from .parse import check_depth, escape_token, normalized_path, parse, snippet
 
-ENGINES = {
-    "rfc9535": "jsonpath-rfc9535 (RFC 9535)",
-    "jsonpath-ng": "jsonpath-ng ext (not RFC 9535)",
+ENGINES = {  # name → label (with {v}, the library's version)
+    "rfc9535": "RFC 9535 (jsonpath-rfc9535 {v})",
+    "jsonpath-ng": "jsonpath-ng {v} ext (not RFC 9535)",
 }
 DEFAULT_ENGINE = "rfc9535"
 
@@ -104,7 +104,7 @@ class Watchdog:
         if exc_type is _WorkTimeout or self.fired:
             raise WorkbenchError(
                 "timeout", f"{self.what} ran longer than the limit of {self.seconds:g} s and was "
-                "stopped (set WORKBENCH_WORK_TIMEOUT to change it)",
+                "stopped (set --work-timeout or WORKBENCH_WORK_TIMEOUT to change it)",
                 field="path", limit=self.seconds) from None
         return False
 
@@ -448,7 +448,8 @@ def compile_ng(path: str):
     except Exception as exc:  # JsonPathLexerError, JsonPathParserError and plain errors
         message = str(exc)
         offset = None
-        m = re.search(r"line (\d+), col(?:umn)? (\d+)", message)
+        # "Parse error at 1:4 near token b" or "Error on line 1, col 4: ...": 0-based columns
+        m = re.search(r"\bat (\d+):(\d+)", message) or re.search(r"line (\d+), col (\d+)", message)
         if m:
             line, col = int(m.group(1)), int(m.group(2))
             lines = path.split("\n")
@@ -761,7 +762,7 @@ def extract(document_text: str, path: str, engine: str = DEFAULT_ENGINE, limit: 
         "truncated": count > len(rows),
         "limit": limit,
         "engine": engine,
-        "engine_label": f"{ENGINES[engine]} {ENGINE_VERSIONS[engine]}",
+        "engine_label": ENGINES[engine].format(v=ENGINE_VERSIONS[engine]),
         "rfc9535": engine == "rfc9535",
         "warnings": parsed.warnings,
     }

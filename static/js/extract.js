@@ -1,0 +1,503 @@
+// Extract view: RFC 9535 JSONPath through POST /api/extract, live as you type; matches listed
+// with copy buttons and highlighted in the shared JSON viewer. Without JavaScript the page is
+// a plain form that the server renders.
+
+import { postJSON, debounce, latestOnly, persist, sizeLine, markInTextarea, copyText,
+  renderError, h, formatBytes, toast } from "./app.js";
+import { JsonViewer } from "./viewer.js";
+
+const LIVE_LIMIT = 1_000_000;   // characters: larger documents run on Enter / Ctrl+Enter / the button
+const KEEP_LIMIT = 2_000_000;   // characters: larger documents are not kept in session storage
+const BIG_LIMIT = 2_000_000;    // characters: a larger file or paste is held in memory, not in the textarea
+const PAGE_ROWS = 200;          // match rows rendered at a time
+const VALUE_CHARS = 160;        // value text shown in a row (the copy button copies all of it)
+
+// An Agents API / Open Responses capture: a tool definition, the response output and the
+// agent events, so that every example matches something.
+const SAMPLE = `{
+  "type": "function",
+  "name": "create_subagent",
+  "description": "Start a sub-agent for one task and return its id.",
+  "parameters": {
+    "type": "object",
+    "properties": {
+      "task": {"type": "string", "description": "What the sub-agent should do"},
+      "model": {"type": "string"},
+      "max_turns": {"type": "integer", "minimum": 1}
+    },
+    "required": ["task", "model"],
+    "additionalProperties": false
+  },
+  "output": [
+    {
+      "type": "message",
+      "id": "msg_67ccd2bf17f0819081ff3bb2cf6508e6",
+      "role": "assistant",
+      "status": "completed",
+      "content": [{"type": "output_text", "text": "I will split this into two sub-tasks.", "annotations": []}]
+    },
+    {
+      "type": "function_call",
+      "id": "fc_67ccd2c0a1b48190",
+      "call_id": "call_8f2kq1",
+      "name": "create_subagent",
+      "arguments": "{\\"task\\":\\"Summarise the failing tests in tests/test_api.py and propose one fix for each of them\\",\\"model\\":\\"gpt-4.1-mini\\",\\"max_turns\\":8}",
+      "status": "completed"
+    },
+    {
+      "type": "function_call",
+      "id": "fc_67ccd2c0b2c59201",
+      "call_id": "call_3c7vz9",
+      "name": "create_subagent",
+      "arguments": "{\\"task\\":\\"Check the weather in Z\\u00fcrich\\",\\"model\\":\\"gpt-4.1-mini\\"}",
+      "status": "completed"
+    },
+    {
+      "type": "function_call_output",
+      "call_id": "call_8f2kq1",
+      "output": "{\\"agent_id\\":\\"agt_7d41\\"}"
+    }
+  ],
+  "data": [
+    {"type": "create_subagent_call", "call_id": "call_8f2kq1", "agent_id": "agt_7d41", "created_at": 1741476542, "cost_usd": 0.0125},
+    {"type": "subagent_message", "agent_id": "agt_7d41", "text": "Found 3 failing tests."},
+    {"type": "create_subagent_call", "call_id": "call_3c7vz9", "agent_id": "agt_91aa", "created_at": 1741476551, "cost_usd": 0.0040},
+    {"type": "subagent_done", "agent_id": "agt_91aa", "status": "completed", "turns": 2}
+  ]
+}
+`;
+
+const form = document.getElementById("extract-form");
+const ta = document.getElementById("document");
+const fileInput = document.getElementById("document_file");
+const statusEl = document.getElementById("document-status");
+const pathInput = document.getElementById("path");
+const engineSel = document.getElementById("engine");
+const summary = document.getElementById("summary");
+const matchesEl = document.getElementById("matches");
+const selectionEl = document.getElementById("selection");
+const viewerEl = document.getElementById("viewer");
+
+document.body.dataset.liveView = "1";
+
+const viewer = new JsonViewer(viewerEl, {
+  label: "Document", filename: "document.json", maxAutoExpandDepth: 2,
+  onSelect: (node) => offerSelection(node),
+});
+let viewerFor = null;   // the text the viewer shows
+
+// examples: buttons with JavaScript, plain code without
+for (const code of form.querySelectorAll(".example-text")) {
+  const button = h("button", { type: "button", class: "example mono", "data-path": code.textContent, title: code.title },
+    code.textContent);
+  button.addEventListener("click", () => {
+    pathInput.value = button.dataset.path;
+    pathInput.dispatchEvent(new Event("input", { bubbles: true }));
+    liveRun.cancel();
+    go();
+  });
+  code.replaceWith(button);
+}
+// (app.css gives buttons display:inline-flex, which beats the hidden attribute: hide with style)
+const show = (el, on) => { el.style.display = on ? "" : "none"; };
+show(selectionEl, false);
+
+// ------------------------------------------------------------------ input: kept, opened, dropped
+
+const TEXT_KEY = "workbench:extract:document";
+persist(ta, "extract:document");
+persist(pathInput, "extract:path");
+persist(engineSel, "extract:engine");
+
+let docState = null;    // {kind: "ok" | "error" | "busy" | "large"} for the status line
+let markNext = false;   // the next document error should mark the line in the input
+let big = null;         // {text, name, size}: a large document held in memory
+let sourceName = null;
+
+function currentText() { return big ? big.text : ta.value; }
+
+function stateLabel() {
+  const s = docState;
+  if (!s) return null;
+  if (s.kind === "ok") return h("span", { class: "good" }, "valid JSON");
+  if (s.kind === "error") return h("span", { class: "bad" }, s.line ? `error at ${s.line}:${s.column}` : "error");
+  if (s.kind === "busy") return h("span", {}, "checking…");
+  if (s.kind === "large") return h("span", {}, "large document: press Enter in the expression (or Extract) to run");
+  return null;
+}
+
+function updateStatus() {
+  const text = currentText();
+  statusEl.replaceChildren();
+  if (!text) return;
+  const label = stateLabel();
+  statusEl.append(big ? big.size : sizeLine(text), label ? " · " : "", label || "");
+  const kept = !big && text.length <= KEEP_LIMIT && (sessionStorage.getItem(TEXT_KEY)?.length ?? -1) === text.length;
+  if (!kept) statusEl.append(" · ", h("span", { title: "Too large for session storage: it will not survive a reload of the tab" }, "not kept on reload"));
+}
+const statusSoon = debounce(updateStatus, 120);
+function setDocState(state) { docState = state; updateStatus(); }
+
+function isLive() { return currentText().length <= LIVE_LIMIT; }
+
+ta.addEventListener("input", (e) => {
+  const type = e.inputType || "";
+  markNext = type === "" || type === "insertFromPaste" || type === "insertFromDrop";
+  if (ta.value.length > KEEP_LIMIT) {
+    try { sessionStorage.removeItem(TEXT_KEY); } catch { /* ignore */ }
+  }
+  if (!ta.value.trim()) { liveRun.cancel(); docState = null; updateStatus(); showIdle(); return; }
+  if (isLive()) { docState = { kind: "busy" }; statusSoon(); liveRun(); }
+  else { liveRun.cancel(); docState = { kind: "large" }; statusSoon(); }
+});
+
+pathInput.addEventListener("input", () => {
+  if (!pathInput.value.trim()) { liveRun.cancel(); showIdle(); return; }
+  if (isLive()) liveRun(); else liveRun.cancel();
+});
+engineSel.addEventListener("change", () => { if (isLive()) go(); });
+
+// large documents: held in memory rather than in the textarea
+const bigPanel = h("div", { class: "bigtext", id: "bigtext", role: "group", "aria-label": "Large document" });
+bigPanel.hidden = true;
+ta.after(bigPanel);
+
+function enterBig(text, name, bytes) {
+  let lines = 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
+  big = { text, name, size: `${formatBytes(bytes ?? new Blob([text]).size)} · ${lines.toLocaleString()} lines` };
+  ta.value = "";
+  ta.hidden = true;
+  try { sessionStorage.removeItem(TEXT_KEY); } catch { /* ignore */ }
+  bigPanel.replaceChildren(
+    h("div", {}, h("strong", {}, name), ` · ${big.size}`),
+    h("div", { class: "muted" }, "Held in memory rather than in the text box: laying out this much text in the page would freeze it. ",
+      "Press Enter in the expression (or Extract) to run. It is not kept across a reload of the tab."),
+    h("div", { class: "toolbar" },
+      h("button", { type: "button", "data-action": "edit-big", onclick: () => {
+        const t = big.text; leaveBig(); ta.value = t; ta.dispatchEvent(new Event("input", { bubbles: true }));
+      } }, "Edit as text (slow)")));
+  bigPanel.hidden = false;
+  setDocState({ kind: "large" });
+}
+
+function leaveBig() {
+  if (!big) return;
+  big = null;
+  ta.hidden = false;
+  bigPanel.hidden = true;
+  bigPanel.replaceChildren();
+}
+
+const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+async function loadFile(file) {
+  if (!file) return;
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const STEP = 4 << 20;
+  let text;
+  try {
+    const decoder = new TextDecoder("utf-8", { fatal: true });
+    const parts = [];
+    for (let i = 0; i < bytes.length; i += STEP) {
+      parts.push(decoder.decode(bytes.subarray(i, i + STEP), { stream: i + STEP < bytes.length }));
+      if (bytes.length > STEP) await pause();
+    }
+    text = parts.join("");
+  } catch {
+    toast(`${file.name} is not UTF-8 text; invalid bytes are shown as \uFFFD`);
+    text = new TextDecoder("utf-8").decode(bytes);
+  }
+  sourceName = file.name;
+  liveRun.cancel();
+  if (text.length > BIG_LIMIT) enterBig(text, file.name, bytes.length);
+  else {
+    leaveBig();
+    ta.value = text;
+    ta.dispatchEvent(new Event("input", { bubbles: true }));
+    liveRun.cancel();
+  }
+  markNext = true;
+  go();
+}
+
+fileInput.addEventListener("change", () => { const f = fileInput.files[0]; fileInput.value = ""; loadFile(f); });
+for (const target of [ta, bigPanel]) {
+  target.addEventListener("dragover", (e) => { e.preventDefault(); target.classList.add("drop"); });
+  target.addEventListener("dragleave", () => target.classList.remove("drop"));
+  target.addEventListener("drop", (e) => {
+    target.classList.remove("drop");
+    if (e.dataTransfer?.files?.length) { e.preventDefault(); loadFile(e.dataTransfer.files[0]); }
+  });
+}
+ta.addEventListener("paste", (e) => {
+  const text = e.clipboardData?.getData("text/plain") ?? "";
+  if (text.length <= BIG_LIMIT) return;
+  e.preventDefault();
+  sourceName = "pasted.json";
+  enterBig(text, "Pasted text");
+  markNext = true;
+  go();
+});
+
+const sampleButton = h("button", { type: "button", "data-action": "sample",
+  title: "Load a small Agents API / Open Responses document that every example matches" }, "Load sample");
+const clearButton = h("button", { type: "button", "data-action": "clear" }, "Clear");
+fileInput.after(sampleButton, clearButton);
+sampleButton.addEventListener("click", () => {
+  leaveBig();
+  sourceName = "sample.json";
+  ta.value = SAMPLE;
+  ta.dispatchEvent(new Event("input", { bubbles: true }));
+  if (!pathInput.value.trim()) pathInput.value = "$..call_id";
+  pathInput.dispatchEvent(new Event("input", { bubbles: true }));
+  liveRun.cancel();
+  markNext = true;
+  go();
+});
+clearButton.addEventListener("click", () => {
+  leaveBig();
+  ta.value = "";
+  sourceName = null;
+  ta.dispatchEvent(new Event("input", { bubbles: true }));
+  ta.focus();
+});
+
+form.addEventListener("submit", (e) => { e.preventDefault(); liveRun.cancel(); markNext = true; go(); });
+document.addEventListener("workbench:run", () => { liveRun.cancel(); markNext = true; go(); });
+
+// ------------------------------------------------------------------ running
+
+const request = latestOnly(async (signal, body) =>
+  body.document.length > BIG_LIMIT ? postBig("/api/extract", body, { signal }) : postJSON("/api/extract", body, { signal }));
+
+/** postJSON for a large document: the JSON body is built in slices (no long block of the page). */
+async function postBig(url, body, { signal }) {
+  const { document: text, ...rest } = body;
+  const parts = ['{"document":"'];
+  const STEP = 1 << 20;
+  for (let i = 0; i < text.length;) {
+    let j = Math.min(text.length, i + STEP);
+    const c = text.charCodeAt(j - 1);
+    if (j < text.length && c >= 0xd800 && c <= 0xdbff) j--;  // keep a surrogate pair together
+    parts.push(JSON.stringify(text.slice(i, j)).slice(1, -1));
+    i = j;
+    await pause();
+    if (signal.aborted) throw new DOMException("superseded", "AbortError");
+  }
+  parts.push('",' + JSON.stringify(rest).slice(1));
+  let response;
+  try {
+    response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
+      body: new Blob(parts), signal, credentials: "same-origin" });
+  } catch (err) {
+    if (err.name === "AbortError") throw err;
+    return { ok: false, status: 0, body: { error: { code: "network", message: "The workbench server did not answer: is it still running?" } } };
+  }
+  const raw = await response.text();
+  let parsed;
+  try { parsed = JSON.parse(raw); } catch { parsed = { error: { code: "bad_response", message: raw.slice(0, 300) } }; }
+  return { ok: response.ok, status: response.status, body: parsed };
+}
+
+const liveRun = debounce(() => go(), 250);
+let runSeq = 0;
+
+async function go() {
+  const text = currentText();
+  const path = pathInput.value;
+  if (!text.trim() || !path.trim()) { showIdle(); return; }
+  const mine = ++runSeq;
+  const mark = markNext; markNext = false;
+  setDocState({ kind: "busy" });
+  if (!isLive() || !summary.querySelector(".headline")) {
+    showBusy(isLive() ? "Running…" : `Running on ${formatBytes(text.length)}…`);
+  }
+  summary.setAttribute("aria-busy", "true");
+  let res;
+  try {
+    res = await request({ document: text, path, engine: engineSel.value });
+  } catch (err) {
+    res = { ok: false, status: 0, body: { error: { code: "network", message: String(err) } } };
+  }
+  if (res === undefined || mine !== runSeq) return;  // a newer run took over
+  summary.removeAttribute("aria-busy");
+  if (res.ok) await showResult(res.body, text, mine);
+  else showError(res.body?.error || { code: "unknown", message: `HTTP ${res.status}` }, mark, text);
+}
+
+function showIdle() {
+  ++runSeq;
+  summary.removeAttribute("aria-busy");
+  const text = currentText();
+  if (!text.trim()) { docState = null; updateStatus(); }
+  summary.replaceChildren(h("p", { class: "muted", id: "placeholder" },
+    text.trim() ? "Type an expression: the matches appear here, each with its path, pointer and exact value."
+      : "Paste a document (or load the sample), then type an expression."));
+  matchesEl.replaceChildren();
+  viewer.highlight([], "match");
+  delete form.dataset.count;
+}
+
+function showBusy(message) {
+  summary.replaceChildren(h("div", { class: "headline", id: "headline" },
+    h("span", { class: "spinner", "aria-hidden": "true" }), " ", message));
+}
+
+function plural(n, one, many) { return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`; }
+
+async function showResult(body, text, mine) {
+  setDocState({ kind: "ok" });
+  delete ta.dataset.errorLine;
+  pathInput.removeAttribute("aria-invalid");
+  const matches = body.matches || [];
+  const warnings = body.warnings || [];
+  const parts = [h("div", { class: `headline ${body.count ? "good" : ""}`, id: "headline" },
+    h("span", { id: "match-count" }, body.count ? plural(body.count, "match", "matches") : "No matches"), " ",
+    h("span", { class: "muted", id: "engine-name", title: body.rfc9535 ? "Fully RFC 9535 compliant" :
+      "Not RFC 9535: jsonpath-ng accepts some invalid expressions and reads some valid ones differently" },
+      `· ${body.engine_label || body.engine}`))];
+  if (body.truncated) {
+    parts.push(h("p", { class: "muted", id: "truncated" },
+      `Showing the first ${body.returned.toLocaleString("en-US")} of ${body.count.toLocaleString("en-US")} (the server's limit; --max-matches changes it).`));
+  }
+  if (!body.rfc9535) {
+    parts.push(h("p", { class: "muted" }, "Answered by jsonpath-ng, which is not RFC 9535: switch the engine back to check a result."));
+  }
+  if (warnings.length) {
+    parts.push(h("ul", { class: "warnings", id: "warnings" }, warnings.map((w) =>
+      h("li", { "data-code": w.code }, h("strong", {}, w.code), " ", w.message, " ",
+        h("span", { class: "mono" }, `at ${w.pointer || "/"}`),
+        w.line ? h("span", { class: "muted" }, ` (line ${w.line}, column ${w.column})`) : "",
+        " ", typeof w.pointer === "string" ? h("button", { type: "button", class: "jump", onclick: () => viewer.reveal(w.pointer) }, "show") : ""))));
+  }
+  summary.replaceChildren(...parts);
+  form.dataset.count = String(body.count);
+  renderMatches(matches);
+  // the document in the viewer, with the matches marked
+  viewerEl.hidden = false;
+  if (viewerFor !== text) {
+    viewerFor = text;
+    show(selectionEl, false);
+    viewer.setText(text, { filename: sourceName || "document.json" });
+  }
+  const pointers = matches.map((m) => m.pointer).filter((p) => typeof p === "string");
+  viewer.highlight(pointers, "match");
+  if (mine === runSeq) form.dataset.doneFor = path();
+}
+
+function path() { return pathInput.value; }
+
+function renderMatches(matches) {
+  matchesEl.replaceChildren();
+  if (!matches.length) return;
+  const tbody = h("tbody");
+  const table = h("table", { class: "list", id: "match-table" },
+    h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "path · pointer"), h("th", {}, "value"), h("th", {}, "at"), h("th", {}, "copy"))),
+    tbody);
+  let shown = 0;
+  const more = h("button", { type: "button", id: "more-matches" });
+  const addPage = () => {
+    const end = Math.min(matches.length, shown + PAGE_ROWS);
+    for (; shown < end; shown++) tbody.append(matchRow(matches[shown], shown));
+    more.textContent = `Show ${Math.min(PAGE_ROWS, matches.length - shown)} more (${shown.toLocaleString("en-US")} of ${matches.length.toLocaleString("en-US")} shown)`;
+    show(more, shown < matches.length);
+  };
+  more.addEventListener("click", addPage);
+  addPage();
+  matchesEl.append(table, more);
+}
+
+function matchRow(m, n) {
+  const json = m.json ?? "";
+  const short = json.length > VALUE_CHARS ? json.slice(0, VALUE_CHARS) + "…" : json;
+  const value = h("code", { class: "match-value", title: json.length > VALUE_CHARS ? `${json.length.toLocaleString("en-US")} characters` : null }, short);
+  value.style.whiteSpace = "pre-wrap";
+  value.style.overflowWrap = "anywhere";
+  const pathCode = h("code", {}, m.path ?? "(computed value)");
+  pathCode.style.overflowWrap = "anywhere";
+  const ptrCode = h("code", { class: "muted" }, m.pointer ?? "");
+  ptrCode.style.overflowWrap = "anywhere";
+  const copy = (what, text, label) => h("button", { type: "button", "data-copy": what, title: `Copy the ${label}`,
+    onclick: () => copyText(text, `${label[0].toUpperCase()}${label.slice(1)} copied`) }, what);
+  const at = m.line ? h("button", { type: "button", class: "jump", title: "Show in the document viewer and in the input",
+    onclick: () => reveal(m) }, `${m.line}:${m.column}`) : "";
+  return h("tr", { "data-pointer": m.pointer ?? "", "data-index": String(n) },
+    h("td", {}, String(n + 1)),
+    h("td", {}, pathCode, h("br"), ptrCode),
+    h("td", {}, value),
+    h("td", { class: "mono" }, at),
+    h("td", {}, copy("value", json, "value"), " ",
+      m.path != null ? copy("path", m.path, "path") : "", " ",
+      m.pointer != null ? copy("pointer", m.pointer, "pointer") : ""));
+}
+
+function reveal(m) {
+  if (typeof m.pointer === "string") viewer.reveal(m.pointer);
+  if (m.line && !big) markInTextarea(ta, m.line, m.column);
+}
+
+function showError(error, mark, text) {
+  const onPath = error.field === "path";
+  const onDocument = error.field === "document";
+  if (onDocument) setDocState({ kind: "error", line: error.line, column: error.column });
+  else if (docState?.kind === "busy") setDocState(null);
+  let title = "Could not extract";
+  if (onPath) title = error.code === "timeout" ? "The query took too long" : "Invalid JSONPath";
+  else if (error.code === "parse_error" || error.code === "too_deep") title = "Not valid JSON";
+  const where = onPath && error.column ? ` · column ${error.column}` : error.line ? ` · error at line ${error.line}, column ${error.column}` : "";
+  const headline = h("div", { class: "headline bad", id: "headline" }, title, where);
+  const box = h("div", { id: "error" });
+  if (onPath) {
+    // the message and the expression with a caret under the fault
+    const { line, ...rest } = error;
+    renderError(box, { ...rest, line: undefined });
+    box.querySelector("pre.snippet")?.setAttribute("id", "path-caret");
+    pathInput.setAttribute("aria-invalid", "true");
+  } else {
+    renderError(box, error, big ? {} : { onJump: (e) => markInTextarea(ta, e.line, e.column) });
+  }
+  summary.replaceChildren(headline, box);
+  matchesEl.replaceChildren();
+  viewer.highlight([], "match");
+  delete form.dataset.count;
+  if (onDocument) {
+    viewerEl.hidden = true;
+    viewerFor = null;
+    viewer.clear();
+    if (error.line) {
+      ta.dataset.errorLine = String(error.line);
+      if (mark && !big) markInTextarea(ta, error.line, error.column);
+    }
+  }
+}
+
+// ------------------------------------------------------------------ viewer selection → expression
+
+function offerSelection(node) {
+  selectionEl.replaceChildren(
+    h("span", { class: "muted" }, "Selected"), " ", h("code", { id: "selected-path" }, node.path), " ",
+    h("button", { type: "button", id: "use-path", title: "Put this node's path in the expression box",
+      onclick: () => {
+        pathInput.value = node.path;
+        pathInput.dispatchEvent(new Event("input", { bubbles: true }));
+        liveRun.cancel();
+        pathInput.focus();
+        go();
+      } }, "Use as expression"));
+  show(selectionEl, true);
+}
+
+// ------------------------------------------------------------------ start
+
+if (document.getElementById("match-table") || document.getElementById("error")) {
+  // the server rendered a result (plain form post): keep it until the next run
+  updateStatus();
+  if (ta.value.trim() && pathInput.value.trim() && isLive()) go();
+} else if (ta.value.trim() && pathInput.value.trim()) {
+  if (isLive()) go();
+  else setDocState({ kind: "large" });
+} else {
+  updateStatus();
+  if (!ta.value.trim()) showIdle();
+}
