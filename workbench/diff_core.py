@@ -295,6 +295,9 @@ class Differ:
     def sim(self, x, y) -> float:
         tx, ty = type(x), type(y)
         if tx is dict and ty is dict:
+            mk = self.match_key
+            if mk is not None and mk in x and mk in y:
+                return 0.0       # two different keys: two different items, never paired
             if not x and not y:
                 return 1.0
             shared = 0
