@@ -115,9 +115,9 @@ RULES: list[dict] = [
 RULE = {r["code"]: r for r in RULES}
 VERDICTS = [r["code"] for r in RULES]
 STEP_RULES = {"format": [1, 2, 3, 4, 5, 6], "schema": [7, 8], "diff": [9]}
-STEP_TITLES = {"format": "Format: is this a complete, well-formed function call?",
-               "schema": "Schema: do the arguments fit the tool's parameters?",
-               "diff": "Diff: is it the same call as the original?"}
+STEP_TITLES = {"format": "is this a complete, well-formed function call?",
+               "schema": "do the arguments fit the tool's parameters?",
+               "diff": "is it the same call as the original?"}
 REQUIRED_FIELDS = ("id", "name", "call_id")
 BLOCKING_FIELDS = ("type", "call_id", "name")
 
