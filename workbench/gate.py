@@ -245,23 +245,17 @@ def compile_schema(schema: Any):
     when the schema uses anything outside the compiled subset (then use the full validator).
 
     A schema is only compiled when every keyword in it is known here and well-formed, so a
-    compiled schema is also a valid schema."""
+    compiled schema is also a valid schema.  Each (sub)schema becomes one small generated
+    Python function; every value taken from the schema (names, enums, bounds) is passed in as
+    a constant, never written into the generated source."""
     try:
-        return _compile(schema, True)
+        return _Generator().build(schema)
     except (_Unsupported, RecursionError):
         return None
 
 
-def _compile(s: Any, root: bool = False):
-    if s is True:
-        return _true
-    if s is False:
-        return _false
-    if type(s) is not dict:
-        raise _Unsupported
-    checks = []
-    props: dict | None = None
-    additional = None
+def _check_keywords(s: dict, root: bool) -> None:
+    """Raise _Unsupported unless every keyword of ``s`` is in the subset and well-formed."""
     for key, v in s.items():
         if key == "$schema":
             if not root or v not in _KNOWN_DRAFTS:
@@ -275,118 +269,162 @@ def _compile(s: Any, root: bool = False):
             if (type(names) is not list or not names or any(type(n) is not str for n in names)
                     or not set(names) <= _SIMPLE_TYPES or len(set(names)) != len(names)):
                 raise _Unsupported
-            tests = [_TYPE_TESTS[n] for n in names]
-            if len(tests) == 1:
-                checks.append(tests[0])
-            else:
-                checks.append(lambda x, tests=tests: any(t(x) for t in tests))
         elif key == "enum":
             if type(v) is not list or not v:
                 raise _Unsupported
-            if all(type(e) is str for e in v):
-                allowed = frozenset(v)
-                checks.append(lambda x, allowed=allowed: type(x) is str and x in allowed)
-            else:
-                checks.append(lambda x, options=v: any(json_equal(x, e) for e in options))
         elif key == "const":
-            checks.append(lambda x, c=v: json_equal(x, c))
+            pass
         elif key == "required":
             if (type(v) is not list or any(type(n) is not str for n in v)
                     or len(set(v)) != len(v)):
                 raise _Unsupported
-            if v:
-                names = tuple(v)
-                checks.append(lambda x, names=names: type(x) is not dict
-                              or all(n in x for n in names))
         elif key == "properties":
             if type(v) is not dict:
                 raise _Unsupported
-            props = {name: _compile(sub) for name, sub in v.items()}
         elif key == "additionalProperties":
-            additional = _compile(v)
+            pass
         elif key == "items":
             if type(v) is list or "prefixItems" in s or "additionalItems" in s:
                 raise _Unsupported
-            each = _compile(v)
-            if each is not _true:
-                checks.append(lambda x, each=each: type(x) is not list or all(map(each, x)))
         elif key in ("minLength", "maxLength", "minItems", "maxItems", "minProperties",
                      "maxProperties"):
             if not _nonneg_int(v):
                 raise _Unsupported
-            checks.append(_size_check(key, v))
         elif key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
             if not _is_number(v):
                 raise _Unsupported
-            checks.append(_range_check(key, v))
         elif key in ("allOf", "anyOf", "oneOf"):
             if type(v) is not list or not v:
                 raise _Unsupported
-            subs = [_compile(sub) for sub in v]
-            if key == "allOf":
-                checks.append(lambda x, subs=subs: all(f(x) for f in subs))
-            elif key == "anyOf":
-                checks.append(lambda x, subs=subs: any(f(x) for f in subs))
-            else:
-                checks.append(lambda x, subs=subs: sum(1 for f in subs if f(x)) == 1)
         elif key == "not":
-            sub = _compile(v)
-            checks.append(lambda x, sub=sub: not sub(x))
+            pass
         else:
             raise _Unsupported
-    if props is not None or additional is not None:
-        props = props or {}
-        if additional is _true:
-            additional = None
-        if props or additional is not None:
-            checks.append(_object_check(props, additional))
-    if not checks:
-        return _true
-    if len(checks) == 1:
-        return checks[0]
-    checks = tuple(checks)
-
-    def check(x, checks=checks):
-        for c in checks:
-            if not c(x):
-                return False
-        return True
-    return check
 
 
-def _object_check(props: dict, additional):
-    get = props.get
-
-    def check(x):
-        if type(x) is not dict:
-            return True
-        for k, val in x.items():
-            c = get(k)
-            if c is not None:
-                if not c(val):
-                    return False
-            elif additional is not None and not additional(val):
-                return False
-        return True
-    return check
+_TYPE_EXPR = {
+    "null": "v is None",
+    "boolean": "type(v) is bool",
+    "object": "type(v) is dict",
+    "array": "type(v) is list",
+    "string": "type(v) is str",
+    "number": "type(v) in NUM",
+    "integer": "is_integer(v)",
+}
+_BOUND_OP = {"minimum": "<", "maximum": ">", "exclusiveMinimum": "<=", "exclusiveMaximum": ">="}
+_SIZE = {"minLength": ("str", "<"), "maxLength": ("str", ">"), "minItems": ("list", "<"),
+         "maxItems": ("list", ">"), "minProperties": ("dict", "<"), "maxProperties": ("dict", ">")}
 
 
-def _size_check(key: str, n):
-    kind = {"minLength": str, "maxLength": str, "minItems": list, "maxItems": list,
-            "minProperties": dict, "maxProperties": dict}[key]
-    if key.startswith("min"):
-        return lambda x: type(x) is not kind or len(x) >= n
-    return lambda x: type(x) is not kind or len(x) <= n
+class _Generator:
+    """Generates one function per (sub)schema of the compiled subset."""
 
+    def __init__(self):
+        self.consts: list = []
+        self.sources: list[str] = []
+        self.tables: list[int] = []
+        self.count = 0
 
-def _range_check(key: str, m):
-    if key == "minimum":
-        return lambda x: type(x) not in _NUMBER_TYPES or x >= m
-    if key == "maximum":
-        return lambda x: type(x) not in _NUMBER_TYPES or x <= m
-    if key == "exclusiveMinimum":
-        return lambda x: type(x) not in _NUMBER_TYPES or x > m
-    return lambda x: type(x) not in _NUMBER_TYPES or x < m
+    def const(self, value) -> str:
+        self.consts.append(value)
+        return f"C[{len(self.consts) - 1}]"
+
+    def build(self, schema):
+        name = self.function(schema, root=True)
+        if name in ("TRUE", "FALSE"):
+            return _true if name == "TRUE" else _false
+        namespace = {"C": self.consts, "NUM": _NUMBER_TYPES, "is_integer": _is_integer,
+                     "eq": json_equal, "TRUE": _true, "FALSE": _false,
+                     "str": str, "list": list, "dict": dict, "len": len, "type": type}
+        exec("\n".join(self.sources), namespace)  # generated from the subset only
+        for i in self.tables:  # property name -> the generated function checking its value
+            self.consts[i] = {k: namespace[f] for k, f in self.consts[i].items()}
+        return namespace[name]
+
+    def function(self, s, root: bool = False) -> str:
+        if s is True:
+            return "TRUE"
+        if s is False:
+            return "FALSE"
+        if type(s) is not dict:
+            raise _Unsupported
+        _check_keywords(s, root)
+        self.count += 1
+        if self.count > 2000:
+            raise _Unsupported
+        name = f"f{self.count}"
+        body: list[str] = []
+        add = body.append
+        t = s.get("type")
+        names = [t] if type(t) is str else (t or [])
+        if names:
+            test = " or ".join(f"({_TYPE_EXPR[n]})" for n in names)
+            add(f"if not ({test}): return False")
+        known = names[0] if len(names) == 1 else None
+        if "enum" in s:
+            options = s["enum"]
+            if all(type(e) is str for e in options):
+                add(f"if type(v) is not str or v not in {self.const(frozenset(options))}: return False")
+            else:
+                add(f"if not any(eq(v, e) for e in {self.const(options)}): return False")
+        if "const" in s:
+            add(f"if not eq(v, {self.const(s['const'])}): return False")
+        for key, op in _BOUND_OP.items():
+            if key in s:
+                guard = "" if known in ("number", "integer") else "type(v) in NUM and "
+                add(f"if {guard}v {op} {self.const(s[key])}: return False")
+        for key, (kind, op) in _SIZE.items():
+            if key in s:
+                guard = "" if known == {"str": "string", "list": "array", "dict": "object"}[kind] \
+                    else f"type(v) is {kind} and "
+                add(f"if {guard}len(v) {op} {self.const(s[key])}: return False")
+        if "items" in s:
+            each = self.function(s["items"])
+            if each != "TRUE":
+                guard = "" if known == "array" else "type(v) is list and "
+                add(f"if {guard}not all(map({each}, v)): return False")
+        obj: list[str] = []
+        required = s.get("required") or []
+        if required:
+            obj.append(f"for r in {self.const(tuple(required))}:")
+            obj.append("    if r not in v: return False")
+        props = s.get("properties")
+        additional = s.get("additionalProperties", True)
+        add_fn = self.function(additional) if additional is not True else "TRUE"
+        prop_fns = {k: self.function(sub) for k, sub in (props or {}).items()}
+        if any(f != "TRUE" for f in prop_fns.values()) or add_fn != "TRUE":
+            table = self.const(prop_fns)  # names of functions, resolved after exec
+            self.tables.append(len(self.consts) - 1)
+            obj.append(f"get = {table}.get")
+            obj.append("for k, x in v.items():")
+            obj.append("    f = get(k)")
+            obj.append("    if f is not None:")
+            obj.append("        if not f(x): return False")
+            if add_fn == "FALSE":
+                obj.append("    else: return False")
+            elif add_fn != "TRUE":
+                obj.append(f"    elif not {add_fn}(x): return False")
+        if obj:
+            if known == "object":
+                body.extend(obj)
+            else:
+                add("if type(v) is dict:")
+                body.extend("    " + line for line in obj)
+        for key in ("allOf", "anyOf", "oneOf"):
+            if key in s:
+                subs = [self.function(sub) for sub in s[key]]
+                calls = [f"{f}(v)" for f in subs]
+                if key == "allOf":
+                    add(f"if not ({' and '.join(calls)}): return False")
+                elif key == "anyOf":
+                    add(f"if not ({' or '.join(calls)}): return False")
+                else:
+                    add(f"if ({' + '.join(f'bool({c})' for c in calls)}) != 1: return False")
+        if "not" in s:
+            add(f"if {self.function(s['not'])}(v): return False")
+        add("return True")
+        self.sources.append(f"def {name}(v):\n" + "\n".join("    " + line for line in body))
+        return name
 
 
 # --------------------------------------------------------------------------- the validators
@@ -532,6 +570,7 @@ class ToolSet:
             self.index.setdefault((tool.namespace, tool.name), tool)
             self.by_name.setdefault(tool.name, []).append(tool)
         self.has_namespaces = any(t.namespace for t in self.tools)
+        self.plain = {name: tool for (ns, name), tool in reversed(self.index.items()) if ns is None}
         for tool in self.tools:
             tool.prepare()
 
@@ -593,6 +632,10 @@ class ToolSet:
             return self.tools[0]
         name = item.get("name")
         ns = item.get("namespace")
+        if ns is None:
+            tool = self.plain.get(name)
+            if tool is not None:
+                return tool
         ns = ns if isinstance(ns, str) and ns else None
         tool = self.index.get((ns, name))
         if tool is None:
@@ -639,22 +682,28 @@ def _reject_constant(name):
 
 _ARGS_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_no_duplicates, parse_float=Decimal,
                                  parse_constant=_reject_constant)
-_ARGS_DECODE = _ARGS_DECODER.decode
+_ARGS_SCAN = _ARGS_DECODER.scan_once
 
 
 def parse_arguments(text: str, limits: Limits):
-    """The parsed arguments string, or ``_BAD`` when rule 6 fails (the verdict path)."""
-    if text[:1] != "\ufeff":
-        try:
-            value = _ARGS_DECODE(text)
-        except _Duplicate:
-            return _BAD
-        except (ValueError, _Constant, RecursionError, ArithmeticError):
-            return _slow_arguments(text, limits)
-        if (text.isascii() or _encodable(text)) and \
-                text.count("{") + text.count("[") <= limits.max_depth:
-            return value
-    return _slow_arguments(text, limits)
+    """The parsed arguments string, or ``_BAD`` when rule 6 fails (the verdict path).
+
+    The C scanner with a duplicate-refusing hook reads the common case; anything unusual
+    (whitespace around the value, a byte order mark, NaN, huge numbers, deep nesting, lone
+    surrogates) is decided by the strict parser itself."""
+    try:
+        value, end = _ARGS_SCAN(text, 0)
+    except _Duplicate:
+        return _BAD
+    except (StopIteration, ValueError, _Constant, RecursionError, ArithmeticError):
+        return _slow_arguments(text, limits)
+    if end != len(text):
+        return _slow_arguments(text, limits)
+    if not text.isascii() and not _encodable(text):
+        return _BAD
+    if len(text) > limits.max_depth and text.count("{") + text.count("[") > limits.max_depth:
+        return _slow_arguments(text, limits)
+    return value
 
 
 def _encodable(text: str) -> bool:
@@ -725,28 +774,43 @@ class Gate:
         """The verdict for a parsed item: the same checks as :meth:`run`, without a report."""
         if type(item) is not dict:
             return "namespaced"
-        t = item.get("type")
+        get = item.get
+        t = get("type")
         if type(t) is not str or ":" in t:
             return "namespaced"
         if t != "function_call":
             return "not_function_call"
-        if item.get("status") != "completed":
+        if get("status") != "completed":
             return "status"
-        for f in REQUIRED_FIELDS:
-            v = item.get(f)
-            if type(v) is not str or not v:
-                return "missing_fields"
-        a = item.get("arguments")
+        v = get("id")
+        if type(v) is not str or not v:
+            return "missing_fields"
+        v = get("name")
+        if type(v) is not str or not v:
+            return "missing_fields"
+        v = get("call_id")
+        if type(v) is not str or not v:
+            return "missing_fields"
+        a = get("arguments")
         if type(a) is not str:
             return "arguments_type"
         args = parse_arguments(a, self.limits)
         if args is _BAD:
             return "arguments_parse"
-        if self.tools is not None:
-            tool = self.tools.pick(item)
+        tools = self.tools
+        if tools is not None:
+            tool = tools.pick(item)
             if tool is None:
                 return "unknown_tool"
-            if not tool.is_valid(args):
+            checker = tool.checker
+            if checker is not None:
+                try:
+                    fits = checker(args)
+                except RecursionError:
+                    fits = tool.is_valid(args)
+            else:
+                fits = tool.is_valid(args)
+            if not fits:
                 return "arguments_schema"
         if self.original is not _MISSING:
             for f, o in zip(BLOCKING_FIELDS, self._original_keys):

@@ -242,7 +242,7 @@ def gate_lines(lines, gate, *, on_progress=None):
     for n, line in enumerate(lines, 1):
         try:
             item = loads(line)
-            if line.count(b"{") + line.count(b"[") > max_depth:
+            if len(line) > max_depth and line.count(b"{") + line.count(b"[") > max_depth:
                 raise ValueError("maybe too deep: let the strict parser decide")
         except (ValueError, TypeError):
             if not line.strip():
