@@ -162,6 +162,20 @@ def test_default_engine_is_rfc9535_and_jsonpath_ng_is_labelled(server):
     assert status == 422 and body["error"]["code"] == "path_syntax" and body["error"]["column"] == 5
 
 
+def test_jsonpath_ng_edges(server):
+    doc = '{"a": "x,y", "n": [3, 1], "big": ' + "9" * 5000 + "}"
+    # a computed value on a chain that ends in a real node is not passed off as that node
+    status, body = extract(server, doc, "$.a.`split(,, 0, -1)`", engine="jsonpath-ng")
+    assert status == 200 and body["matches"][0]["path"] is None and body["matches"][0]["json"] == '"x"'
+    status, text = raw_extract(server, doc, "$.big", engine="jsonpath-ng")
+    assert status == 200 and f'"value":{"9" * 5000},"json":"{"9" * 5000}"' in text
+    # regular expressions run in C with no time limit there: refused, pointing at them
+    for path, column in [('$.n[?(@ =~ "(a|aa)+$")]', 9), ("$.a.`sub(/x/, y)`", 5)]:
+        status, body = extract(server, doc, path, engine="jsonpath-ng")
+        assert status == 422 and body["error"]["code"] == "path_syntax", body
+        assert body["error"]["column"] == column and "match()" in body["error"]["message"]
+
+
 @pytest.mark.parametrize("engine", ["RFC9535", "jsonpath_ng", "python-jsonpath", 3])
 def test_unknown_engine_is_400(server, engine):
     status, body = extract(server, "[]", "$", engine=engine)

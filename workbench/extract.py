@@ -28,6 +28,8 @@ import threading
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+import jsonpath_ng.ext  # noqa: F401  (imported here, never under a request's watchdog)
+import jsonpath_rfc9535  # noqa: F401
 import orjson
 
 from .errors import WorkbenchError, bad_request, require
@@ -61,8 +63,11 @@ class _WorkTimeout(BaseException):
     A ``BaseException`` so that no ``except Exception`` inside an engine swallows it."""
 
 
-_set_async_exc = ctypes.pythonapi.PyThreadState_SetAsyncExc
-_set_async_exc.argtypes = (ctypes.c_ulong, ctypes.py_object)
+def _set_async_exc(thread_id: int, exc) -> None:
+    """Raise ``exc`` in thread ``thread_id`` at its next bytecode; ``exc=None`` withdraws an
+    exception that is still pending (CPython's PyThreadState_SetAsyncExc)."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id),
+                                               None if exc is None else ctypes.py_object(exc))
 
 
 class Watchdog:
@@ -70,8 +75,8 @@ class Watchdog:
 
     A timer thread raises :class:`_WorkTimeout` inside the working thread when the budget is
     spent; the engines are plain Python loops, so this interrupts them at the next bytecode,
-    without slowing them down with checks.  The lock makes sure the exception is never
-    delivered after the work has finished."""
+    without slowing them down with checks.  Under the lock, finishing withdraws an exception
+    that was set but not yet raised, so it can never escape after the work is done."""
 
     def __init__(self, seconds: float, what: str = "The query"):
         self.seconds = seconds
@@ -90,15 +95,19 @@ class Watchdog:
         self._thread_id = threading.get_ident()
         self._timer = threading.Timer(self.seconds, self._fire)
         self._timer.daemon = True
-        self._timer.start()
-        return self
+        try:
+            self._timer.start()
+            return self
+        except _WorkTimeout:  # a budget shorter than starting a thread: __exit__ reports it
+            return self
 
     def __exit__(self, exc_type, exc, tb) -> bool:
         try:
             with self._lock:
                 self._done = True
+                if self.fired:
+                    _set_async_exc(self._thread_id, None)
             self._timer.cancel()
-            _noop()  # a Python call: a pending async exception is delivered here at the latest
         except _WorkTimeout:
             exc_type = _WorkTimeout
         if exc_type is _WorkTimeout or self.fired:
@@ -107,10 +116,6 @@ class Watchdog:
                 "stopped (set --work-timeout or WORKBENCH_WORK_TIMEOUT to change it)",
                 field="path", limit=self.seconds) from None
         return False
-
-
-def _noop() -> None:
-    return None
 
 
 # --------------------------------------------------------------------------- rfc9535 engine
@@ -406,7 +411,7 @@ def compile_rfc9535(path: str, limits: Limits):
 
 
 def run_rfc9535(query, value, limit: int):
-    """All matches of ``query``: (count, [(location, value)] for the first ``limit``)."""
+    """All matches of ``query``: (count, the locations of the first ``limit``)."""
     from jsonpath_rfc9535.exceptions import JSONPathError, JSONPathRecursionError
 
     kept: list = []
@@ -442,7 +447,7 @@ def compile_ng(path: str):
     from jsonpath_ng.ext import parse as ng_parse
 
     try:
-        return ng_parse(path)
+        query = ng_parse(path)
     except RecursionError:
         raise path_error(path, None, "The expression is nested too deeply") from None
     except Exception as exc:  # JsonPathLexerError, JsonPathParserError and plain errors
@@ -456,6 +461,31 @@ def compile_ng(path: str):
             offset = sum(len(x) + 1 for x in lines[:line - 1]) + col
             offset = min(max(offset, 0), len(path))
         raise path_error(path, offset, f"jsonpath-ng: {message}"[:500]) from None
+    if _ng_uses_regex(query):
+        # jsonpath-ng runs these with Python's re, in C, where no time limit can stop them
+        at = max(path.find("=~"), path.find("`sub("))
+        raise path_error(path, at if at >= 0 else None,
+                         "Regular expressions (=~, `sub()`) are not run with the jsonpath-ng engine "
+                         "here: they cannot be time-limited. Use match() or search() with the "
+                         "RFC 9535 engine, which are time-limited") from None
+    return query
+
+
+def _ng_uses_regex(query) -> bool:
+    """Whether a parsed jsonpath-ng expression contains ``=~`` or `` `sub(...)` ``."""
+    from jsonpath_ng.ext.string import Sub
+
+    stack, seen = [query], 0
+    while stack and seen < 10_000:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, Sub) or getattr(node, "op", None) == "=~":
+            return True
+        if isinstance(node, (list, tuple)):
+            stack.extend(node)
+        elif type(node).__module__.startswith("jsonpath_ng"):
+            stack.extend(v for v in vars(node).values() if not isinstance(v, (str, int, float)))
+    return False
 
 
 def _ng_parts(match, root) -> list | None:
@@ -488,7 +518,8 @@ def _ng_parts(match, root) -> list | None:
             here = here[i]
         else:
             return None
-    return parts
+    # a computed value (`split`, `str()`...) may sit on a chain that ends in a real node
+    return parts if here is match.value else None
 
 
 def _indices(step) -> list:
@@ -496,6 +527,10 @@ def _indices(step) -> list:
     if indices is None:
         indices = [getattr(step, "index", None)]
     return [i for i in indices if isinstance(i, int)]
+
+
+def _ng_int(token: str):
+    return int(token) if len(token) < 4000 else float(token)
 
 
 def run_ng(query, value, limit: int):
@@ -752,7 +787,8 @@ def extract(document_text: str, path: str, engine: str = DEFAULT_ENGINE, limit: 
         if engine == "rfc9535":
             count, kept = run_rfc9535(query, parsed.value, limit)
         else:
-            view = json.loads(document_text)  # float view: what jsonpath-ng users feed it
+            # a float view, what jsonpath-ng users feed it (integers too long for int(): floats)
+            view = json.loads(document_text, parse_int=_ng_int)
             count, kept = run_ng(query, view, limit)
         rows = build_rows(document_text, parsed, kept)
     return {
