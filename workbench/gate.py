@@ -917,7 +917,6 @@ class Gate:
                         arguments=a, present=True, **problem)
         step["found"] = {"type": t, "status": s, "id": item["id"], "name": item["name"],
                          "call_id": item["call_id"]}
-        step["arguments"] = a
         return step, value, None
 
     # schema: rules 7-8

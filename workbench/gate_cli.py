@@ -158,14 +158,13 @@ def format_report(result: dict, name: str, stream=None) -> str:
     lines = [f"gate: {name}"]
     for step in result["steps"]:
         lines.extend(_step_line(step, m))
-    rule = result["rule"]
     if result["execute"]:
-        lines.append(f"OK       {result['verdict']} (rule {rule['number']}): {result['reason']}")
+        lines.append(f"OK       {result['verdict']} — {result['reason']}")
         from .format import dumps_value
         lines.append("function_call_output to attach after running the tool (fill in output):")
         lines.append("  " + dumps_value(result["function_call_output"]).decode("utf-8"))
     else:
-        lines.append(f"BLOCKED  {result['verdict']} (rule {rule['number']}): {result['reason']}")
+        lines.append(f"BLOCKED  {result['verdict']} — {result['reason']}")
     env = result.get("envelope")
     if env:
         lines.append("")
