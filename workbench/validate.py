@@ -25,18 +25,20 @@ import threading
 from collections import OrderedDict
 from decimal import Decimal
 
-import referencing
-import referencing.jsonschema
-from jsonschema.exceptions import best_match
-from referencing.exceptions import NoSuchResource, Unresolvable
-
-from .errors import WorkbenchError, bad_request, require
-from .format import dumps_value
-from .limits import DEFAULT_LIMITS
-from .parse import error_at, locate_many, parse, pointer_of
-from .validate_keywords import (BASES, CLASSES, DRAFT_ALIASES, DRAFT_URIS, FORMAT_CHECKERS, Budget,
+# first: it imports jsonschema without the slow iri grammar (see there)
+from .validate_keywords import (BASES, CLASSES, DRAFT_ALIASES, DRAFT_URIS, FORMAT_CHECKERS, Budget,  # isort: skip
                                 PatternError, WorkTimeout, class_for_vocabularies, compile_pattern,
                                 dialect_of)
+
+import referencing  # noqa: E402
+import referencing.jsonschema  # noqa: E402
+from jsonschema.exceptions import best_match  # noqa: E402
+from referencing.exceptions import NoSuchResource, Unresolvable  # noqa: E402
+
+from .errors import WorkbenchError, bad_request, require  # noqa: E402
+from .format import dumps_value  # noqa: E402
+from .limits import DEFAULT_LIMITS  # noqa: E402
+from .parse import error_at, locate_many, parse, pointer_of  # noqa: E402
 
 log = logging.getLogger("workbench")
 
@@ -440,7 +442,7 @@ def _message(err, kw, v, inst, kind, key) -> str:
             return f"The value matches more than one of the {n} alternatives in oneOf (exactly one must match)"
         closest = ""
         if err.context:
-            best = best_match(err.context)
+            best = _closest(err.context)
             where = pointer_of(best.relative_path)
             closest = f"; closest alternative: {describe(best)[1]}" + (f" at {where}" if where else "")
         return f"The value matches none of the {n} alternatives in {kw}{closest}"
@@ -453,6 +455,21 @@ def _message(err, kw, v, inst, kind, key) -> str:
     if kw in ("minContains", "maxContains"):
         return err.message.replace("Decimal(", "(")
     return err.message
+
+
+def _closest(context):
+    """The first error of the alternative that came closest: one whose type matched, with the
+    fewest errors."""
+    alts: dict = {}
+    for e in context:
+        alts.setdefault(e.relative_schema_path[0] if e.relative_schema_path else 0, []).append(e)
+
+    def score(item):
+        errs = item[1]
+        wrong_type = any(e.validator == "type" and not e.relative_path for e in errs)
+        return (wrong_type, len(errs))
+
+    return min(alts.items(), key=score)[1][0]
 
 
 # --------------------------------------------------------------------------- validating
@@ -516,6 +533,8 @@ def run(compiled: Compiled, instance, limits=DEFAULT_LIMITS, max_errors: int | N
                 order = _order(instance, path[:-1] if at == "parent" else path, cache)
                 keep = _light(err) if len(found) < 4 * max_errors + 100 else None
                 found.append(_Found(order, path, at, tuple(err.relative_schema_path), keep))
+                if max_errors == 0:  # only validity wanted: stop at the first error
+                    break
         except WorkTimeout:
             raise _timeout(limits) from None
         except RecursionError:
@@ -772,7 +791,7 @@ def handle(body: dict, limits) -> dict:
     lines = parsed_doc.lines
     slines = parsed_schema.lines
     for e in out["errors"]:
-        at = e.pop("at")
+        at = e["at"]
         p = e["pointer"]
         span = spans.get(p.rsplit("/", 1)[0] if at == "parent" else p)
         if span is not None:
@@ -795,10 +814,13 @@ def handle(body: dict, limits) -> dict:
     for w in warnings_:
         w["pointer"] = prefix + w["pointer"] if w.get("pointer") is not None else prefix
     rspans = locate_many(parsed_schema.text, {w["pointer"] for w in warnings_}) if warnings_ else {}
+    offsets = {}
     for w in warnings_:
         s = rspans.get(w["pointer"])
         if s is not None:
-            w["line"], w["column"] = slines.line_col(s.key if s.key is not None else s.start)
+            offsets[id(w)] = s.key if s.key is not None else s.start
+            w["line"], w["column"] = slines.line_col(offsets[id(w)])
+    warnings_.sort(key=lambda w: offsets.get(id(w), -1))
 
     return {
         "valid": out["valid"], "errors": out["errors"], "count": out["count"],

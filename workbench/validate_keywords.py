@@ -18,8 +18,8 @@
 * **Linear ``uniqueItems``** (jsonschema falls back to comparing every pair of objects).
 * **2019-09 ``unevaluatedProperties``** next to a non-boolean ``additionalProperties``: the
   library counts the subschema's own keywords as evaluated keys; fixed here.
-* **A work deadline**: every keyword checks the clock, so a request ends within
-  ``limits.work_timeout`` whatever the schema does.
+* **A work deadline**: every step into a subschema (``evolve``) checks the clock, so a
+  request ends within about ``limits.work_timeout`` whatever the schema does.
 * **``$schema`` inside a subschema** selects one of these classes, not the library's own
   (which would bring back ``re`` and float-only integers).
 """
@@ -31,9 +31,30 @@ import threading
 import time
 from decimal import Decimal
 
+import sys
+
 import attrs
 import regex
-from jsonschema import _keywords, _legacy_keywords, _types, validators
+
+
+def _import_jsonschema_without_iri_grammar():
+    """Import jsonschema without ``rfc3987_syntax``, whose grammar takes 1-3 s to build at import
+    (the first validation of a fresh server paid it) and whose parser is slow; ``iri`` and
+    ``iri-reference`` are checked by :func:`iri_check` instead.  Nothing changes when
+    jsonschema is already imported."""
+    if "jsonschema" in sys.modules or "rfc3987_syntax" in sys.modules:
+        import jsonschema  # noqa: F401
+        return
+    sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]
+    try:
+        import jsonschema  # noqa: F401
+    finally:
+        del sys.modules["rfc3987_syntax"]
+
+
+_import_jsonschema_without_iri_grammar()
+
+from jsonschema import _keywords, _legacy_keywords, _types, validators  # noqa: E402
 from jsonschema._utils import equal, is_valid
 from jsonschema.exceptions import FormatError, ValidationError
 from referencing.jsonschema import lookup_recursive_ref
@@ -43,6 +64,7 @@ from .errors import WorkbenchError
 # --------------------------------------------------------------------------- per-call state
 
 _state = threading.local()
+_NEVER = float("inf")
 
 
 def _deadline() -> float:
@@ -581,14 +603,6 @@ def _short(v) -> str:
     return s if len(s) <= 60 else s[:57] + "…"
 
 
-def _timed(fn):
-    def keyword(validator, value, instance, schema):
-        if time.monotonic() > _deadline():
-            raise WorkTimeout()
-        return fn(validator, value, instance, schema)
-    keyword.__name__ = getattr(fn, "__name__", "keyword")
-    keyword.__wrapped__ = fn
-    return keyword
 
 
 # --------------------------------------------------------------------------- validator classes
@@ -631,13 +645,77 @@ def regex_format(instance) -> bool:
     return True
 
 
+_UCSCHAR = ((0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF)) + tuple(
+    (0x10000 * k, 0x10000 * k + 0xFFFD) for k in range(1, 14)) + ((0xE1000, 0xEFFFD),)
+_IPRIVATE = ((0xE000, 0xF8FF), (0xF0000, 0xFFFFD), (0x100000, 0x10FFFD))
+
+
+def _in(ranges, cp: int) -> bool:
+    return any(lo <= cp <= hi for lo, hi in ranges)
+
+
+def iri_check(rule: str):
+    """RFC 3987 ``IRI`` / ``IRI-reference`` in linear time: an IRI is a URI whose unreserved
+    characters may also be ``ucschar`` (and whose query may hold ``iprivate``), so each of
+    those becomes the ASCII ``g`` and RFC 3986's grammar decides.  (The ``rfc3987_syntax``
+    parser jsonschema would use takes about a second per 1,500 characters.)"""
+    from rfc3986_validator import validate_rfc3986
+
+    uri_rule = "URI" if rule == "iri" else "URI_reference"
+
+    def check(instance) -> bool:
+        if not isinstance(instance, str):
+            return True
+        if instance.isascii():
+            return bool(validate_rfc3986(instance, rule=uri_rule))
+        stop = next((i for i, c in enumerate(instance) if c in ":/?#"), len(instance))
+        if stop < len(instance) and instance[stop] == ":" and not instance[:stop].isascii():
+            return False  # a scheme is ASCII only
+        query = instance.find("?")
+        fragment = instance.find("#")
+        out = []
+        for i, c in enumerate(instance):
+            cp = ord(c)
+            if cp < 0x80:
+                out.append(c)
+            elif _in(_UCSCHAR, cp):
+                out.append("g")
+            elif _in(_IPRIVATE, cp) and query != -1 and query < i and (fragment == -1 or i < fragment):
+                out.append("g")
+            else:
+                return False
+        return bool(validate_rfc3986("".join(out), rule=uri_rule))
+    return check
+
+
 def format_checker_for(base_cls):
     """The draft's format checker (non-GPL set) with ``regex`` checked by the ``regex``
     package in ECMA-262 syntax."""
     fc = copy.copy(base_cls.FORMAT_CHECKER)
     fc.checkers = dict(fc.checkers)
     fc.checkers["regex"] = (regex_format, (PatternError,))
+    if base_cls not in (validators.Draft4Validator, validators.Draft6Validator):
+        for name in ("iri", "iri-reference"):
+            fc.checkers[name] = (iri_check(name), (ValueError,))
+    for name in _NO_NEWLINE:
+        if name in fc.checkers:
+            fn, raises = fc.checkers[name]
+            fc.checkers[name] = (_no_newline(fn), raises)
     return fc
+
+
+# formats whose grammar has no line break; several checkers match with Python's ``$``, which
+# lets a trailing newline through ("2026-01-01T00:00:00Z\n", "example.com\n")
+_NO_NEWLINE = ("date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
+               "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template")
+
+
+def _no_newline(fn):
+    def check(instance):
+        if isinstance(instance, str) and ("\n" in instance or "\r" in instance):
+            return False
+        return fn(instance)
+    return check
 
 
 _OVERRIDES_ALL = {
@@ -712,7 +790,6 @@ def _make_class(draft: str, drop: frozenset = frozenset()):
         table["unevaluatedProperties"] = _uneval_props(_evaluated_keys_2019)
     for name in drop:
         table.pop(name, None)
-    table = {k: _timed(v) for k, v in table.items()}
     cls = validators.extend(
         base, validators=table,
         type_checker=TYPE_CHECKER_DRAFT4 if draft == "draft-04" else TYPE_CHECKER)
@@ -725,10 +802,15 @@ def _make_class(draft: str, drop: frozenset = frozenset()):
 
 
 _INIT_FIELDS = [(f.name, f.alias) for f in attrs.fields(validators.Draft202012Validator) if f.init]
+# _evolve copies these by hand (faster than a loop); fail loudly if the library adds a field
+assert {a for _, a in _INIT_FIELDS} == {"schema", "resolver", "format_checker", "registry", "_resolver"}, _INIT_FIELDS
 
 
 def _evolve(self, **changes):
-    """Like the library's ``evolve``, but an embedded ``$schema`` selects one of our classes."""
+    """Like the library's ``evolve``, but an embedded ``$schema`` selects one of our classes.
+    Every ``descend`` into a subschema comes through here: the work deadline is checked here."""
+    if time.monotonic() > getattr(_state, "deadline", _NEVER):
+        raise WorkTimeout()
     schema = changes.setdefault("schema", self.schema)
     new_cls = self.__class__
     if isinstance(schema, dict):
@@ -737,9 +819,14 @@ def _evolve(self, **changes):
             draft = dialect_of(dialect)
             if draft is not None and draft != new_cls.wb_draft:
                 new_cls = CLASSES[draft]
-    for attr_name, init_name in _INIT_FIELDS:
-        if init_name not in changes:
-            changes[init_name] = getattr(self, attr_name)
+    if "_resolver" not in changes:
+        changes["_resolver"] = self._resolver
+    if "format_checker" not in changes:
+        changes["format_checker"] = self.format_checker
+    if "registry" not in changes:
+        changes["registry"] = self._registry
+    if "resolver" not in changes:
+        changes["resolver"] = self._ref_resolver
     return new_cls(**changes)
 
 

@@ -1,0 +1,228 @@
+"""Validate benchmark: this project's validator against plain ``jsonschema`` on the same log.
+
+    .venv/bin/python bench/bench_validate.py              # 20 MB, about 105,000 items
+    .venv/bin/python bench/bench_validate.py --size-mb 2  # quick
+
+The document is a JSON array of log entries (one per line, about 190 bytes each; one in 997
+is broken on purpose so there are errors to report) and the schema an ``items`` schema with
+types, required keys, ``additionalProperties: false``, ``pattern``, ``enum``, bounds and
+``uniqueItems``.  In one run, on the same text, it times:
+
+* ``workbench core``: ``parse(text)`` (exact numbers) then ``validate_value(schema, value)``
+  (compiled validator cached, errors sorted into document order, messages and schema pointers);
+* ``workbench API (HTTP)``: one ``POST /api/validate`` to the real server on a free port, from
+  sending to the decoded response (errors also get their line and column in the text);
+* ``plain jsonschema``: ``json.loads(text)`` then ``list(Draft202012Validator(schema)
+  .iter_errors(value))`` -- Python's ``re``, floats, no positions, no time bound.
+
+Each timing is the best of ``--repeat`` runs.  The three must agree on which entries are
+invalid (the run fails otherwise).  ``main()`` returns the table's rows as dicts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import http.client
+import json
+import random
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+DATA = ROOT / "bench" / "data"
+
+SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {
+            "seq": {"type": "integer", "minimum": 0},
+            "ts": {"type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$"},
+            "level": {"enum": ["debug", "info", "warn", "error"]},
+            "service": {"type": "string", "minLength": 1},
+            "request_id": {"type": "string", "pattern": "^req_[0-9a-f]{8}$"},
+            "latency_ms": {"type": "number", "minimum": 0},
+            "status": {"type": "integer", "minimum": 100, "maximum": 599},
+            "user": {"type": "object", "properties": {"id": {"type": "integer"},
+                                                      "country": {"type": "string", "pattern": "^[A-Z]{2}$"}},
+                     "required": ["id"], "additionalProperties": False},
+            "msg": {"type": "string"},
+            "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+        },
+        "required": ["seq", "ts", "level", "service", "request_id", "status"],
+        "additionalProperties": False,
+    },
+}
+
+SERVICES = ["checkout", "search", "auth", "catalog", "billing"]
+LEVELS = ["debug", "info", "info", "info", "warn", "error"]
+COUNTRIES = ["CH", "DE", "FR", "US", "JP", "BR"]
+MESSAGES = ["ok", "cache miss", "paid", "slow query", "Zürich sync", "retry"]
+
+
+def generate(size_mb: float) -> Path:
+    DATA.mkdir(parents=True, exist_ok=True)
+    path = DATA / f"validate_{size_mb:g}mb.json"
+    if path.exists():
+        return path
+    rng = random.Random(20260424)
+    target = int(size_mb * 1_000_000)
+    lines, size, n = [], 0, 0
+    while size < target:
+        entry = (f'{{"seq":{n},"ts":"2026-04-24T{n // 3600 % 24:02d}:{n // 60 % 60:02d}:{n % 60:02d}.'
+                 f'{rng.randrange(1000):03d}Z","level":"{rng.choice(LEVELS)}",'
+                 f'"service":"{rng.choice(SERVICES)}","request_id":"req_{rng.getrandbits(32):08x}",'
+                 f'"latency_ms":{rng.randrange(1, 5000) / 10},"status":{rng.choice((200, 200, 201, 404, 500))},'
+                 f'"user":{{"id":{rng.randrange(1, 99999)},"country":"{rng.choice(COUNTRIES)}"}},'
+                 f'"msg":"{rng.choice(MESSAGES)}"'
+                 + (f',"tags":["web","{rng.choice(COUNTRIES).lower()}"]' if n % 4 == 0 else "") + "}")
+        if n % 997 == 13:  # a broken entry: bad level, extra key, a status out of range
+            entry = entry.replace('"level":"', '"level":"LOUD-').replace('"msg"', '"debug_dump":true,"msg"')
+            entry = re.sub(r'"status":\d+', '"status":99', entry)
+        lines.append(entry)
+        size += len(entry.encode("utf-8")) + 4
+        n += 1
+    text = "[\n  " + ",\n  ".join(lines) + "\n]\n"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def invalid_items(pointers) -> set[int]:
+    return {int(p.split("/")[1]) for p in pointers if p.count("/") >= 1 and p.split("/")[1].isdigit()}
+
+
+def time_core(text: str, schema_text: str) -> tuple[float, set, int, dict]:
+    from workbench.limits import DEFAULT_LIMITS
+    from workbench.parse import parse
+    from workbench.validate import validate_value
+
+    limits = DEFAULT_LIMITS.with_(max_errors=1_000_000)
+    schema = parse(schema_text).value
+    validate_value(schema, [], limits=limits)  # compile once (cached), as a running server would
+    t0 = time.perf_counter()
+    value = parse(text).value
+    t1 = time.perf_counter()
+    out = validate_value(schema, value, limits=limits)
+    t2 = time.perf_counter()
+    return t2 - t0, invalid_items(e["pointer"] for e in out["errors"]), out["count"], \
+        {"parse": round(t1 - t0, 3), "validate": round(t2 - t1, 3)}
+
+
+def time_plain(text: str) -> tuple[float, set, int, dict]:
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(SCHEMA)
+    t0 = time.perf_counter()
+    value = json.loads(text)
+    t1 = time.perf_counter()
+    errors = list(validator.iter_errors(value))
+    t2 = time.perf_counter()
+    items = {e.absolute_path[0] for e in errors if e.absolute_path}
+    return t2 - t0, items, len(errors), {"parse": round(t1 - t0, 3), "validate": round(t2 - t1, 3)}
+
+
+def start_server() -> tuple[subprocess.Popen, str, int]:
+    proc = subprocess.Popen([sys.executable, "-m", "workbench", "--port", "0"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        line = proc.stdout.readline()
+        m = re.search(r"http://([\d.]+):(\d+)", line)
+        if m:
+            return proc, m.group(1), int(m.group(2))
+        if proc.poll() is not None:
+            break
+    proc.kill()
+    raise RuntimeError("the server did not start: " + proc.stderr.read()[:2000])
+
+
+def time_api(conn: http.client.HTTPConnection, payload: bytes) -> tuple[float, set, int, dict]:
+    t0 = time.perf_counter()
+    conn.request("POST", "/api/validate", payload, {"Content-Type": "application/json"})
+    resp = conn.getresponse()
+    data = resp.read()
+    body = json.loads(data)
+    elapsed = time.perf_counter() - t0
+    if resp.status != 200:
+        raise RuntimeError(f"the API answered {resp.status}: {data[:300]!r}")
+    located = sum(1 for e in body["errors"] if e.get("line"))
+    return elapsed, invalid_items(e["pointer"] for e in body["errors"]), body["count"], \
+        {"located": located, "returned": len(body["errors"]), "truncated": body["truncated"]}
+
+
+def best(fn, repeat: int):
+    runs = [fn() for _ in range(max(1, repeat))]
+    return min(runs, key=lambda r: r[0])
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--size-mb", type=float, default=20, help="size of the generated log in MB (default 20)")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per timing, best kept (default 1)")
+    ap.add_argument("--no-api", action="store_true", help="skip the HTTP timing")
+    args = ap.parse_args(argv)
+
+    file = generate(args.size_mb)
+    text = file.read_text(encoding="utf-8")
+    size = len(text.encode("utf-8"))
+    n_items = text.count("\n") - 1
+    schema_text = json.dumps(SCHEMA, indent=2)
+    print(f"document: {file.relative_to(ROOT)} · {size / 1e6:.1f} MB · {n_items:,} items")
+
+    results: list[tuple[str, tuple]] = []
+    gc.collect()
+    results.append(("plain jsonschema (json.loads + iter_errors)", best(lambda: time_plain(text), args.repeat)))
+    gc.collect()
+    results.append(("workbench core (parse + validate_value)", best(lambda: time_core(text, schema_text), args.repeat)))
+    gc.collect()
+    if not args.no_api:
+        proc, host, port = start_server()
+        try:
+            conn = http.client.HTTPConnection(host, port, timeout=600)
+            warm = json.dumps({"document": "[]", "schema": schema_text}).encode()
+            time_api(conn, warm)  # imports and the compiled schema, as in a running server
+            payload = json.dumps({"document": text, "schema": schema_text}, ensure_ascii=False).encode("utf-8")
+            results.append(("workbench API (HTTP, with line/column)", best(lambda: time_api(conn, payload), args.repeat)))
+            conn.close()
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+    base_t, base_items = results[0][1][0], results[0][1][1]
+    rows = []
+    for name, (t, items, count, extra) in results:
+        rows.append({"tool": name, "seconds": round(t, 3), "items_per_s": round(n_items / t),
+                     "x_plain": round(t / base_t, 2), "invalid_items": len(items), "errors": count,
+                     "agrees": items == base_items, "detail": extra, "size_mb": round(size / 1e6, 1),
+                     "items": n_items})
+
+    head = ("tool", "time", "items/s", "× plain", "invalid items", "errors", "agrees", "detail")
+    table = [head] + [(r["tool"], f"{r['seconds']:.2f} s", f"{r['items_per_s']:,}", f"{r['x_plain']:.2f}×",
+                       str(r["invalid_items"]), str(r["errors"]), "yes" if r["agrees"] else "NO",
+                       " ".join(f"{k}={v}" for k, v in r["detail"].items())) for r in rows]
+    widths = [max(len(str(row[i])) for row in table) for i in range(len(head))]
+    for n, row in enumerate(table):
+        print("  ".join(str(c).ljust(w) if i in (0, 7) else str(c).rjust(w)
+                        for i, (c, w) in enumerate(zip(row, widths))))
+        if n == 0:
+            print("  ".join("-" * w for w in widths))
+    print("× plain = this time / plain jsonschema's time (lower is faster).  Errors differ by design: "
+          "the workbench reports one error per extra key; plain jsonschema one per object.")
+    if not all(r["agrees"] for r in rows):
+        raise SystemExit("the validators disagree on which entries are invalid")
+    return rows
+
+
+if __name__ == "__main__":
+    main()

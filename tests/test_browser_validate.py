@@ -1,0 +1,82 @@
+"""The Validate page in Chromium: errors listed, clickable, live; works as a plain form too."""
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def test_invalid_document_shows_errors_and_clicking_marks_the_line(page):
+    page.goto("/validate")
+    page.select_option("#example", "lookup_order")
+    headline = page.locator("#headline")
+    headline.filter(has_text="3 errors").wait_for()
+    assert "draft 2020-12" in headline.inner_text()
+    assert "tool lookup_order" in headline.inner_text()
+    items = page.locator("#errors li")
+    assert items.count() == 3
+    pointers = [items.nth(i).get_attribute("data-pointer") for i in range(3)]
+    assert pointers == ["/order_id", "/include_items", "/refund"]  # document order
+    # the example document: "refund" is on line 4
+    page.locator('#errors li[data-pointer="/refund"] button.err-jump').click()
+    doc = page.locator("#document")
+    assert doc.get_attribute("data-marked-line") == "4"
+    selected = page.evaluate("""() => { const t = document.getElementById('document');
+        return t.value.slice(t.selectionStart, t.selectionEnd); }""")
+    assert '"refund": 25.00' in selected
+    # the viewer reveals the node
+    page.wait_for_function("() => document.getElementById('viewer').dataset.selectedPointer === '/refund'")
+    # another entry marks its own line
+    page.locator('#errors li[data-pointer="/order_id"] button.err-jump').click()
+    assert doc.get_attribute("data-marked-line") == "2"
+    # review of the strict tool: nothing left open except the free string check passes (it has a pattern)
+    assert page.locator("#review-title").inner_text().startswith("Strictness review")
+    # the schema status shows the draft
+    assert "draft 2020-12" in page.locator("#schema-status").inner_text()
+
+
+def test_live_revalidation_and_valid_headline(page):
+    page.goto("/validate")
+    page.select_option("#example", "valid")
+    page.locator("#headline").filter(has_text="Valid").wait_for()
+    assert page.locator("#errors li").count() == 0
+    # typing a mistake re-validates without pressing anything
+    doc = page.locator("#document")
+    doc.fill('{"location": "Zürich, CH", "unit": "kelvin", "days": 3}')
+    page.locator("#headline").filter(has_text="1 error").wait_for()
+    assert page.locator("#errors li").first.get_attribute("data-pointer") == "/unit"
+    assert "kelvin" in page.locator("#errors li").first.inner_text()
+
+
+def test_draft7_example_and_schema_errors_are_located(page):
+    page.goto("/validate")
+    page.select_option("#example", "draft7")
+    page.locator("#headline").filter(has_text="errors").wait_for()
+    assert "draft-07" in page.locator("#headline").inner_text()
+    pointers = page.eval_on_selector_all("#errors li", "els => els.map(e => e.dataset.pointer)")
+    assert pointers == ["/1/sku", "/1/qty", "/1/price", "/2/sku"]
+    # a broken schema: the error box names the schema field and its line
+    page.locator("#schema").fill('{\n  "type": "object",\n  "required": "name"\n}')
+    page.locator("#error[data-code='schema_invalid']").wait_for()
+    assert "line 3" in page.locator("#error").inner_text()
+    page.locator("#error button.jump").click()
+    assert page.locator("#schema").get_attribute("data-marked-line") == "3"
+
+
+def test_plain_form_without_javascript(browser, server):
+    context = browser.new_context(java_script_enabled=False, base_url=server.url)
+    pg = context.new_page()
+    try:
+        pg.goto("/validate")
+        pg.fill("#document", '{"order_id": "X-1", "refund": true}')
+        pg.fill("#schema", '{"type": "object", "properties": {"order_id": {"type": "string", '
+                           '"pattern": "^[A-Z]-\\\\d{4}$"}}, "required": ["order_id", "reason"], '
+                           '"additionalProperties": false}')
+        pg.click("#run")
+        pg.wait_for_load_state("load")
+        assert "3 errors" in pg.locator("#headline").inner_text()
+        assert pg.eval_on_selector_all("#errors li", "els => els.map(e => e.dataset.pointer)") == \
+            ["/reason", "/order_id", "/refund"]
+        # the form keeps what was typed
+        assert pg.locator("#document").input_value() == '{"order_id": "X-1", "refund": true}'
+    finally:
+        context.close()
