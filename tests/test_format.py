@@ -188,3 +188,10 @@ def test_any_text_parses_or_fails_with_a_position(text):
         d = e.to_dict()
         assert e.status == 422 and d["code"] in ("parse_error", "too_deep")
         assert d["line"] >= 1 and d["column"] >= 1 and 0 <= d["offset"] <= len(text)
+
+
+def test_exponent_beyond_any_decimal_is_a_clear_error_in_exact_mode_and_kept_by_format():
+    text = "[0.4e" + "9" * 200 + "]"
+    e = err(text)
+    assert e["code"] == "number_too_large" and e["column"] == 2
+    assert format_text(text, indent=0)["formatted"] == text

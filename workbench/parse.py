@@ -21,7 +21,7 @@ import bisect
 import json
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any, Iterable
 
 import orjson
@@ -404,6 +404,8 @@ def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT
         raise _constant_error(text, str(exc), field) from None
     except RecursionError:
         raise _too_deep(text, max_depth, field) from None
+    except InvalidOperation:
+        raise _exponent_error(text, field) from None
     except ValueError:
         # an integer beyond Python's int-conversion digit limit: keep it as a Decimal
         duplicates.clear()
@@ -415,6 +417,8 @@ def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT
             value = decoder.decode(text)
         except RecursionError:
             raise _too_deep(text, max_depth, field) from None
+        except InvalidOperation:
+            raise _exponent_error(text, field) from None
 
     if check_depth and text.count("[") + text.count("{") > max_depth and _depth(value) > max_depth:
         raise _too_deep(text, max_depth, field)
@@ -467,6 +471,19 @@ def _too_deep(text: str, max_depth: int, field) -> WorkbenchError:
             depth -= 1
     return WorkbenchError("too_deep", f"Nesting is deeper than the limit of {max_depth} levels",
                           field=field, limit=max_depth)
+
+
+def _exponent_error(text: str, field) -> WorkbenchError:
+    """A valid number whose exponent no exact decimal can hold (e.g. ``1e`` + 200 digits)."""
+    m = _HUGE_EXPONENT.search(text)
+    message = ("This number's exponent is too large to compare or validate exactly (Format "
+               "still keeps it as written)")
+    if m:
+        return error_at(text, m.start(), "number_too_large", message, field=field)
+    return WorkbenchError("number_too_large", message, field=field)
+
+
+_HUGE_EXPONENT = re.compile(r"-?\d+(?:\.\d+)?[eE][+-]?\d{18,}")
 
 
 def _constant_error(text: str, name: str, field) -> WorkbenchError:
