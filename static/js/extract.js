@@ -419,6 +419,7 @@ function matchRow(m, n) {
   const ptrCode = h("code", { class: "muted" }, m.pointer ?? "");
   ptrCode.style.overflowWrap = "anywhere";
   const copy = (what, text, label) => h("button", { type: "button", "data-copy": what, title: `Copy the ${label}`,
+    "aria-label": `Copy the ${label} of match ${n + 1}`,
     onclick: () => copyText(text, `${label[0].toUpperCase()}${label.slice(1)} copied`) }, what);
   const at = m.line ? h("button", { type: "button", class: "jump", title: "Show in the document viewer and in the input",
     onclick: () => reveal(m) }, `${m.line}:${m.column}`) : "";
