@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import sys
 from decimal import Decimal
 from typing import Any
 
@@ -1218,32 +1217,3 @@ def page_context(args) -> dict:
             ctx["form"] = {"item": case["item"], "schema": case.get("schema", ""),
                            "original": case.get("original", "")}
     return ctx
-
-
-def _install_page_hook() -> None:
-    """Give templates/gate.html its context through Flask's ``before_render_template`` signal
-    (the generic web layer renders every view the same way)."""
-    flask = sys.modules.get("flask")
-    if flask is None:
-        return
-
-    def inject(sender, template=None, context=None, **kw):
-        if template is None or context is None or template.name != "gate.html":
-            return
-        from flask import g, request
-        extra = page_context(request.args if request.method == "GET" else None)
-        if extra.get("case") is not None and not context.get("result"):
-            context["form"] = extra["form"]
-            try:
-                context["result"] = handle(extra["form"], getattr(g, "limits", DEFAULT_LIMITS))
-            except WorkbenchError as exc:
-                context["error"] = exc.to_dict()
-        context.setdefault("rules", extra["rules"])
-        context["gallery"] = extra["gallery"]
-        context["case"] = extra["case"]
-        context["form"] = context.get("form") or {}
-
-    flask.before_render_template.connect(inject, weak=False)
-
-
-_install_page_hook()

@@ -196,14 +196,23 @@ def create_app(limits: Limits | None = None, *, port: int | None = None,
         if module is None:
             return render_template("unavailable.html", view=name), 200
         form, result, error, status = {}, None, None, 200
+        # a core may give its page more context (a gallery, say) and a form to prefill and run
+        # from the query string (``/gate?case=NAME`` works with JavaScript off)
+        extra = module.page_context(request.args) if hasattr(module, "page_context") else {}
         if request.method == "POST":
-            try:
+            form = None
+        else:
+            form = extra.pop("form", None)
+        try:
+            if form is None and request.method == "POST":
                 form = _form_body(name)
+            if form:
                 result = module.handle(form, g.limits)
-            except WorkbenchError as exc:
-                error, status = exc.to_dict(), exc.status
-        return render_template(f"{name}.html", view=name, form=form, result=result,
-                               error=error), status
+        except WorkbenchError as exc:
+            error, status = exc.to_dict(), exc.status
+        extra.pop("form", None)
+        return render_template(f"{name}.html", view=name, form=form or {}, result=result,
+                               error=error, **extra), status
 
     return app
 
