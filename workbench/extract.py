@@ -129,8 +129,9 @@ def _rfc9535_env(limits: Limits):
     from jsonpath_rfc9535.function_extensions.match import Match
     from jsonpath_rfc9535.function_extensions.search import Search
     from jsonpath_rfc9535.function_extensions._pattern import map_re
-    from jsonpath_rfc9535.exceptions import JSONPathSyntaxError
+    from jsonpath_rfc9535.exceptions import JSONPathRecursionError, JSONPathSyntaxError
     from jsonpath_rfc9535.parse import Parser
+    from jsonpath_rfc9535.segments import JSONPathRecursiveDescentSegment
     from jsonpath_rfc9535.selectors import FilterSelector, NameSelector
     import regex
     from iregexp_check import check
@@ -272,6 +273,53 @@ def _rfc9535_env(limits: Limits):
                     if pred(element, root):
                         yield node.new_child(element, i, node)
 
+    class FastDescent(JSONPathRecursiveDescentSegment):
+        """The descendant segment with an iterative walk (same pre-order, same depth limit)
+        and a direct lookup for the common single-name case (``$..call_id``)."""
+
+        def resolve(self, nodes):
+            if self.env.nondeterministic:
+                yield from super().resolve(nodes)
+                return
+            selectors = self.selectors
+            name = (selectors[0].name if len(selectors) == 1 and type(selectors[0]) is NameSelector
+                    else None)
+            for node in nodes:
+                for inner in self._visit(node):
+                    if name is not None:
+                        value = inner.value
+                        if isinstance(value, dict) and name in value:
+                            yield inner.new_child(value[name], name, inner)
+                    else:
+                        for selector in selectors:
+                            yield from selector.resolve(inner)
+
+        def _visit(self, node, depth: int = 1):
+            limit = self.env.max_recursion_depth
+            if depth > limit:
+                raise JSONPathRecursionError("recursion limit exceeded", token=self.token)
+            yield node
+            stack = [(node, _members(node.value), depth)]
+            while stack:
+                parent, members, d = stack[-1]
+                for key, value in members:
+                    if isinstance(value, (dict, list)):
+                        if d + 1 > limit:
+                            raise JSONPathRecursionError("recursion limit exceeded", token=self.token)
+                        child = parent.new_child(value, key, parent)
+                        yield child
+                        stack.append((child, _members(value), d + 1))
+                        break
+                else:
+                    stack.pop()
+
+    def _members(value):
+        if isinstance(value, dict):
+            return iter(value.items())
+        if isinstance(value, list):
+            return enumerate(value)
+        return iter(())
+
     def exact_number(text: str, token):
         try:
             d = Decimal(text)
@@ -293,6 +341,13 @@ def _rfc9535_env(limits: Limits):
             if value.startswith("0") and len(value.split(".")[0]) > 1:
                 raise JSONPathSyntaxError("invalid float literal", token=stream.current)
             return FloatLiteral(stream.current, value=exact_number(value, stream.current))
+
+        def parse_query(self, stream, *, in_filter: bool = False):
+            for segment in super().parse_query(stream, in_filter=in_filter):
+                if type(segment) is JSONPathRecursiveDescentSegment:
+                    segment = FastDescent(env=segment.env, token=segment.token,
+                                          selectors=segment.selectors)
+                yield segment
 
         def parse_filter_selector(self, stream):
             sel = super().parse_filter_selector(stream)
