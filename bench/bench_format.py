@@ -41,17 +41,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 DATA = ROOT / "bench" / "data"
-FIXTURES = ROOT.parent / "shared" / "reference" / "openresponses-fixtures" / "items.jsonl"
 
 # numbers whose text a float round trip changes; one of them goes into every 50th entry
 EXACT_NUMBERS = ["1.10", "12345678901234567890123", "-0.0", "1E-7", "2.50e+3", "0.30000000000000004",
                  "9007199254740993", "1.0"]
+# the same without integers beyond 2^53 (which the formatter reports as warnings)
+QUIET_NUMBERS = ["1.10", "123456789.0", "-0.0", "1E-7", "2.50e+3", "0.30000000000000004", "9007199254740991", "1.0"]
+
+
+def fixture_items_path() -> Path:
+    return Path(os.environ.get("WORKBENCH_SHARED", ROOT.parent / "shared")) / \
+        "reference" / "openresponses-fixtures" / "items.jsonl"
 
 
 def fixture_items() -> list[dict]:
     items = []
-    path = Path(os.environ.get("WORKBENCH_SHARED", ROOT.parent / "shared")) / \
-        "reference" / "openresponses-fixtures" / "items.jsonl"
+    path = fixture_items_path()
     if path.exists():
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
@@ -74,11 +79,13 @@ def fixture_items() -> list[dict]:
     ]
 
 
-def generate(size_mb: float) -> Path:
+def generate(size_mb: float, quiet: bool = False) -> Path:
     """A log of Open Responses items, ``{"object": "list", "data": [...]}`` with one entry per
-    line, about ``size_mb`` MB (written once, reused)."""
+    line, about ``size_mb`` MB (written once, reused).  ``quiet``: no number that makes a
+    warning (integers beyond 2^53)."""
     DATA.mkdir(parents=True, exist_ok=True)
-    path = DATA / f"format_{size_mb:g}mb.json"
+    path = DATA / f"format_{size_mb:g}mb{'_quiet' if quiet else ''}.json"
+    numbers = QUIET_NUMBERS if quiet else EXACT_NUMBERS
     if path.exists():
         return path
     items = fixture_items()
@@ -87,7 +94,7 @@ def generate(size_mb: float) -> Path:
     lines, size, n = [], 0, 0
     while size < target:
         item = items[n % len(items)]
-        extra = EXACT_NUMBERS[(n // 50) % len(EXACT_NUMBERS)] if n % 50 == 0 else None
+        extra = numbers[(n // 50) % len(numbers)] if n % 50 == 0 else None
         line = (f'{{"sequence_number": {n}, "created_at": {1741476542 + n}.{rng.randrange(1000):03d}0, '
                 f'"score": {rng.random():.6f}, '
                 + (f'"exact": {extra}, ' if extra else "")
@@ -189,14 +196,17 @@ def main(argv: list[str] | None = None) -> list[dict]:
     ap.add_argument("--size-mb", type=float, default=20, help="size of the generated log in MB (default 20)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per timing, best kept (default 1)")
     ap.add_argument("--no-api", action="store_true", help="skip the HTTP timing")
+    ap.add_argument("--quiet-numbers", action="store_true",
+                    help="no integers beyond 2^53 in the log (so the formatter has no warning to locate)")
     args = ap.parse_args(argv)
 
-    file = generate(args.size_mb)
+    file = generate(args.size_mb, quiet=args.quiet_numbers)
     text = file.read_text(encoding="utf-8")
     size = len(text.encode("utf-8"))
     entries = text.count("\n") - 1
     print(f"document: {file.relative_to(ROOT)} · {size / 1e6:.1f} MB · {entries:,} items "
-          f"({'from the shared fixtures' if FIXTURES.exists() else 'synthesized'})")
+          f"({'from the shared fixtures' if fixture_items_path().exists() else 'synthesized'}"
+          f"{'; no integer beyond 2^53' if args.quiet_numbers else '; every 400th entry has an integer beyond 2^53'})")
     results: list[tuple[str, float, str]] = []
     gc.collect()
     t, out = best(lambda: time_format_text(text), args.repeat)
