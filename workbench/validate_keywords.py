@@ -83,17 +83,18 @@ class Budget:
         self.work_timeout = work_timeout
 
     def __enter__(self):
-        self.saved = (getattr(_state, "deadline", None), getattr(_state, "regex_timeout", None))
+        self.saved = (getattr(_state, "deadline", None), getattr(_state, "regex_timeout", None),
+                      getattr(_state, "memo", None))
         _state.deadline = time.monotonic() + self.work_timeout
         _state.regex_timeout = self.regex_timeout
+        _state.memo = {}
         return self
 
     def __exit__(self, *exc):
-        _state.deadline, _state.regex_timeout = self.saved
-        if _state.deadline is None:
-            del _state.deadline
-        if _state.regex_timeout is None:
-            del _state.regex_timeout
+        _state.deadline, _state.regex_timeout, _state.memo = self.saved
+        for name in ("deadline", "regex_timeout", "memo"):
+            if getattr(_state, name) is None:
+                delattr(_state, name)
         return False
 
 
@@ -811,6 +812,25 @@ def _evolve(self, **changes):
     Every ``descend`` into a subschema comes through here: the work deadline is checked here."""
     if time.monotonic() > getattr(_state, "deadline", _NEVER):
         raise WorkTimeout()
+    memo = getattr(_state, "memo", None)
+    if memo is not None and len(changes) == 2 and "_resolver" in changes and "schema" in changes:
+        # descend(): the same subschema under the same resolver gives the same validator;
+        # reuse it (a quarter of the run time goes into building them).  Identity is checked,
+        # so a recycled id() can never return a wrong one.
+        schema, resolver = changes["schema"], changes["_resolver"]
+        key = (id(schema), id(resolver), id(self.__class__), id(self.format_checker))
+        hit = memo.get(key)
+        if hit is not None and hit[0] is schema and hit[1] is resolver and hit[2] is self.__class__ \
+                and hit[3] is self.format_checker:
+            return hit[4]
+        made = _evolve_new(self, changes)
+        if len(memo) < 50_000:
+            memo[key] = (schema, resolver, self.__class__, self.format_checker, made)
+        return made
+    return _evolve_new(self, changes)
+
+
+def _evolve_new(self, changes):
     schema = changes.setdefault("schema", self.schema)
     new_cls = self.__class__
     if isinstance(schema, dict):
