@@ -259,66 +259,83 @@ def nearest_span(text: str, pointer: str) -> tuple[str, Span]:
 
 # --------------------------------------------------------------------------- the walker
 
+class _StopWalk(Exception):
+    pass
+
+
 def _walk(text: str, interesting: list[int], visit) -> None:
-    """Walk the valid JSON ``text`` in Python, descending only into containers that hold
-    one of the sorted ``interesting`` offsets (everything else is skipped in C).
+    """Walk the valid JSON ``text`` in Python, only as far as needed to reach the sorted
+    ``interesting`` offsets: a value that holds none of them is skipped with the C scanner,
+    and the walk stops as soon as none is left ahead.
 
-    ``visit(kind, parts, start, end, extra)`` is called for every value walked: kind is
-    ``"object"`` (extra: list of (key, key_start) of its members), ``"array"``,
-    ``"string"`` or ``"number"`` (extra None); ``parts`` is the list of path parts.
+    ``visit(kind, parts, start, end, extra)`` is called for values and events on the way:
+    ``"string"`` and ``"number"`` values (extra None) and ``"duplicate"`` keys (start/end the
+    first and second key offsets, extra the key); ``parts`` is the list of path parts.
+    Arrays are entered without measuring them first (they are where large documents are
+    large); objects are measured in C and entered only when they hold an offset.
     """
+    count = len(interesting)
 
-    def has(start: int, end: int) -> bool:
-        k = bisect.bisect_left(interesting, start)
-        return k < len(interesting) and interesting[k] < end
+    def nothing_ahead(j: int) -> bool:
+        return bisect.bisect_left(interesting, j) >= count
 
-    def walk_value(i: int, parts: list) -> int:
+    def walk_value(i: int, parts: list, end: int | None = None) -> int:
         ch = text[i]
-        if ch == "{" or ch == "[":
-            end = _skip(text, i)
-            if not has(i, end):
-                return end
-            if ch == "{":
-                members = []
-                j = _WS.match(text, i + 1).end()
-                if text[j] != "}":
-                    while True:
-                        kstart = j
-                        key, j = _scanstring(text, j + 1)
-                        members.append((key, kstart))
-                        j = _WS.match(text, j).end() + 1
-                        j = _WS.match(text, j).end()
-                        parts.append(key)
-                        j = walk_value(j, parts)
-                        parts.pop()
-                        j = _WS.match(text, j).end()
-                        if text[j] == "}":
-                            break
-                        j = _WS.match(text, j + 1).end()
-                visit("object", parts, i, end, members)
-            else:
-                j = _WS.match(text, i + 1).end()
-                index = 0
-                if text[j] != "]":
-                    while True:
-                        parts.append(index)
-                        j = walk_value(j, parts)
-                        parts.pop()
-                        index += 1
-                        j = _WS.match(text, j).end()
-                        if text[j] == "]":
-                            break
-                        j = _WS.match(text, j + 1).end()
-                visit("array", parts, i, end, None)
+        if ch == "{":
+            if end is None:
+                end = _skip(text, i)
+                k = bisect.bisect_left(interesting, i)
+                if k >= count or interesting[k] >= end:
+                    return end
+            seen: dict[str, int] = {}
+            j = _WS.match(text, i + 1).end()
+            if text[j] != "}":
+                while True:
+                    kstart = j
+                    key, j = _scanstring(text, j + 1)
+                    if key in seen:
+                        visit("duplicate", parts, seen[key], kstart, key)
+                    else:
+                        seen[key] = kstart
+                    j = _WS.match(text, j).end() + 1
+                    j = _WS.match(text, j).end()
+                    parts.append(key)
+                    j = walk_value(j, parts)
+                    parts.pop()
+                    j = _WS.match(text, j).end()
+                    if text[j] == "}":
+                        break
+                    j = _WS.match(text, j + 1).end()
             return end
-        end = _skip(text, i)
+        if ch == "[":
+            j = _WS.match(text, i + 1).end()
+            index = 0
+            if text[j] != "]":
+                while True:
+                    if nothing_ahead(j):
+                        raise _StopWalk
+                    parts.append(index)
+                    j = walk_value(j, parts)
+                    parts.pop()
+                    index += 1
+                    j = _WS.match(text, j).end()
+                    if text[j] == "]":
+                        break
+                    j = _WS.match(text, j + 1).end()
+            return j + 1
+        if end is None:
+            end = _skip(text, i)
         if ch == '"':
             visit("string", parts, i, end, None)
         elif ch == "-" or ch.isdigit():
             visit("number", parts, i, end, None)
         return end
 
-    walk_value(_WS.match(text, 0).end(), [])
+    start = _WS.match(text, 0).end()
+    try:
+        walk_value(start, [], len(text.rstrip(" \t\r\n")) if text[start] == "{" else None)
+    except _StopWalk:
+        pass
 
 
 # --------------------------------------------------------------------------- parsing
@@ -653,19 +670,14 @@ def _warnings(text: str, duplicate_keys: list[str], long_int_tokens: list[str],
         return {"line": line, "column": column, "offset": offset}
 
     def visit(kind, parts, start, end, extra):
-        if kind == "object" and dup_keys_check:
-            seen: dict[str, int] = {}
-            for key, kstart in extra:
-                if key in seen:
-                    first = where(seen[key])
-                    w = {"code": "duplicate_key",
-                         "message": f"Duplicate key {json.dumps(key, ensure_ascii=False)}: most "
-                                    "parsers keep only the last value, some the first",
-                         "pointer": pointer_of(parts), "key": key, **where(kstart),
-                         "first": first, "second": where(kstart)}
-                    found.append((kstart, w))
-                else:
-                    seen[key] = kstart
+        if kind == "duplicate":
+            first, second = where(start), where(end)
+            found.append((end, {
+                "code": "duplicate_key",
+                "message": f"Duplicate key {json.dumps(extra, ensure_ascii=False)}: most parsers "
+                           "keep only the last value, some the first",
+                "pointer": pointer_of(parts), "key": extra, **second,
+                "first": first, "second": second}))
         elif kind == "string" and surrogates:
             k = bisect.bisect_left(surrogates, start)
             if k < len(surrogates) and surrogates[k] < end:
