@@ -113,6 +113,15 @@ def test_any_of_names_the_closest_alternative():
     assert e["keyword"] == "anyOf" and 'closest alternative: Required property "id" is missing' in e["message"]
 
 
+def test_a_flood_of_errors_keeps_the_first_in_document_order():
+    # the root's maxItems error is found after 20,000 item errors but comes first in the document
+    out = core('{"items": {"type": "string"}, "maxItems": 3}', json.dumps(list(range(20_000))),
+               limits=DEFAULT_LIMITS.with_(max_errors=3))
+    assert out["count"] == 20_001 and out["truncated"] is True
+    assert [(e["pointer"], e["keyword"]) for e in out["errors"]] == [("", "maxItems"), ("/0", "type"), ("/1", "type")]
+    assert out["errors"][0]["message"] == "Array has 20000 items; at most 3 allowed"
+
+
 def test_truncated_count_and_only_first_errors():
     out = core('{"items": {"type": "string"}}', json.dumps(list(range(50))),
                limits=DEFAULT_LIMITS.with_(max_errors=5))

@@ -421,12 +421,12 @@ def _message(err, kw, v, inst, kind, key) -> str:
         return f"String too {word}: {n} character{'s' if n != 1 else ''}, {bound} {jtext(v)} allowed"
     if kw in ("minItems", "maxItems") and isinstance(inst, list):
         n = len(inst)
-        bound = "at least" if kw == "minItems" else "at most"
-        return f"Array has {n} item{'s' if n != 1 else ''}; {bound} {jtext(v)} required"
+        bound = "at least {} required" if kw == "minItems" else "at most {} allowed"
+        return f"Array has {n} item{'s' if n != 1 else ''}; " + bound.format(jtext(v))
     if kw in ("minProperties", "maxProperties") and isinstance(inst, dict):
         n = len(inst)
-        bound = "at least" if kw == "minProperties" else "at most"
-        return f"Object has {n} propert{'y' if n == 1 else 'ies'}; {bound} {jtext(v)} required"
+        bound = "at least {} required" if kw == "minProperties" else "at most {} allowed"
+        return f"Object has {n} propert{'y' if n == 1 else 'ies'}; " + bound.format(jtext(v))
     if kw == "uniqueItems":
         pair = getattr(err, "wb_pair", None)
         if pair:
@@ -475,7 +475,7 @@ def _closest(context):
 # --------------------------------------------------------------------------- validating
 
 class _Found:
-    __slots__ = ("order", "path", "at", "err_kw", "schema_path", "err")
+    __slots__ = ("order", "path", "at", "schema_path", "err")
 
     def __init__(self, order, path, at, schema_path, err):
         self.order = order
@@ -483,6 +483,10 @@ class _Found:
         self.at = at
         self.schema_path = schema_path
         self.err = err
+
+    @staticmethod
+    def key(f):
+        return f.order
 
 
 def _order(root, parts, cache) -> tuple:
@@ -514,13 +518,22 @@ def _light(err):
 
 def run(compiled: Compiled, instance, limits=DEFAULT_LIMITS, max_errors: int | None = None) -> dict:
     """Validate; errors in document order with pointers, messages and schema pointers, plus
-    where each is placed (``at``: value, key or parent) for the text locator."""
+    where each is placed (``at``: value, key or parent) for the text locator.
+
+    Every error is counted; only the first ``max_errors`` in document order are kept (the list
+    is cut back whenever it doubles, so a flood of errors costs no more memory than that).
+    ``max_errors=0`` stops at the first error (validity only)."""
     max_errors = limits.max_errors if max_errors is None else max_errors
     found: list[_Found] = []
+    count = 0
     cache: dict = {}
+    key = _Found.key
     with Budget(limits.regex_timeout, limits.work_timeout):
         try:
             for err in compiled.validator.iter_errors(instance):
+                count += 1
+                if max_errors == 0:
+                    break
                 path = tuple(err.absolute_path)
                 kind = getattr(err, "wb_kind", None)
                 at = "value"
@@ -530,11 +543,11 @@ def run(compiled: Compiled, instance, limits=DEFAULT_LIMITS, max_errors: int | N
                 elif "propertyNames" in err.relative_schema_path and isinstance(err.instance, str):
                     at = "key"
                     path = path + (err.instance,)
-                order = _order(instance, path[:-1] if at == "parent" else path, cache)
-                keep = _light(err) if len(found) < 4 * max_errors + 100 else None
-                found.append(_Found(order, path, at, tuple(err.relative_schema_path), keep))
-                if max_errors == 0:  # only validity wanted: stop at the first error
-                    break
+                order = (_order(instance, path[:-1] if at == "parent" else path, cache), count)
+                found.append(_Found(order, path, at, tuple(err.relative_schema_path), _light(err)))
+                if len(found) >= 2 * max_errors + 64:
+                    found.sort(key=key)
+                    del found[max_errors:]
         except WorkTimeout:
             raise _timeout(limits) from None
         except RecursionError:
@@ -543,18 +556,14 @@ def run(compiled: Compiled, instance, limits=DEFAULT_LIMITS, max_errors: int | N
             raise _schema_error(f"The pattern {exc.pattern!r} is not a valid regular expression: {exc.detail}") from None
         except Unresolvable as exc:
             raise _unresolvable(exc) from None
-    found.sort(key=lambda f: f.order)
+    found.sort(key=key)
     errors = []
     for f in found[:max_errors]:
-        err = f.err
-        if err is None:  # dropped while collecting a flood of errors: describe briefly
-            keyword, message = f.schema_path[-1] if f.schema_path else "false", "Invalid value"
-        else:
-            keyword, message = describe(err)
+        keyword, message = describe(f.err)
         errors.append({"pointer": pointer_of(f.path), "keyword": str(keyword), "message": message,
                        "schema_pointer": schema_pointer(compiled, f.schema_path), "at": f.at})
-    return {"valid": not found, "errors": errors, "count": len(found),
-            "truncated": len(found) > max_errors, "draft": compiled.draft}
+    return {"valid": count == 0, "errors": errors, "count": count,
+            "truncated": count > max_errors, "draft": compiled.draft}
 
 
 def schema_pointer(compiled: Compiled, schema_path: tuple) -> str:

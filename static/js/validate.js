@@ -226,6 +226,9 @@ function showPlaceholder() {
   viewerEl.hidden = true;
 }
 
+/** "draft 2020-12", "draft-07". */
+function draftLabel(d) { return String(d).startsWith("draft") ? d : `draft ${d}`; }
+
 function plural(n, one, many) { return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`; }
 
 function where(line, column) { return line ? `line ${line}, column ${column}` : ""; }
@@ -237,9 +240,9 @@ function shownPointer(e) {
 
 function showResult(r) {
   state.document = { kind: "ok" };
-  state.schema = { kind: "ok", note: `draft ${r.draft}${r.tool ? ` · tool ${r.tool}` : ""}` };
+  state.schema = { kind: "ok", note: `${draftLabel(r.draft)}${r.tool ? ` · tool ${r.tool}` : ""}` };
   updateStatus();
-  draftEl.textContent = `draft ${r.draft}`;
+  draftEl.textContent = draftLabel(r.draft);
   delete docTa.dataset.errorLine;
   delete schemaTa.dataset.errorLine;
 
@@ -253,7 +256,7 @@ function showResult(r) {
   }
 
   const parts = [];
-  const meta = h("span", { class: "muted" }, ` · draft ${r.draft}${r.tool ? ` · tool ${r.tool}` : ""}${r.format_assert ? " · format asserted" : ""}`);
+  const meta = h("span", { class: "muted" }, ` · ${draftLabel(r.draft)}${r.tool ? ` · tool ${r.tool}` : ""}${r.format_assert ? " · format asserted" : ""}`);
   parts.push(h("div", { class: `headline ${r.valid ? "good" : "bad"}`, id: "headline" },
     r.valid ? "Valid" : plural(r.count, "error", "errors"), meta));
   if (r.truncated) parts.push(h("p", { class: "muted" }, `Showing the first ${r.errors.length.toLocaleString("en-US")} of ${r.count.toLocaleString("en-US")} errors.`));
