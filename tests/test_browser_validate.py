@@ -80,3 +80,25 @@ def test_plain_form_without_javascript(browser, server):
         assert pg.locator("#document").input_value() == '{"order_id": "X-1", "refund": true}'
     finally:
         context.close()
+
+
+def test_a_large_document_is_held_in_memory_and_its_errors_revealed(page):
+    import json
+    items = [{"seq": i, "level": "info", "msg": "x" * 150} for i in range(15_000)]
+    items[12_345]["level"] = "LOUD"
+    text = "[\n" + ",\n".join(json.dumps(it) for it in items) + "\n]\n"
+    assert len(text) > 2_000_000
+    page.goto("/validate")
+    page.locator("#schema").fill('{"items": {"properties": {"level": {"enum": ["info", "warn"]}}}}')
+    page.set_input_files("#document_file", files=[{"name": "log.json", "mimeType": "application/json",
+                                                    "buffer": text.encode()}])
+    page.locator("#bigtext").wait_for()
+    assert "log.json" in page.locator("#bigtext").inner_text()
+    assert page.locator("#document").is_hidden()
+    page.locator("#headline").filter(has_text="1 error").wait_for(timeout=60_000)
+    item = page.locator("#errors li").first
+    assert item.get_attribute("data-pointer") == "/12345/level"
+    assert item.get_attribute("data-line") == "12347"
+    item.locator("button.err-jump").click()
+    page.wait_for_function("() => document.getElementById('viewer').dataset.selectedPointer === '/12345/level'",
+                           timeout=30_000)

@@ -3,10 +3,12 @@
 // is a plain form that the server renders.
 
 import { postJSON, debounce, latestOnly, persist, sizeLine, markInTextarea, renderError, h,
-  attachFile } from "./app.js";
+  attachFile, formatBytes, toast } from "./app.js";
 import { JsonViewer } from "./viewer.js";
 
 const LIVE_LIMIT = 1_000_000;   // characters (both panes): larger inputs run on Ctrl/⌘+Enter or the button
+const BIG_LIMIT = 2_000_000;    // characters: a larger document is held in memory, not in the textarea
+                                // (laying out 20 MB in a textarea blocks the tab for seconds)
 
 const EXAMPLES = {
   lookup_order: {
@@ -110,14 +112,83 @@ persist(docTa, "validate:document");
 persist(schemaTa, "validate:schema");
 persist(formatBox, "validate:format_assert");
 persist(reviewSel, "validate:review");
-attachFile(docTa, { fileInput: document.getElementById("document_file") });
 attachFile(schemaTa, { fileInput: document.getElementById("schema_file") });
+
+// ------------------------------------------------------------------ large documents: held in memory
+
+let big = null;   // {text, name, size}
+const bigPanel = h("div", { class: "bigtext", id: "bigtext", role: "group", "aria-label": "Large document" });
+bigPanel.hidden = true;
+docTa.after(bigPanel);
+
+function currentDoc() { return big ? big.text : docTa.value; }
+
+function enterBig(text, name, bytes) {
+  let lines = 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
+  big = { text, name, size: `${formatBytes(bytes ?? new Blob([text]).size)} · ${lines.toLocaleString("en-US")} lines` };
+  docTa.value = "";
+  docTa.hidden = true;
+  try { sessionStorage.removeItem("workbench:validate:document"); } catch { /* ignore */ }
+  bigPanel.replaceChildren(
+    h("div", {}, h("strong", {}, name), ` · ${big.size}`),
+    h("div", { class: "muted" }, "Held in memory rather than in the text box: laying out this much text would freeze the page. ",
+      "Press Validate (or Ctrl/⌘+Enter). Errors are shown in the viewer; it is not kept across a reload."),
+    h("div", { class: "toolbar" }, h("button", { type: "button", "data-action": "leave-big", onclick: () => {
+      const t = big.text; leaveBig(); docTa.value = t; docTa.dispatchEvent(new Event("input", { bubbles: true }));
+    } }, "Edit as text (slow)")));
+  bigPanel.hidden = false;
+  state.document = { kind: "large" };
+  updateStatus();
+}
+
+function leaveBig() {
+  if (!big) return;
+  big = null;
+  docTa.hidden = false;
+  bigPanel.hidden = true;
+  bigPanel.replaceChildren();
+}
+
+async function loadDocFile(file) {
+  if (!file) return;
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let text;
+  try { text = new TextDecoder("utf-8", { fatal: true }).decode(bytes); }
+  catch {
+    toast(`${file.name} is not UTF-8 text; invalid bytes are shown as \uFFFD`);
+    text = new TextDecoder("utf-8").decode(bytes);
+  }
+  if (text.length > BIG_LIMIT) { enterBig(text, file.name, bytes.length); go(true); return; }
+  leaveBig();
+  docTa.value = text;
+  docTa.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+const docFile = document.getElementById("document_file");
+docFile.addEventListener("change", () => { const f = docFile.files[0]; docFile.value = ""; loadDocFile(f); });
+for (const target of [docTa, bigPanel]) {
+  target.addEventListener("dragover", (e) => { e.preventDefault(); target.classList.add("drop"); });
+  target.addEventListener("dragleave", () => target.classList.remove("drop"));
+  target.addEventListener("drop", (e) => {
+    target.classList.remove("drop");
+    if (e.dataTransfer?.files?.length) { e.preventDefault(); loadDocFile(e.dataTransfer.files[0]); }
+  });
+}
+docTa.addEventListener("paste", (e) => {
+  const text = e.clipboardData?.getData("text/plain") ?? "";
+  if (text.length <= BIG_LIMIT) return;
+  e.preventDefault();
+  enterBig(text, "Pasted text");
+  go(true);
+});
 
 document.getElementById("example-label").hidden = false;
 for (const b of form.querySelectorAll("[data-clear]")) {
   b.hidden = false;
   b.addEventListener("click", () => {
     const ta = document.getElementById(b.dataset.clear);
+    if (ta === docTa) leaveBig();
     ta.value = "";
     ta.dispatchEvent(new Event("input", { bubbles: true }));
     ta.focus();
@@ -130,8 +201,9 @@ const state = { document: null, schema: null };  // {kind: ok|error|busy|large, 
 
 function statusOf(el, ta, s) {
   el.replaceChildren();
-  if (!ta.value) return;
-  el.append(sizeLine(ta.value));
+  if (ta === docTa && big) el.append(big.size);
+  else if (!ta.value) return;
+  else el.append(sizeLine(ta.value));
   if (!s) return;
   let label = null;
   if (s.kind === "ok") label = h("span", { class: "good" }, s.note || "valid JSON");
@@ -153,7 +225,7 @@ const liveRun = debounce(() => go(false), 350);
 let runSeq = 0;
 
 function body() {
-  const b = { document: docTa.value, schema: schemaTa.value, format_assert: formatBox.checked };
+  const b = { document: currentDoc(), schema: schemaTa.value, format_assert: formatBox.checked };
   if (reviewSel.value === "true") b.review = true;
   else if (reviewSel.value === "false") b.review = false;
   if (!toolLabel.hidden && toolSel.value) b.tool = toolSel.value;
@@ -162,14 +234,15 @@ function body() {
 
 function onInput(e) {
   if (e && e.target === schemaTa) { toolLabel.hidden = true; toolSel.replaceChildren(); }
-  if (!docTa.value.trim() || !schemaTa.value.trim()) {
+  if (e && e.target === docTa && docTa.value) leaveBig();
+  if (!currentDoc().trim() || !schemaTa.value.trim()) {
     liveRun.cancel();
     state.document = state.schema = null;
     updateStatus();
     showPlaceholder();
     return;
   }
-  if (docTa.value.length + schemaTa.value.length <= LIVE_LIMIT) {
+  if (currentDoc().length + schemaTa.value.length <= LIVE_LIMIT) {
     state.document = state.schema = { kind: "busy" };
     liveRun();
   } else {
@@ -185,6 +258,7 @@ for (const el of [formatBox, reviewSel, toolSel]) el.addEventListener("change", 
 exampleSel.addEventListener("change", () => {
   const ex = EXAMPLES[exampleSel.value];
   if (!ex) return;
+  leaveBig();
   docTa.value = ex.document;
   schemaTa.value = ex.schema;
   toolLabel.hidden = true;
@@ -199,11 +273,12 @@ form.addEventListener("submit", (e) => { e.preventDefault(); go(true); });
 document.addEventListener("workbench:run", () => go(true));
 
 async function go(mark) {
-  if (!docTa.value.trim() || !schemaTa.value.trim()) { showPlaceholder(); return; }
+  if (!currentDoc().trim() || !schemaTa.value.trim()) { showPlaceholder(); return; }
   const mine = ++runSeq;
-  if (!summary.querySelector(".headline") || docTa.value.length + schemaTa.value.length > LIVE_LIMIT) {
+  if (!summary.querySelector(".headline") || currentDoc().length + schemaTa.value.length > LIVE_LIMIT) {
     summary.replaceChildren(h("div", { class: "headline", id: "headline" },
-      h("span", { class: "spinner", "aria-hidden": "true" }), " Validating…"));
+      h("span", { class: "spinner", "aria-hidden": "true" }),
+      ` Validating${big ? ` ${formatBytes(big.text.length)}` : ""}…`));
   }
   summary.setAttribute("aria-busy", "true");
   let res;
@@ -277,9 +352,9 @@ function showResult(r) {
   summary.replaceChildren(...parts);
 
   viewerEl.hidden = false;
-  if (viewerFor !== docTa.value) {
-    viewerFor = docTa.value;
-    viewer.setText(docTa.value);
+  if (viewerFor !== currentDoc()) {
+    viewerFor = currentDoc();
+    viewer.setText(viewerFor);
   }
   viewer.highlight([...new Set(r.errors.map(shownPointer))], "error");
 }
@@ -300,7 +375,7 @@ function errorItem(e, i) {
 function jumpToError(e, li) {
   for (const other of summary.querySelectorAll("#errors li[aria-current]")) other.removeAttribute("aria-current");
   li.setAttribute("aria-current", "true");
-  if (e.line) markInTextarea(docTa, e.line, e.column);
+  if (e.line && !big) markInTextarea(docTa, e.line, e.column);
   viewer.reveal(shownPointer(e));
 }
 
@@ -330,13 +405,13 @@ function showError(error, mark) {
   };
   const title = parseLike ? `The ${field || "input"} is not valid JSON` : (titles[error.code] || "Could not validate");
   const box = h("div", { id: "error", "data-field": error.field || "", "data-code": error.code });
-  renderError(box, error, { onJump: (e) => markInTextarea(ta, e.line, e.column) });
+  renderError(box, error, ta === docTa && big ? {} : { onJump: (e) => markInTextarea(ta, e.line, e.column) });
   if (error.problems && error.problems.length > 1) {
     box.append(h("ul", { class: "muted" }, error.problems.map((p) => h("li", {}, h("span", { class: "mono" }, p.pointer || "/"), " ", p.message))));
   }
   summary.replaceChildren(h("div", { class: "headline bad", id: "headline" }, title), box);
   viewerEl.hidden = true;
-  if (field && error.line) {
+  if (field && error.line && !(ta === docTa && big)) {
     ta.dataset.errorLine = String(error.line);
     if (mark) markInTextarea(ta, error.line, error.column);
   }
@@ -351,7 +426,7 @@ if (summary.querySelector("#headline")) {
     if (line) li.addEventListener("click", () => markInTextarea(docTa, line, 1));
   }
   updateStatus();
-} else if (docTa.value.trim() && schemaTa.value.trim()) {
+} else if (currentDoc().trim() && schemaTa.value.trim()) {
   onInput();
 } else {
   updateStatus();
