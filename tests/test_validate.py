@@ -502,3 +502,23 @@ def test_compiled_validators_are_cached():
     first = compile_schema(schema)
     assert compile_schema(P('{"type": "object", "properties": {"a": {"pattern": "^x"}}}')) is first
     assert compile_schema(schema, format_assert=True) is not first
+
+
+def test_messages_never_quote_a_whole_big_instance():
+    big = list(range(200_000))
+    out = validate_value({"type": "object", "maxItems": 3, "not": {"type": "array"}, "enum": [1]}, big)
+    assert all(len(e["message"]) < 300 for e in out["errors"])
+    assert [e["keyword"] for e in out["errors"]] == ["type", "maxItems", "not", "enum"]
+    # nested anyOf reports the closest leaf once, with its place
+    schema = {"$defs": {"n": {"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#/$defs/n"}}]}},
+              "$ref": "#/$defs/n"}
+    (e,) = validate_value(schema, [[[1, "x"]]])["errors"]
+    assert e["message"].endswith('closest alternative: Expected integer, got string "x" at /0/0/1')
+
+
+def test_one_of_and_contains_messages():
+    (e,) = core('{"oneOf": [{"type": "integer"}, {"minimum": 0}]}', "5")["errors"]
+    assert "more than one of the 2 alternatives in oneOf (0, 1)" in e["message"]
+    (e,) = core('{"contains": {"type": "string"}, "minContains": 2}', '["a", 1]')["errors"]
+    assert (e["keyword"], e["schema_pointer"]) == ("minContains", "/minContains")
+    assert e["message"] == 'Only 1 item matches the "contains" schema; at least 2 must'

@@ -439,11 +439,20 @@ def _message(err, kw, v, inst, kind, key) -> str:
     if kw in ("anyOf", "oneOf"):
         n = len(v) if isinstance(v, list) else 0
         if kw == "oneOf" and not err.context:
-            return f"The value matches more than one of the {n} alternatives in oneOf (exactly one must match)"
+            matched = getattr(err, "wb_matched", None)
+            which = f" ({', '.join(map(str, matched))})" if matched else ""
+            return (f"The value matches more than one of the {n} alternatives in oneOf{which}; "
+                    "exactly one must match")
         closest = ""
         if err.context:
-            best = _closest(err.context)
-            where = pointer_of(best.relative_path)
+            # follow the closest alternative down through nested anyOf/oneOf to a plain failure
+            best, parts = err, []
+            while best.context:
+                best = _closest(best.context)
+                parts.extend(best.relative_path)
+                if best.validator not in ("anyOf", "oneOf"):
+                    break
+            where = pointer_of(parts)
             closest = f"; closest alternative: {describe(best)[1]}" + (f" at {where}" if where else "")
         return f"The value matches none of the {n} alternatives in {kw}{closest}"
     if kw == "unevaluatedProperties":
@@ -452,8 +461,12 @@ def _message(err, kw, v, inst, kind, key) -> str:
             return f"Unevaluated property fails \"unevaluatedProperties\": {describe(inner[0])[1]}"
     if kw == "contains":
         return "No item of the array matches the \"contains\" schema"
-    if kw in ("minContains", "maxContains"):
-        return err.message.replace("Decimal(", "(")
+    if kw == "minContains":
+        got = getattr(err, "wb_matches", None)
+        return (f"Only {got} item{' matches' if got == 1 else 's match'} the \"contains\" schema; "
+                f"at least {jtext(v)} must")
+    if kw == "maxContains":
+        return f"More than {jtext(v)} items match the \"contains\" schema (maxContains)"
     return err.message
 
 
@@ -544,7 +557,10 @@ def run(compiled: Compiled, instance, limits=DEFAULT_LIMITS, max_errors: int | N
                     at = "key"
                     path = path + (err.instance,)
                 order = (_order(instance, path[:-1] if at == "parent" else path, cache), count)
-                found.append(_Found(order, path, at, tuple(err.relative_schema_path), _light(err)))
+                spath = tuple(err.relative_schema_path)
+                if err.validator in ("minContains", "maxContains") and spath[-1:] == ("contains",):
+                    spath = spath[:-1] + (err.validator,)  # reported by "contains", written as its own keyword
+                found.append(_Found(order, path, at, spath, _light(err)))
                 if len(found) >= 2 * max_errors + 64:
                     found.sort(key=key)
                     del found[max_errors:]

@@ -595,6 +595,114 @@ def kw_format(validator, format, instance, schema):
             yield ValidationError(f"{_short(instance)} is not a {format!r}", cause=error.cause)
 
 
+# The library's messages quote the whole instance with repr(): for a big container that is
+# megabytes per error, and nested anyOf/oneOf repeat it at every level.  These keywords do what
+# the library's do, with short messages (the readable ones are built later from the error).
+
+def kw_type(validator, types, instance, schema):
+    types = [types] if isinstance(types, str) else types
+    if not any(validator.is_type(instance, t) for t in types):
+        yield ValidationError(f"{_short(instance)} is not of type {', '.join(map(repr, types))}")
+
+
+def kw_enum(validator, enums, instance, schema):
+    if all(not equal(each, instance) for each in enums):
+        yield ValidationError(f"{_short(instance)} is not one of the enum values")
+
+
+def kw_const(validator, const, instance, schema):
+    if not equal(instance, const):
+        yield ValidationError(f"{_short(const)} was expected")
+
+
+def kw_minItems(validator, mI, instance, schema):
+    if validator.is_type(instance, "array") and len(instance) < mI:
+        yield ValidationError(f"{_short(instance)} is too short")
+
+
+def kw_maxItems(validator, mI, instance, schema):
+    if validator.is_type(instance, "array") and len(instance) > mI:
+        yield ValidationError(f"{_short(instance)} is too long")
+
+
+def kw_minProperties(validator, mP, instance, schema):
+    if validator.is_type(instance, "object") and len(instance) < mP:
+        yield ValidationError(f"{_short(instance)} does not have enough properties")
+
+
+def kw_maxProperties(validator, mP, instance, schema):
+    if validator.is_type(instance, "object") and len(instance) > mP:
+        yield ValidationError(f"{_short(instance)} has too many properties")
+
+
+def kw_not(validator, not_schema, instance, schema):
+    if validator.evolve(schema=not_schema).is_valid(instance):
+        yield ValidationError(f"{_short(instance)} should not be valid under the not schema")
+
+
+def kw_anyOf(validator, anyOf, instance, schema):
+    all_errors = []
+    for index, subschema in enumerate(anyOf):
+        errs = list(validator.descend(instance, subschema, schema_path=index))
+        if not errs:
+            break
+        all_errors.extend(errs)
+    else:
+        yield ValidationError(f"{_short(instance)} is not valid under any of the given schemas",
+                              context=all_errors)
+
+
+def kw_oneOf(validator, oneOf, instance, schema):
+    subschemas = enumerate(oneOf)
+    all_errors = []
+    first = None
+    for index, subschema in subschemas:
+        errs = list(validator.descend(instance, subschema, schema_path=index))
+        if not errs:
+            first = index
+            break
+        all_errors.extend(errs)
+    else:
+        yield ValidationError(f"{_short(instance)} is not valid under any of the given schemas",
+                              context=all_errors)
+    more = [i for i, each in subschemas if validator.evolve(schema=each).is_valid(instance)]
+    if more:
+        err = ValidationError(f"{_short(instance)} is valid under more than one of the given schemas")
+        err.wb_matched = [first, *more]
+        yield err
+
+
+def kw_contains(validator, contains, instance, schema):
+    if not validator.is_type(instance, "array"):
+        return
+    matches = 0
+    min_contains = schema.get("minContains", 1)
+    max_contains = schema.get("maxContains", len(instance))
+    contains_validator = validator.evolve(schema=contains)
+    for each in instance:
+        if contains_validator.is_valid(each):
+            matches += 1
+            if matches > max_contains:
+                yield ValidationError(f"Too many items match the contains schema (at most {max_contains})",
+                                      validator="maxContains", validator_value=max_contains)
+                return
+    if matches < min_contains:
+        if not matches:
+            yield ValidationError("No item matches the contains schema")
+        else:
+            err = ValidationError(f"Too few items match the contains schema (at least {min_contains}, "
+                                  f"only {matches})", validator="minContains", validator_value=min_contains)
+            err.wb_matches = matches
+            yield err
+
+
+def kw_contains_draft6_draft7(validator, contains, instance, schema):
+    if not validator.is_type(instance, "array"):
+        return
+    if not any(validator.evolve(schema=contains).is_valid(element) for element in instance):
+        yield ValidationError("No item matches the contains schema")
+
+
 def _short(v) -> str:
     if isinstance(v, str):
         return repr(v if len(v) <= 60 else v[:57] + "…")
@@ -720,6 +828,16 @@ def _no_newline(fn):
 
 
 _OVERRIDES_ALL = {
+    "type": kw_type,
+    "enum": kw_enum,
+    "const": kw_const,
+    "minItems": kw_minItems,
+    "maxItems": kw_maxItems,
+    "minProperties": kw_minProperties,
+    "maxProperties": kw_maxProperties,
+    "not": kw_not,
+    "anyOf": kw_anyOf,
+    "oneOf": kw_oneOf,
     "pattern": kw_pattern,
     "patternProperties": kw_patternProperties,
     "additionalProperties": kw_additionalProperties,
@@ -785,6 +903,8 @@ def _make_class(draft: str, drop: frozenset = frozenset()):
         table["dependentRequired"] = kw_dependentRequired
     if "dependencies" in table:
         table["dependencies"] = kw_dependencies
+    if "contains" in table:
+        table["contains"] = kw_contains if draft in ("2019-09", "2020-12") else kw_contains_draft6_draft7
     if draft == "2020-12":
         table["unevaluatedProperties"] = _uneval_props(_evaluated_keys_2020)
     elif draft == "2019-09":
