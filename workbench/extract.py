@@ -257,6 +257,26 @@ def _rfc9535_env(limits: Limits):
             inner = expression.expression
             self._pred = inner.predicate() if type(inner) is ExactComparison else None
 
+        def locations(self, nodes):
+            """Locations of the matches (no node objects), for a last segment; else None."""
+            pred = self._pred
+            if pred is None or self.env.nondeterministic:
+                return None
+            return self._locations(nodes, pred)
+
+        @staticmethod
+        def _locations(nodes, pred):
+            for node in nodes:
+                value, root, loc = node.value, node.root, node.location
+                if type(value) is dict:
+                    for name, val in value.items():
+                        if pred(val, root):
+                            yield loc + (name,)
+                elif type(value) is list:
+                    for i, element in enumerate(value):
+                        if pred(element, root):
+                            yield loc + (i,)
+
         def resolve(self, node):
             pred = self._pred
             if pred is None or self.env.nondeterministic:
@@ -293,6 +313,21 @@ def _rfc9535_env(limits: Limits):
                     else:
                         for selector in selectors:
                             yield from selector.resolve(inner)
+
+        def locations(self, nodes):
+            """Locations of the matches (no node objects), for a last segment; else None."""
+            selectors = self.selectors
+            if (self.env.nondeterministic or len(selectors) != 1
+                    or type(selectors[0]) is not NameSelector):
+                return None
+            return self._name_locations(nodes, selectors[0].name)
+
+        def _name_locations(self, nodes, name):
+            for node in nodes:
+                for inner in self._visit(node):
+                    value = inner.value
+                    if isinstance(value, dict) and name in value:
+                        yield inner.location + (name,)
 
         def _visit(self, node, depth: int = 1):
             limit = self.env.max_recursion_depth
@@ -472,10 +507,9 @@ def run_rfc9535(query, value, limit: int):
     kept: list = []
     count = 0
     try:
-        it = iter(query.finditer(value))
-        for node in it:
+        for location in _locations(query, value):
             if count < limit:
-                kept.append(node.location)
+                kept.append(location)
             count += 1
     except JSONPathRecursionError:
         raise WorkbenchError("too_deep", "The document is nested deeper than the query engine "
@@ -487,6 +521,42 @@ def run_rfc9535(query, value, limit: int):
         raise path_error(query_text(query), getattr(exc.token, "index", None),
                          _tidy(str(exc.args[0]) if exc.args else str(exc))) from None
     return count, kept
+
+
+def _locations(query, value):
+    """The locations of every match, in order: ``query.finditer`` without building a node
+    object per match when the last segment can name its matches directly (a name, a simple
+    filter, ``..name``)."""
+    from jsonpath_rfc9535.node import JSONPathNode
+    from jsonpath_rfc9535.segments import JSONPathChildSegment
+    from jsonpath_rfc9535.selectors import NameSelector
+
+    segments = query.segments
+    nodes = [JSONPathNode(value=value, location=(), parent=None, root=value)]
+    if not segments:
+        return (node.location for node in nodes)
+    for segment in segments[:-1]:
+        nodes = segment.resolve(nodes)
+    last = segments[-1]
+    tail = None
+    if hasattr(last, "locations"):
+        tail = last.locations(nodes)
+    elif type(last) is JSONPathChildSegment and len(last.selectors) == 1:
+        selector = last.selectors[0]
+        if type(selector) is NameSelector:
+            tail = _child_name_locations(nodes, selector.name)
+        elif hasattr(selector, "locations"):
+            tail = selector.locations(nodes)
+    if tail is not None:
+        return tail
+    return (node.location for node in last.resolve(nodes))
+
+
+def _child_name_locations(nodes, name):
+    for node in nodes:
+        value = node.value
+        if isinstance(value, dict) and name in value:
+            yield node.location + (name,)
 
 
 def query_text(query) -> str:
