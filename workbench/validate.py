@@ -9,8 +9,10 @@ nothing fetched and in bounded time.
   ``$ref`` is resolved once up front, so an unresolvable one is a 422 ``ref_unresolvable``
   naming it even when validation would not reach it.
 * Bounded time: patterns run on the ``regex`` package with ``limits.regex_timeout`` (422
-  ``timeout``), and the whole run stops at ``limits.work_timeout``
-  (see :mod:`workbench.validate_keywords`).
+  ``timeout``; the package counts the CPU time of one match, so on a loaded machine the wall
+  time is a multiple of it), and the whole run stops at ``limits.work_timeout``
+  (see :mod:`workbench.validate_keywords`).  Recursion: a recursive schema is followed about
+  100-250 levels deep into the document (Python's recursion limit); deeper is 422 ``too_deep``.
 * Results: all errors, in document order, each with the JSON Pointer of the failing instance,
   the keyword, a readable message and the pointer of the keyword in the schema.  A missing
   ``required`` key is reported at ``/that_key`` (positioned on its parent object), an extra
