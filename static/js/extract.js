@@ -330,7 +330,7 @@ function showIdle() {
   ++runSeq;
   summary.removeAttribute("aria-busy");
   const text = currentText();
-  if (!text.trim()) { docState = null; updateStatus(); }
+  if (!text.trim() || docState?.kind === "busy") { docState = null; updateStatus(); }
   summary.replaceChildren(h("p", { class: "muted", id: "placeholder" },
     text.trim() ? "Type an expression: the matches appear here, each with its path, pointer and exact value."
       : "Paste a document (or load the sample), then type an expression."));
@@ -383,10 +383,9 @@ async function showResult(body, text, mine) {
   }
   const pointers = matches.map((m) => m.pointer).filter((p) => typeof p === "string");
   viewer.highlight(pointers, "match");
-  if (mine === runSeq) form.dataset.doneFor = path();
+  if (mine === runSeq) form.dataset.doneFor = pathInput.value;
 }
 
-function path() { return pathInput.value; }
 
 function renderMatches(matches) {
   matchesEl.replaceChildren();
