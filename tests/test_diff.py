@@ -20,7 +20,8 @@ def diff(server, left, right, **opts):
     assert status == 200, result
     view = result["view"]
     assert sum(s[1] for s in view["segments"]) == view["left"].count("\n") + 1
-    assert sum(s[2] for s in view["segments"]) == view["right"].count("\n") + 1
+    right_lines = view["right"].count("\n") + 1 if view["right"] else 0   # lines the same on
+    assert sum(s[2] for s in view["segments"] if s[3:] != [1]) == right_lines  # both sides: sent once
     return result
 
 
@@ -265,6 +266,20 @@ def test_deep_documents_do_not_break(server):
     assert doc == json.loads(deep2)
     status, body = server.api("diff", {"left": "[" * 600 + "]" * 600, "right": "[]"})
     assert status == 422 and body["error"]["code"] == "too_deep"
+
+
+@pytest.mark.parametrize("depth", [150, 450])
+def test_deep_mixed_nesting_with_changes_at_every_depth(server, depth):
+    def build(bottom, flip):
+        v = bottom
+        for d in range(depth):
+            v = {"k": v, "n": d + (flip and d % 30 == 1)} if d % 2 else [v, d]
+        return v
+    left, right = json.dumps(build(1, False)), json.dumps(build(2, True))
+    r = diff(server, left, right)
+    assert r["count"] >= 2
+    if depth <= 150:
+        assert applied(left, r["patch"]) == json.loads(right)
 
 
 def test_plain_form_without_javascript(server):

@@ -31,6 +31,7 @@ Numbers written differently and equal JSON-in-strings also get a ``replace`` in 
 
 from __future__ import annotations
 
+import gc
 from decimal import Decimal
 
 import orjson
@@ -41,9 +42,13 @@ from .diff_view import Render
 from .errors import WorkbenchError, bad_request, require
 from .format import dumps_value
 from .limits import DEFAULT_LIMITS, Limits
-from .parse import locate_many, parse
+from .parse import Span, check_depth, parse, split_pointer
+
+import json as _json
+import re as _re
 
 MAX_TEXT = 100_000          # characters of one side's JSON text in a change
+LOCATE_LIMIT = 2_000_000    # characters: larger documents give value texts, not spans
 
 
 def _options(ignore_order, match_key, ignore_paths, parse_strings):
@@ -125,11 +130,13 @@ def _safe_export(value):
 
 
 def compare(left, right, *, ignore_order=False, match_key=None, ignore=None,
-            parse_strings=True, limits: Limits = DEFAULT_LIMITS, view=False):
+            parse_strings=True, limits: Limits = DEFAULT_LIMITS, view=False, depth_check=None):
     differ = Differ(ignore_order=ignore_order, match_key=match_key, ignore=ignore,
                     parse_strings=parse_strings, max_depth=limits.max_depth,
                     timeout=limits.work_timeout)
     node = differ.diff(left, right)
+    if depth_check is not None and not differ.root_proven:
+        depth_check()
     render = Render(max_changes=limits.max_changes, view=view, reuse_equal_text=ignore is None)
     render.run(node, left, right)
     ops: list = []
@@ -184,8 +191,12 @@ def diff_values(left, right, *, ignore_order=False, match_key=None, ignore_paths
     JSON text of each side (see the module docstring for pointers inside JSON strings)."""
     ignore_order, match_key, ignore, parse_strings = _options(
         ignore_order, match_key, list(ignore_paths or ()), parse_strings)
-    node, render, patch = compare(left, right, ignore_order=ignore_order, match_key=match_key,
-                                  ignore=ignore, parse_strings=parse_strings, limits=limits)
+    try:
+        node, render, patch = compare(left, right, ignore_order=ignore_order, match_key=match_key,
+                                      ignore=ignore, parse_strings=parse_strings, limits=limits)
+    except RecursionError:
+        raise WorkbenchError("too_deep", "The documents nest too deeply to compare here",
+                             status=422) from None
     changes = [_public(c, _value_texts) for c in render.changes]
     notes = [_public(n, _value_texts) for n in render.notes]
     return {"equal": render.count == 0, "changes": changes, "patch": patch,
@@ -195,9 +206,102 @@ def diff_values(left, right, *, ignore_order=False, match_key=None, ignore_paths
 
 # --------------------------------------------------------------------------- the endpoint
 
+_WS = _re.compile(r"[ \t\n\r]*")
+_SCAN = _json.JSONDecoder(parse_float=len, parse_int=len, parse_constant=len).scan_once
+
+
+def _end(text: str, i: int) -> int:
+    return _SCAN(text, i)[1]
+
+
+def locate(text: str, pointers) -> dict:
+    """Spans of the values at ``pointers`` in the valid JSON ``text``: like
+    :func:`workbench.parse.locate_many`, but siblings are skipped with the C scanner directly
+    and a container stops being read once everything wanted inside it is found."""
+    trie: dict = {}
+    for p in pointers:
+        node = trie
+        for tok in split_pointer(p):
+            node = node.setdefault(tok, {})
+        node[None] = p
+    out: dict = {}
+    if trie:
+        _find(text, _WS.match(text, 0).end(), trie, out, None)
+    return out
+
+
+def _find(text: str, i: int, node: dict, out: dict, key_at):
+    """Record the spans under ``node`` for the value at ``i``; its end offset, or None when
+    reading stopped early."""
+    children = [k for k in node if k is not None]
+    end = None
+    if not children:
+        end = _end(text, i)
+    else:
+        ch = text[i]
+        if ch == "[":
+            need = {int(k): node[k] for k in children if k.isdigit()}
+            j = _WS.match(text, i + 1).end()
+            index = 0
+            if text[j] == "]":
+                end = j + 1
+            else:
+                while need:
+                    sub = need.pop(index, None)
+                    if sub is not None:
+                        start = j
+                        j = _find(text, j, sub, out, None)
+                        if j is None:
+                            if not need:
+                                break
+                            j = _end(text, start)
+                    else:
+                        j = _end(text, j)
+                    index += 1
+                    j = _WS.match(text, j).end()
+                    if text[j] == "]":
+                        end = j + 1
+                        break
+                    j = _WS.match(text, j + 1).end()
+        elif ch == "{":
+            # every member is read: with a duplicate key the last one is the value
+            j = _WS.match(text, i + 1).end()
+            if text[j] == "}":
+                end = j + 1
+            else:
+                while True:
+                    kstart = j
+                    key, j = _json.decoder.scanstring(text, j + 1)
+                    j = _WS.match(text, _WS.match(text, j).end() + 1).end()
+                    sub = node.get(key) if key is not None else None
+                    if sub is not None:
+                        start = j
+                        j = _find(text, j, sub, out, kstart)
+                        if j is None:
+                            j = _end(text, start)
+                    else:
+                        j = _end(text, j)
+                    j = _WS.match(text, j).end()
+                    if text[j] == "}":
+                        end = j + 1
+                        break
+                    j = _WS.match(text, j + 1).end()
+        else:
+            end = _end(text, i)
+    if None in node:
+        if end is None:
+            end = _end(text, i)
+        out[node[None]] = Span(i, end, key_at)
+    return end
+
 class _Texts:
     """Exact JSON text and input line of the values the changes name, found in one pass per
-    document (or per JSON string) with :func:`locate_many`."""
+    document (or per JSON string) with :func:`locate`.
+
+    A document larger than ``LOCATE_LIMIT`` characters is not read a second time: its values'
+    text is written from the exact parse (numbers from their ``int``/``Decimal``, which keeps
+    ``1.10`` but writes ``1e2`` as ``1E+2``; strings with only the escapes JSON needs) and
+    no input line is given.  The response says which with ``exact_text``."""
 
     def __init__(self, lparsed, rparsed, records):
         self.docs = {"left": lparsed, "right": rparsed}
@@ -219,7 +323,9 @@ class _Texts:
                     outer = ctx.outer_lp if side == "left" else ctx.outer_rp
                     want.setdefault((side, None), set()).add(outer)
                     sources[(side, None)] = self.docs[side].text
-        self.spans = {key: locate_many(sources[key], ptrs) for key, ptrs in want.items()}
+        self.exact = {side: len(self.docs[side].text) <= LOCATE_LIMIT for side in ("left", "right")}
+        self.spans = {key: locate(sources[key], ptrs) for key, ptrs in want.items()
+                      if key[1] is not None or self.exact[key[0]]}
         self.sources = sources
 
     def __call__(self, side: str, rec: dict) -> dict:
@@ -256,10 +362,41 @@ def _check_size(text: str, field: str, limits: Limits) -> None:
                              status=413, field=field, limit=limit)
 
 
+def _check_depth(parsed, field: str, limits: Limits) -> None:
+    """The nesting limit, proven cheaply: orjson refuses to write more than 254 levels, so a
+    successful write (decimals through the C ``str``) shows the document is within any limit
+    of 254 or more; otherwise the parser's own walk decides."""
+    text = parsed.text
+    if text.count("[") + text.count("{") <= limits.max_depth:
+        return
+    if limits.max_depth >= 254:
+        try:
+            orjson.dumps(parsed.value, default=str)
+            return
+        except (orjson.JSONEncodeError, TypeError, RecursionError):
+            pass
+    check_depth(parsed, limits.max_depth, field)
+
+
 def handle(body: dict, limits: Limits) -> dict:
     """``POST /api/diff``: ``left``, ``right`` (JSON text), ``ignore_order`` (false),
     ``match_key``, ``ignore_paths`` (list of patterns), ``parse_strings`` (true),
     ``view`` (true: also return the formatted, line-aligned documents)."""
+    # the two parses create millions of objects, none of them cyclic: the cyclic garbage
+    # collector only slows them down (measured: about a third of the parse time)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _handle(body, limits)
+    except RecursionError:
+        raise WorkbenchError("too_deep", "The documents nest too deeply to compare here",
+                             status=422) from None
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _handle(body: dict, limits: Limits) -> dict:
     left_text = require(body, "left", str, what="a string holding JSON text")
     right_text = require(body, "right", str, what="a string holding JSON text")
     ignore_order = require(body, "ignore_order", bool, default=False, what="true or false")
@@ -269,11 +406,16 @@ def handle(body: dict, limits: Limits) -> dict:
         ignore_order, body.get("match_key"), body.get("ignore_paths") or [], parse_strings)
     _check_size(left_text, "left", limits)
     _check_size(right_text, "right", limits)
-    lparsed = parse(left_text, field="left", max_depth=limits.max_depth)
-    rparsed = parse(right_text, field="right", max_depth=limits.max_depth)
+    lparsed = parse(left_text, field="left", max_depth=limits.max_depth, check_depth=False)
+    rparsed = parse(right_text, field="right", max_depth=limits.max_depth, check_depth=False)
+
+    def depth_check():      # skipped when the diff's own canonical writes proved the depth
+        _check_depth(lparsed, "left", limits)
+        _check_depth(rparsed, "right", limits)
+
     node, render, patch = compare(lparsed.value, rparsed.value, ignore_order=ignore_order,
                                   match_key=match_key, ignore=ignore, parse_strings=parse_strings,
-                                  limits=limits, view=want_view)
+                                  limits=limits, view=want_view, depth_check=depth_check)
     texts = _Texts(lparsed, rparsed, render.changes + render.notes)
     changes = [_public(c, texts) for c in render.changes]
     notes = [_public(n, texts) for n in render.notes]
@@ -295,6 +437,7 @@ def handle(body: dict, limits: Limits) -> dict:
         "notes": notes,
         "note_count": render.note_count,
         "warnings": warnings,
+        "exact_text": texts.exact,
         "options": {"ignore_order": ignore_order, "match_key": match_key,
                     "ignore_paths": ignore.sources if ignore else [],
                     "parse_strings": parse_strings},

@@ -36,7 +36,8 @@ REP, NUM, OBJ, ARR, STR = range(5)
 ADD, DEL, SUB = "add", "del", "sub"
 EQ, PAIR, MVF, MVT = "eq", "pair", "mvf", "mvt"
 
-DEPTH_CAP = 200          # deeper differing subtrees are reported as one replace
+DEPTH_CAP = 100          # deeper differing subtrees are reported as one replace (the walk
+                         # takes up to 5 Python frames per level; the limit is 1,000)
 IGN_ID = b"\x00ignored"
 
 
@@ -54,6 +55,16 @@ def ctext(value) -> bytes:
     (object key order aside).  Types are never confused."""
     try:
         return orjson.dumps(value, default=_canon_default, option=orjson.OPT_SORT_KEYS)
+    except (orjson.JSONEncodeError, TypeError, RecursionError):
+        return _py_canon(value)
+
+
+def ctext_fast(value) -> bytes:
+    """Like :func:`ctext`, but a decimal is written as a JSON string of its text (orjson calls
+    the C ``str`` instead of a Python function).  Equal bytes are only trusted together with
+    Python equality (``x == y``), which rules out a string standing against a number."""
+    try:
+        return orjson.dumps(value, default=str, option=orjson.OPT_SORT_KEYS)
     except (orjson.JSONEncodeError, TypeError, RecursionError):
         return _py_canon(value)
 
@@ -99,7 +110,8 @@ def _py_canon(value) -> bytes:
             out.append("null")
         else:
             out.append(str(v))
-    return "".join(out).encode("utf-8", "surrogatepass")
+    # a first byte orjson never writes: the two writers' texts can never be confused
+    return b"\x01" + "".join(out).encode("utf-8", "surrogatepass")
 
 
 class _Lit(str):
@@ -124,6 +136,10 @@ class Differ:
         self.max_depth = max_depth
         self.deadline = time.monotonic() + timeout if timeout else None
         self._ticks = 0
+        self.fallback = False
+        # True when every item of a root array went through orjson's writer, which proves
+        # the nesting is at most 254 levels (the caller can skip its own depth walk)
+        self.root_proven = False
 
     # ---------------------------------------------------------------- housekeeping
     def tick(self):
@@ -139,8 +155,8 @@ class Differ:
             if x != y:
                 return False
         except RecursionError:
-            pass
-        return ctext(x) == ctext(y)
+            return ctext(x) == ctext(y)
+        return ctext_fast(x) == ctext_fast(y)
 
     def _child_state(self, st, part):
         """Ignore states for a child; ``(ignored?, states-or-None)``."""
@@ -192,11 +208,11 @@ class Differ:
         if tx is type(y) and (tx is dict or tx is list):
             if st is None:
                 try:
-                    eq = x == y
+                    if x == y and ctext_fast(x) == ctext_fast(y):
+                        return None
                 except RecursionError:
-                    eq = True
-                if eq and ctext(x) == ctext(y):
-                    return None
+                    if ctext(x) == ctext(y):
+                        return None
             if tx is dict:
                 return self.walk_obj(x, y, st, depth)
             return self.walk_arr(x, y, st, depth)
@@ -273,9 +289,12 @@ class Differ:
         return x
 
     def ids(self, items, st):
+        """Identities of array items for alignment.  Without ignore paths and match key they
+        are :func:`ctext_fast` texts, so a pair matched by identity must also be equal for
+        Python (:meth:`verified`)."""
         mk = self.match_key
         if st is None and mk is None:
-            return [ctext(x) for x in items]
+            return [self._ctf(x) for x in items]
         out = []
         seen: dict = {}
         for idx, x in enumerate(items):
@@ -291,6 +310,20 @@ class Differ:
             else:
                 out.append(ctext(self.strip(x, ist)))
         return out
+
+    def _ctf(self, value) -> bytes:
+        text = ctext_fast(value)
+        if text[:1] == b"\x01":
+            self.fallback = True
+        return text
+
+    def verified(self, x, y, fast: bool) -> bool:
+        if not fast:
+            return True
+        try:
+            return x == y
+        except RecursionError:
+            return ctext(x) == ctext(y)
 
     def sim(self, x, y) -> float:
         tx, ty = type(x), type(y)
@@ -333,18 +366,79 @@ class Differ:
         self.tick()
         if depth >= DEPTH_CAP:
             return None if self.same(l, r) else (REP, l, r)
+        if depth == 0:
+            self.fallback = False
+            node = self._walk_arr(l, r, st, depth)
+            self.root_proven = not self.fallback and st is None and self.match_key is None
+            return node
+        return self._walk_arr(l, r, st, depth)
+
+    def _walk_arr(self, l, r, st, depth):
         n, m = len(l), len(r)
-        lid = self.ids(l, st)
-        rid = self.ids(r, st)
         content_ids = self.match_key is None
-        if self.ignore_order:
-            entries = self._unordered(l, r, lid, rid, st, depth, content_ids)
+        fast = st is None and content_ids
+        positional = None
+        if fast and not self.ignore_order and n == m and n >= 32:
+            positional = self._positional(l, r)
+        if positional is not None:
+            anchors, lid, rid = positional
+            entries = self._ordered(l, r, lid, rid, st, depth, content_ids, fast, anchors)
         else:
-            entries = self._ordered(l, r, lid, rid, st, depth, content_ids)
+            lid = self.ids(l, st)
+            rid = self.ids(r, st)
+            if self.ignore_order:
+                entries = self._unordered(l, r, lid, rid, st, depth, content_ids, fast)
+            else:
+                entries = self._ordered(l, r, lid, rid, st, depth, content_ids, fast)
         for e in entries:
             if e[0] != EQ and not (e[0] == PAIR and e[3] is None):
                 return (ARR, entries, l, r, self.ignore_order)
         return None
+
+    def _positional(self, l, r):
+        """Fast path for two long arrays of the same length that are mostly equal item by
+        item (a document and its edited copy): runs of equal items are anchors, checked with
+        one canonical write per run instead of one per item; identities are computed only
+        for the items in between, which are aligned among themselves.  None when fewer than
+        half of the positions are equal."""
+        n = len(l)
+        try:
+            eqpos = [a == b for a, b in zip(l, r)]
+        except RecursionError:
+            return None
+        if eqpos.count(True) * 2 < n:
+            return None
+        anchors: list = []
+        lid: list = [None] * n
+        rid: list = [None] * n
+        i = 0
+        while i < n:
+            j = i
+            if eqpos[i]:
+                while j < n and eqpos[j]:
+                    j += 1
+                if self._ctf(l[i:j]) == self._ctf(r[i:j]):
+                    anchors.extend(zip(range(i, j), range(i, j)))
+                else:   # a bool against a number, or a number written differently, in there
+                    for t in range(i, j):
+                        if ctext_fast(l[t]) == ctext_fast(r[t]):
+                            anchors.append((t, t))
+                        else:
+                            lid[t] = ctext_fast(l[t])
+                            rid[t] = ctext_fast(r[t])
+            else:
+                while j < n and not eqpos[j]:
+                    j += 1
+                gl = [self._ctf(x) for x in l[i:j]]
+                gr = [self._ctf(x) for x in r[i:j]]
+                lid[i:j] = gl
+                rid[i:j] = gr
+                for a, b in lcs_pairs(gl, gr):
+                    if self.verified(l[i + a], r[i + b], True):
+                        anchors.append((i + a, i + b))
+            i = j
+        anchors.sort()
+        return anchors, lid, rid
 
     def _pair_child(self, l, r, i, j, st, depth):
         skip, ist = self._child_state(st, i)
@@ -352,9 +446,11 @@ class Differ:
             return None
         return self._walk_child(l[i], r[j], ist, depth + 1)
 
-    def _ordered(self, l, r, lid, rid, st, depth, content_ids):
+    def _ordered(self, l, r, lid, rid, st, depth, content_ids, fast, anchors=None):
         n, m = len(l), len(r)
-        anchors = lcs_pairs(lid, rid, self.tick)
+        checked = anchors is not None          # anchors from _positional are verified
+        if anchors is None:
+            anchors = lcs_pairs(lid, rid, self.tick)
         in_l = bytearray(n)
         in_r = bytearray(m)
         for i, j in anchors:
@@ -366,13 +462,13 @@ class Differ:
         if len(anchors) < n and len(anchors) < m:
             pos: dict = {}
             for i in range(n):
-                if not in_l[i] and lid[i] != IGN_ID:
+                if not in_l[i] and lid[i] is not None and lid[i] != IGN_ID:
                     pos.setdefault(lid[i], deque()).append(i)
             if pos:
                 for j in range(m):
                     if not in_r[j]:
                         q = pos.get(rid[j])
-                        if q:
+                        if q and self.verified(l[q[0]], r[j], fast):
                             i = q.popleft()
                             move_to[i] = j
                             move_from[j] = i
@@ -381,6 +477,15 @@ class Differ:
         sim = self.sim
         pi = pj = 0
         for ai, aj in anchors + [(n, m)]:
+            if ai == pi and aj == pj:          # no gap before this anchor
+                if ai < n:
+                    if content_ids and (checked or self.verified(l[ai], r[aj], fast)):
+                        add((EQ, ai, aj, None))
+                    else:
+                        child = self._pair_child(l, r, ai, aj, st, depth)
+                        add((EQ, ai, aj, None) if child is None else (PAIR, ai, aj, child))
+                pi, pj = ai + 1, aj + 1
+                continue
             li = [i for i in range(pi, ai) if i not in move_to]
             rj = [j for j in range(pj, aj) if j not in move_from]
             gap = pair_gap(li, rj, lambda i, j: sim(l[i], r[j])) if li and rj else []
@@ -405,7 +510,7 @@ class Differ:
                 add((PAIR, gi, gj, self._pair_child(l, r, gi, gj, st, depth)))
                 x, y = gi + 1, gj + 1
             if ai < n:
-                if content_ids:
+                if content_ids and (checked or self.verified(l[ai], r[aj], fast)):
                     add((EQ, ai, aj, None))
                 else:
                     child = self._pair_child(l, r, ai, aj, st, depth)
@@ -413,7 +518,7 @@ class Differ:
             pi, pj = ai + 1, aj + 1
         return entries
 
-    def _unordered(self, l, r, lid, rid, st, depth, content_ids):
+    def _unordered(self, l, r, lid, rid, st, depth, content_ids, fast):
         n, m = len(l), len(r)
         pos: dict = {}
         for i in range(n):
@@ -422,7 +527,7 @@ class Differ:
         used_l = bytearray(n)
         for j in range(m):
             q = pos.get(rid[j])
-            if q:
+            if q and self.verified(l[q[0]], r[j], fast):
                 i = q.popleft()
                 match_of_r[j] = i
                 used_l[i] = 1

@@ -7,7 +7,7 @@ One pass over the plan (:mod:`diff_core`) emits, in display order,
   whose JSON is equal but whose text is not);
 * optionally the **view**: both documents formatted (2-space indent, keys sorted so both
   sides line up) and a list of segments ``[kind, left_lines, right_lines]`` that align them.
-  ``kind`` is ``eq`` (context), ``chg``, ``add``, ``del``, ``mvf`` (a moved item where it
+  ``kind`` is ``eq`` (context; ``[eq, n, n, 1]``: the same text on both sides, sent once), ``chg``, ``add``, ``del``, ``mvf`` (a moved item where it
   was), ``mvt`` (where it went), ``note`` or ``ign`` (an ignored member).  Each change
   carries ``seg``, the index of the segment that shows it.
 
@@ -114,9 +114,9 @@ def fmt(value, level: int) -> str:
     return text
 
 
-def fmt_items(items: list, level: int) -> str:
-    """Lines of consecutive array items (commas between them, none after the last), each at
-    nesting ``level``."""
+def fmt_items(items, level: int) -> str:
+    """Lines of consecutive array items — or, given a dict, object members — with commas
+    between them and none after the last, each at nesting ``level``."""
     try:
         text = orjson.dumps(items, default=_fmt_default, option=_FMT).decode()
     except (orjson.JSONEncodeError, TypeError):
@@ -155,6 +155,9 @@ class Render:
         self.segs: list[list] = []
         self._pending = 0
         self._moves: dict = {}
+        self._eq_l: list[str] = []
+        self._eq_r: list[str] = []
+        self._eq_same = True
 
     # ---------------------------------------------------------------- records
     def change(self, op, lp, rp, lv, rv, ctx, **extra) -> int:
@@ -174,6 +177,22 @@ class Render:
                                "_ctx": ctx})
 
     def seg(self, kind, ltext, rtext):
+        """Append lines to both sides as one segment.  Unchanged ("eq") pieces are gathered
+        and written as one segment when something else comes; when both sides' text is the
+        same the right text is not repeated (segment ``[eq, n, n, 1]``)."""
+        if kind == "eq":
+            same = ltext is rtext or ltext == rtext
+            if self._eq_l and self._eq_same == same:
+                self._eq_l.append(ltext)
+                if not same:
+                    self._eq_r.append(rtext)
+                return
+            self._flush()
+            self._eq_same = same
+            self._eq_l = [ltext]
+            self._eq_r = [] if same else [rtext]
+            return
+        self._flush()
         nl = ltext.count("\n") + 1 if ltext is not None else 0
         nr = rtext.count("\n") + 1 if rtext is not None else 0
         if ltext is not None:
@@ -181,15 +200,26 @@ class Render:
         if rtext is not None:
             self.R.append(rtext)
         segs = self.segs
-        if kind in ("eq", "ign") and segs and segs[-1][0] == kind and self._pending == len(self.changes):
-            segs[-1][1] += nl
-            segs[-1][2] += nr
-            return
         index = len(segs)
         segs.append([kind, nl, nr])
         for c in range(self._pending, len(self.changes)):
             self.changes[c]["seg"] = index
         self._pending = len(self.changes)
+
+    def _flush(self):
+        if not self._eq_l:
+            return
+        lt = "\n".join(self._eq_l)
+        nl = lt.count("\n") + 1
+        self.L.append(lt)
+        if self._eq_same:
+            self.segs.append(["eq", nl, nl, 1])
+        else:
+            rt = "\n".join(self._eq_r)
+            self.R.append(rt)
+            self.segs.append(["eq", nl, rt.count("\n") + 1])
+        self._eq_l = []
+        self._eq_r = []
 
     # ---------------------------------------------------------------- the pass
     def run(self, node, left, right):
@@ -258,11 +288,25 @@ class Render:
         ign = set(ignored)
         last_l = max(l) if l else None
         last_r = max(r) if r else None
+        run: list = []          # equal members present on both sides: written together
+
+        def flush():
+            body = fmt_items({k: l[k] for k in run}, level + 1)
+            rbody = body if self.reuse else fmt_items({k: r[k] for k in run}, level + 1)
+            self.seg("eq", body + ("," if run[-1] != last_l else ""),
+                     rbody + ("," if run[-1] != last_r else ""))
+            run.clear()
+
         for k in sorted(l.keys() | r.keys()):
+            e = by_key.get(k)
+            if e is None and k not in ign and k in l and k in r:
+                run.append(k)
+                continue
+            if run:
+                flush()
             head = ind1 + key_text(k) + ": "
             lcm = "," if k != last_l else ""
             rcm = "," if k != last_r else ""
-            e = by_key.get(k)
             if e is None:
                 lt = head + fmt(l[k], level + 1) + lcm if k in l else None
                 if k in r:
@@ -284,6 +328,8 @@ class Render:
             else:
                 self.render(payload, l[k], r[k], ptr(lp, k), ptr(rp, k), level + 1, head, head,
                             lcm, rcm, ctx)
+        if run:
+            flush()
         ind = "  " * level
         self.seg("eq", ind + "}" + lc, ind + "}" + rc)
 
@@ -374,4 +420,8 @@ class Render:
         self.seg("eq", ind + "]" + lc, ind + "]" + rc)
 
     def view_result(self) -> dict:
+        """``left``/``right``: the formatted documents' lines; ``segments``: ``[kind,
+        left_lines, right_lines]``, or ``[eq, n, n, 1]`` for lines that are the same on both
+        sides, which are sent once (in ``left``) and not repeated in ``right``."""
+        self._flush()
         return {"left": "\n".join(self.L), "right": "\n".join(self.R), "segments": self.segs}

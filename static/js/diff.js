@@ -470,8 +470,18 @@ class AlignedGrid {
   constructor(el, view, changes) {
     this.el = el;
     this.left = view.left.split("\n");
-    this.right = view.right.split("\n");
     const segs = view.segments;
+    // lines that are the same on both sides are sent once (segment [eq, n, n, 1])
+    const rightOwn = view.right ? view.right.split("\n") : [];
+    let totalR = 0;
+    for (const s of segs) totalR += s[2];
+    this.right = new Array(totalR);
+    { let li = 0; let ro = 0; let k = 0;
+      for (const s of segs) {
+        if (s[3] === 1) for (let t = 0; t < s[2]; t++) this.right[k++] = this.left[li + t];
+        else for (let t = 0; t < s[2]; t++) this.right[k++] = rightOwn[ro++];
+        li += s[1];
+      } }
     let rows = 0;
     for (const s of segs) rows += Math.max(s[1], s[2]);
     this.rowL = new Int32Array(rows);
