@@ -54,7 +54,7 @@ def _import_jsonschema_without_iri_grammar():
 
 _import_jsonschema_without_iri_grammar()
 
-from jsonschema import _keywords, _legacy_keywords, _types, validators  # noqa: E402
+from jsonschema import _types, validators  # noqa: E402
 from jsonschema._utils import equal, is_valid
 from jsonschema.exceptions import FormatError, ValidationError
 from referencing.jsonschema import lookup_recursive_ref
