@@ -170,3 +170,26 @@ def test_plain_form_without_javascript(browser, server):
         assert pg.locator("#path-caret").inner_text().split("\n")[0] == "$..["
     finally:
         context.close()
+
+
+def test_large_document_from_a_file_runs_on_enter(page, tmp_path):
+    items = [{"type": "function_call", "call_id": f"call_{i}", "status": "completed" if i % 2 else "failed",
+              "arguments": "{\"x\": %d}" % i} for i in range(30_000)]
+    file = tmp_path / "log.json"
+    file.write_text(json.dumps({"data": items}, indent=1), encoding="utf-8")
+    assert file.stat().st_size > 2_000_000  # held in memory, not in the text box
+    page.goto("/extract")
+    page.locator("#path").fill("$.data[?@.status=='failed'].call_id")
+    page.locator("#document_file").set_input_files(str(file))
+    page.locator("#bigtext").wait_for()
+    assert page.locator("#document").is_hidden()
+    page.locator("#match-count").filter(has_text="15,000 matches").wait_for(timeout=60_000)
+    assert page.locator("#match-table tbody tr").count() == 200
+    page.locator("#more-matches").click()
+    assert page.locator("#match-table tbody tr").count() == 400
+    # a new expression on a large document runs on Enter, not on every key
+    page.locator("#path").fill("$.data[-1].call_id")
+    page.locator("#path").press("Enter")
+    page.locator("#match-count").filter(has_text="1 match").wait_for(timeout=60_000)
+    row = page.locator("#match-table tbody tr").first
+    assert copied(page, row.locator('button[data-copy="value"]')) == '"call_29999"'
