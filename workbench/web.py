@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import ctypes
 import gc
-import threading
 import importlib
 import json
 import logging
+import threading
 import traceback
 from pathlib import Path
 
+import orjson
 from flask import Flask, Response, abort, g, render_template, request
 from werkzeug.exceptions import HTTPException
 
@@ -220,14 +221,19 @@ def create_app(limits: Limits | None = None, *, port: int | None = None,
 def _json_body() -> dict:
     raw = request.get_data(cache=False)
     try:
-        body = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise bad_request(f"The request body is not UTF-8 (bad byte at {exc.start})",
-                          code="bad_json") from None
-    except ValueError as exc:
-        raise bad_request(f"The request body is not JSON: {exc}", code="bad_json") from None
-    except RecursionError:
-        raise bad_request("The request body is nested too deeply", code="bad_json") from None
+        # orjson is twice as fast on a 35 MB body; it refuses lone-surrogate escapes inside the
+        # strings, which the standard parser takes (the cores then report them where they are)
+        body = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        try:
+            body = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise bad_request(f"The request body is not UTF-8 (bad byte at {exc.start})",
+                              code="bad_json") from None
+        except ValueError as exc:
+            raise bad_request(f"The request body is not JSON: {exc}", code="bad_json") from None
+        except RecursionError:
+            raise bad_request("The request body is nested too deeply", code="bad_json") from None
     if not isinstance(body, dict):
         raise bad_request("The request body must be a JSON object of fields", code="bad_json")
     return body
