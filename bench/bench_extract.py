@@ -25,18 +25,13 @@ rows of the table as dicts.
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
-import os
-import re
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-DATA = ROOT / "bench" / "data"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import DATA, Server, print_table, process_cpu, rel, write_atomic  # noqa: E402
 
 QUERIES = [
     ("$..call_id", "$..call_id"),
@@ -65,65 +60,32 @@ def generate(items: int) -> Path:
         })
     # one item per line, as a log viewer or `jq -c` would show it
     body = ",\n  ".join(json.dumps(r) for r in rows)
-    text = f'{{"object": "list", "model": "bench", "data": [\n  {body}\n]}}\n'
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_atomic(path, f'{{"object": "list", "model": "bench", "data": [\n  {body}\n]}}\n')
 
 
-def start_server(max_matches: int) -> tuple[subprocess.Popen, str, int]:
-    env = {**os.environ, "WORKBENCH_MAX_MATCHES": str(max_matches)}
-    proc = subprocess.Popen([sys.executable, "-m", "workbench", "--port", "0"], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        line = proc.stdout.readline()
-        m = re.search(r"http://([\d.]+):(\d+)", line)
-        if m:
-            return proc, m.group(1), int(m.group(2))
-        if proc.poll() is not None:
-            break
-    proc.kill()
-    raise RuntimeError("the server did not start: " + proc.stderr.read()[:2000])
-
-
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def process_cpu(pid: int) -> float:
-    """CPU seconds (user + system, all threads) a process has used so far."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
-
-
-def api_time(conn: http.client.HTTPConnection, text: str, path: str, limit: int | None,
-             server_pid: int | None = None):
+def api_time(server: Server, text: str, path: str, limit: int | None, cpu: bool = True):
     """(wall seconds, CPU seconds of server + client, count, returned, response bytes)."""
     body = {"document": text, "path": path}
     if limit is not None:
         body["limit"] = limit
     payload = json.dumps(body).encode("utf-8")
-    server_cpu = process_cpu(server_pid) if server_pid else 0.0
+    server_cpu = process_cpu(server.pid) if cpu else 0.0
     client_cpu = time.process_time()
     t0 = time.perf_counter()
-    conn.request("POST", "/api/extract", payload, {"Content-Type": "application/json"})
-    resp = conn.getresponse()
-    data = resp.read()
+    _, status, data = server.post("/api/extract", payload)
     result = json.loads(data)
     elapsed = time.perf_counter() - t0
-    cpu = time.process_time() - client_cpu
-    if server_pid:
+    used = time.process_time() - client_cpu
+    if cpu:
         time.sleep(0.05)  # let the server finish its after-request work before reading its CPU
-        cpu += process_cpu(server_pid) - server_cpu
-    if resp.status != 200:
-        raise RuntimeError(f"API answered {resp.status}: {data[:300]!r}")
+        used += process_cpu(server.pid) - server_cpu
+    if status != 200:
+        raise RuntimeError(f"API answered {status}: {data[:300]!r}")
     if limit is not None and result["returned"] != min(limit, result["count"]):
         raise RuntimeError("the server cut the rows")
     if not all(m["path"] and m["pointer"] for m in result["matches"]):
         raise RuntimeError("a row without path or pointer")
-    return elapsed, cpu, result["count"], result["returned"], len(data)
+    return elapsed, used, result["count"], result["returned"], len(data)
 
 
 def ng_time(text: str, path: str):
@@ -153,16 +115,15 @@ def main(argv: list[str] | None = None) -> list[dict]:
 
     file = generate(args.items)
     text = file.read_text(encoding="utf-8")
-    print(f"document: {file.relative_to(ROOT)} · {len(text.encode()) / 1e6:.1f} MB · {args.items:,} items")
-    proc, host, port = start_server(max_matches=10 * args.items + 10)
+    print(f"document: {rel(file)} · {len(text.encode()) / 1e6:.1f} MB · {args.items:,} items")
     rows: list[dict] = []
-    try:
-        conn = http.client.HTTPConnection(host, port, timeout=300)
-        api_time(conn, '{"warm": [1]}', "$.warm", None)  # import engines, warm up
+    # WORKBENCH_MAX_MATCHES raised so that "all rows" cuts nothing
+    with Server(env={"WORKBENCH_MAX_MATCHES": str(10 * args.items + 10)}) as server:
+        api_time(server, '{"warm": [1]}', "$.warm", None, cpu=False)  # import engines, warm up
         runs = max(1, args.repeat)
         for rfc_path, ng_path in QUERIES:
-            default = [api_time(conn, text, rfc_path, 10_000, proc.pid) for _ in range(runs)]
-            every = [api_time(conn, text, rfc_path, 10 * args.items, proc.pid) for _ in range(runs)]
+            default = [api_time(server, text, rfc_path, 10_000) for _ in range(runs)]
+            every = [api_time(server, text, rfc_path, 10 * args.items) for _ in range(runs)]
             ng = [ng_time(text, ng_path) for _ in range(runs)]
             count, count_all, count_ng = default[0][2], every[0][2], ng[0][2]
             if not (count == count_all == count_ng):
@@ -179,27 +140,14 @@ def main(argv: list[str] | None = None) -> list[dict]:
             r["ratio_default"] = round(r["jsonpath_ng_s"] / r["api_default_s"], 2)
             r["ratio_all"] = round(r["jsonpath_ng_s"] / r["api_all_s"], 2)
             r["ratio_default_cpu"] = round(r["jsonpath_ng_cpu_s"] / max(r["api_default_cpu_s"], 0.01), 2)
-        conn.close()
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
     head = ("query", "matches", "api 10k rows", "api all rows", "jsonpath-ng ext",
             "× 10k rows", "× all rows", "CPU: api 10k / ng", "× CPU")
-    table = [head] + [(r["query"], f"{r['matches']:,}", f"{r['api_default_s']:.2f} s",
-                       f"{r['api_all_s']:.2f} s", f"{r['jsonpath_ng_s']:.2f} s",
-                       f"{r['ratio_default']:.1f}×", f"{r['ratio_all']:.1f}×",
-                       f"{r['api_default_cpu_s']:.2f} / {r['jsonpath_ng_cpu_s']:.2f} s",
-                       f"{r['ratio_default_cpu']:.1f}×") for r in rows]
-    widths = [max(len(str(row[i])) for row in table) for i in range(len(head))]
-    for n, row in enumerate(table):
-        print("  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)
-                        for i, (c, w) in enumerate(zip(row, widths))))
-        if n == 0:
-            print("  ".join("-" * w for w in widths))
+    print_table(head, [(r["query"], f"{r['matches']:,}", f"{r['api_default_s']:.2f} s",
+                        f"{r['api_all_s']:.2f} s", f"{r['jsonpath_ng_s']:.2f} s",
+                        f"{r['ratio_default']:.1f}×", f"{r['ratio_all']:.1f}×",
+                        f"{r['api_default_cpu_s']:.2f} / {r['jsonpath_ng_cpu_s']:.2f} s",
+                        f"{r['ratio_default_cpu']:.1f}×") for r in rows])
     print("× = jsonpath-ng time / API time, wall clock (higher is better; the target is ≥ 2× with paths).")
     print("CPU = seconds of CPU used by server + client for the request, and by jsonpath-ng: steadier")
     print("than wall time on a busy machine. Best of --repeat runs; every run is cold (nothing cached).")

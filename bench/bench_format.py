@@ -27,9 +27,7 @@ from __future__ import annotations
 
 import argparse
 import gc
-import http.client
 import json
-import os
 import random
 import re
 import shutil
@@ -38,45 +36,14 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-DATA = ROOT / "bench" / "data"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import DATA, Server, best, fixture_items, fixtures_label, print_table, rel, write_atomic  # noqa: E402
 
 # numbers whose text a float round trip changes; one of them goes into every 50th entry
 EXACT_NUMBERS = ["1.10", "12345678901234567890123", "-0.0", "1E-7", "2.50e+3", "0.30000000000000004",
                  "9007199254740993", "1.0"]
 # the same without integers beyond 2^53 (which the formatter reports as warnings)
 QUIET_NUMBERS = ["1.10", "123456789.0", "-0.0", "1E-7", "2.50e+3", "0.30000000000000004", "9007199254740991", "1.0"]
-
-
-def fixture_items_path() -> Path:
-    return Path(os.environ.get("WORKBENCH_SHARED", ROOT.parent / "shared")) / \
-        "reference" / "openresponses-fixtures" / "items.jsonl"
-
-
-def fixture_items() -> list[dict]:
-    items = []
-    path = fixture_items_path()
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                entry = json.loads(line)
-                if isinstance(entry.get("item"), dict):
-                    items.append(entry["item"])
-    if items:
-        return items
-    # synthesized when the shared fixtures are not here
-    return [
-        {"type": "message", "id": "msg_0001", "role": "user", "status": "completed",
-         "content": [{"type": "input_text", "text": "What's the weather in Zürich?"}]},
-        {"type": "function_call", "id": "fc_0001", "call_id": "call_0001", "name": "get_weather",
-         "arguments": "{\"city\":\"Zürich\",\"days\":3}", "status": "completed"},
-        {"type": "function_call_output", "call_id": "call_0001",
-         "output": "{\"temperature_c\": 21.5, \"sky\": \"clear\"}"},
-        {"type": "message", "id": "msg_0002", "role": "assistant", "status": "completed",
-         "content": [{"type": "output_text", "text": "It is 21.5 °C and clear.", "annotations": []}]},
-        {"type": "reasoning", "id": "rs_0001", "summary": [{"type": "summary_text", "text": "Called the tool."}]},
-    ]
 
 
 def generate(size_mb: float, quiet: bool = False) -> Path:
@@ -102,11 +69,7 @@ def generate(size_mb: float, quiet: bool = False) -> Path:
         lines.append(line)
         size += len(line.encode("utf-8")) + 4
         n += 1
-    text = '{"object": "list", "model": "bench", "data": [\n  ' + ",\n  ".join(lines) + "\n]}\n"
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_atomic(path, '{"object": "list", "model": "bench", "data": [\n  ' + ",\n  ".join(lines) + "\n]}\n")
 
 
 # ----------------------------------------------------------------------------- exactness
@@ -146,31 +109,9 @@ def time_format_text(text: str) -> tuple[float, str]:
     return time.perf_counter() - t0, out
 
 
-def start_server() -> tuple[subprocess.Popen, str, int]:
-    proc = subprocess.Popen([sys.executable, "-m", "workbench", "--port", "0"], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        line = proc.stdout.readline()
-        m = re.search(r"http://([\d.]+):(\d+)", line)
-        if m:
-            return proc, m.group(1), int(m.group(2))
-        if proc.poll() is not None:
-            break
-    proc.kill()
-    raise RuntimeError("the server did not start: " + proc.stderr.read()[:2000])
-
-
-def time_api(conn: http.client.HTTPConnection, payload: bytes) -> tuple[float, str]:
-    t0 = time.perf_counter()
-    conn.request("POST", "/api/format", payload, {"Content-Type": "application/json"})
-    resp = conn.getresponse()
-    data = resp.read()
-    body = json.loads(data)
-    elapsed = time.perf_counter() - t0
-    if resp.status != 200:
-        raise RuntimeError(f"the API answered {resp.status}: {data[:300]!r}")
-    return elapsed, body["formatted"]
+def time_api(server: Server, payload: bytes) -> tuple[float, str]:
+    t, body = server.api("format", payload)
+    return t, body["formatted"]
 
 
 def time_subprocess(cmd: list[str], out: Path, stdout_to_file: bool) -> tuple[float, str]:
@@ -186,11 +127,6 @@ def time_subprocess(cmd: list[str], out: Path, stdout_to_file: bool) -> tuple[fl
     return elapsed, out.read_text(encoding="utf-8")
 
 
-def best(fn, repeat: int):
-    runs = [fn() for _ in range(max(1, repeat))]
-    return min(runs, key=lambda r: r[0])
-
-
 def main(argv: list[str] | None = None) -> list[dict]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--size-mb", type=float, default=20, help="size of the generated log in MB (default 20)")
@@ -204,8 +140,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
     text = file.read_text(encoding="utf-8")
     size = len(text.encode("utf-8"))
     entries = text.count("\n") - 1
-    print(f"document: {file.relative_to(ROOT)} · {size / 1e6:.1f} MB · {entries:,} items "
-          f"({'from the shared fixtures' if fixture_items_path().exists() else 'synthesized'}"
+    print(f"document: {rel(file)} · {size / 1e6:.1f} MB · {entries:,} items "
+          f"({fixtures_label()}"
           f"{'; no integer beyond 2^53' if args.quiet_numbers else '; every 400th entry has an integer beyond 2^53'})")
     results: list[tuple[str, float, str]] = []
     gc.collect()
@@ -213,20 +149,11 @@ def main(argv: list[str] | None = None) -> list[dict]:
     results.append(("workbench format_text", t, out))
 
     if not args.no_api:
-        proc, host, port = start_server()
-        try:
-            conn = http.client.HTTPConnection(host, port, timeout=300)
-            time_api(conn, b'{"text": "[1]"}')  # warm up
+        with Server() as server:
+            time_api(server, b'{"text": "[1]"}')  # warm up
             payload = json.dumps({"text": text, "indent": 2}, ensure_ascii=False).encode("utf-8")
-            t, out = best(lambda: time_api(conn, payload), args.repeat)
+            t, out = best(lambda: time_api(server, payload), args.repeat)
             results.append(("workbench API (HTTP)", t, out))
-            conn.close()
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
 
     out_file = DATA / "format_out.json"
     t, out = best(lambda: time_subprocess(
@@ -258,15 +185,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
         r["json_tool_over_this"] = round(jt / r["seconds"], 2) if jt else None
 
     head = ("tool", "time", "MB/s", "× format_text", "json.tool ÷ this", "numbers exact")
-    table = [head] + [(r["tool"], f"{r['seconds']:.2f} s", f"{r['mb_per_s']:.1f}", f"{r['vs_format_text']:.2f}×",
-                       f"{r['json_tool_over_this']:.2f}×" if r["json_tool_over_this"] else "–",
-                       "yes" if r["exact"] else f"NO ({r['why_not']})") for r in rows]
-    widths = [max(len(str(row[i])) for row in table) for i in range(len(head))]
-    for n, row in enumerate(table):
-        print("  ".join(str(c).ljust(w) if i in (0, 5) else str(c).rjust(w)
-                        for i, (c, w) in enumerate(zip(row, widths))))
-        if n == 0:
-            print("  ".join("-" * w for w in widths))
+    print_table(head, [(r["tool"], f"{r['seconds']:.2f} s", f"{r['mb_per_s']:.1f}", f"{r['vs_format_text']:.2f}×",
+                        f"{r['json_tool_over_this']:.2f}×" if r["json_tool_over_this"] else "–",
+                        "yes" if r["exact"] else f"NO ({r['why_not']})") for r in rows], left=(0, 5))
     print("× format_text = this tool's time / workbench format_text's time (lower is faster); "
           "json.tool ÷ this > 1 means faster than python -m json.tool")
     bad = [r["tool"] for r in rows if r["tool"].startswith("workbench") and not r["exact"]]

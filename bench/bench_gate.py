@@ -30,8 +30,8 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "bench" / "data"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import DATA, ROOT, print_table, rel  # noqa: E402
 
 WORDS = ("paris berlin tokyo lima oslo cairo delhi quito sofia perth dakar hanoi lagos minsk "
          "riga kyiv doha rome bern baku").split()
@@ -259,8 +259,7 @@ def main(argv=None) -> list[dict]:
     args = ap.parse_args(argv)
     log, tools = ensure_log(args.items, args.seed)
     size = log.stat().st_size
-    print(f"log: {log.relative_to(ROOT)} ({args.items:,} items, {size / 1e6:.1f} MB); "
-          f"tools: {tools.relative_to(ROOT)}")
+    print(f"log: {rel(log)} ({args.items:,} items, {size / 1e6:.1f} MB); tools: {rel(tools)}")
     best: dict = {}
     for _ in range(max(1, args.repeat)):
         for name, fn in (("workbench gate --jsonl (subprocess)", run_workbench),
@@ -279,10 +278,8 @@ def main(argv=None) -> list[dict]:
                      "ratio": round(r["seconds"] / base, 2), "counts": r["counts"],
                      "not_json": r["not_json"], **({"inner_seconds": r["inner_seconds"]}
                                                    if "inner_seconds" in r else {})})
-    width = max(len(r["name"]) for r in rows)
-    print(f"{'':<{width}}  {'seconds':>8}  {'items/s':>10}  {'ratio':>6}")
-    for r in rows:
-        print(f"{r['name']:<{width}}  {r['seconds']:>8.3f}  {r['items_per_s']:>10,}  {r['ratio']:>6.2f}")
+    print_table(("", "seconds", "items/s", "ratio"),
+                [(r["name"], f"{r['seconds']:.3f}", f"{r['items_per_s']:,}", f"{r['ratio']:.2f}") for r in rows])
     inner = rows[0].get("inner_seconds")
     if inner is not None:
         print(f"(workbench: {inner:.3f} s gating, the rest is interpreter start and imports)")
