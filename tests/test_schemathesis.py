@@ -8,6 +8,8 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 
+from schemathesis.specs.openapi.checks import positive_data_acceptance
+
 from workbench.openapi import spec
 
 pytestmark = pytest.mark.slow
@@ -27,4 +29,7 @@ def base_url(server):
 def test_api_matches_its_description(case, base_url):
     response = case.call(base_url=base_url, timeout=30)
     assert response.status_code < 500, response.text[:500]
-    case.validate_response(response)
+    # a request of the right shape may still carry content that cannot be processed (invalid
+    # JSON text, say): the API answers that with a documented 422, so "schema-valid data must be
+    # accepted" does not hold for this API and is left out
+    case.validate_response(response, excluded_checks=[positive_data_acceptance])

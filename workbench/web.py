@@ -150,7 +150,10 @@ def create_app(limits: Limits | None = None, *, port: int | None = None,
             message = (f"The request body is larger than the limit of "
                        f"{app.config['MAX_CONTENT_LENGTH']:,} bytes (set --max-body to change it)")
         extra = {"limit": app.config["MAX_CONTENT_LENGTH"]} if exc.code == 413 else {}
-        return error_response(codes.get(exc.code, "http_error"), message, exc.code or 500, **extra)
+        response = error_response(codes.get(exc.code, "http_error"), message, exc.code or 500, **extra)
+        if getattr(exc, "valid_methods", None):  # 405 names what is allowed (RFC 9110)
+            response.headers["Allow"] = ", ".join(exc.valid_methods)
+        return response
 
     @app.errorhandler(Exception)
     def on_unexpected(exc: Exception):
