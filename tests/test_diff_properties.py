@@ -285,6 +285,31 @@ def test_long_mostly_equal_arrays(pair):
     assert result["equal"] == ref_equal(loads(left_text), loads(right_text))
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pairs(), st.booleans(), st.one_of(st.none(), keys, st.text(max_size=4)),
+       st.lists(st.one_of(st.sampled_from(["$..id", "$.a", "$['b'][0]", "/a/*", "/**/c", "$..*", "/0",
+                                           "$[*].a", "/a~1b"]), st.text(max_size=8)), max_size=3),
+       st.booleans())
+def test_any_options_give_a_result_or_a_clear_error(pair, ignore_order, match_key, ignore_paths, parse_strings):
+    """Whatever the options, the endpoint answers with a result or a 4xx error, never a crash;
+    with ignore paths the patch still applies to the real left document."""
+    from workbench.errors import WorkbenchError
+    left_text, right_text = pair
+    body = {"left": left_text, "right": right_text, "ignore_order": ignore_order,
+            "ignore_paths": ignore_paths, "parse_strings": parse_strings}
+    if match_key is not None:
+        body["match_key"] = match_key
+    try:
+        result = handle(body, DEFAULT_LIMITS)
+    except WorkbenchError as exc:
+        assert 400 <= exc.status < 500 and exc.code in ("path_syntax", "bad_type")
+        return
+    patched = jsonpatch.apply_patch(loads(left_text), loads(_patch_text(result)))
+    if not ignore_order and not ignore_paths:
+        assert ref_equal(patched, loads(right_text), parse_strings=False)
+    assert result["equal"] == (result["count"] == 0)
+
+
 # ----------------------------------------------------------------------------- through the API
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,

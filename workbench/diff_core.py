@@ -69,6 +69,32 @@ def ctext_fast(value) -> bytes:
         return _py_canon(value)
 
 
+def identical(x, y) -> bool:
+    """For two containers already equal for Python (``x == y``): are they the same JSON,
+    types and number spellings included?  Small flat containers are checked item by item
+    (no serialization); anything else by :func:`ctext_fast`."""
+    tx = type(x)
+    if len(x) <= 16:
+        if tx is list:
+            pairs = zip(x, y)
+        elif tx is dict:
+            pairs = ((v, y[k]) for k, v in x.items())
+        else:
+            pairs = None
+        if pairs is not None:
+            for a, b in pairs:
+                ta = type(a)
+                if ta is not type(b):
+                    return False
+                if ta is dict or ta is list:
+                    break
+                if ta is Decimal and str(a) != str(b):
+                    return False
+            else:
+                return True
+    return ctext_fast(x) == ctext_fast(y)
+
+
 def _py_canon(value) -> bytes:
     """Iterative canonical writer for what orjson refuses (big ints, lone surrogates, depth)."""
     import json
@@ -208,7 +234,7 @@ class Differ:
         if tx is type(y) and (tx is dict or tx is list):
             if st is None:
                 try:
-                    if x == y and ctext_fast(x) == ctext_fast(y):
+                    if x == y and identical(x, y):
                         return None
                 except RecursionError:
                     if ctext(x) == ctext(y):
@@ -234,7 +260,11 @@ class Differ:
                 cst = None
             if k in l:
                 if k in r:
-                    sub = self._walk_child(l[k], r[k], cst, depth + 1)
+                    x, y = l[k], r[k]
+                    tx = type(x)
+                    if tx is type(y) and (tx is str or tx is int or tx is bool or x is None) and x == y:
+                        continue            # the common case, without a call
+                    sub = self._walk_child(x, y, cst, depth + 1)
                     if sub is not None:
                         entries.append((k, SUB, sub))
                 else:
