@@ -109,6 +109,22 @@ def test_front_insertion_is_one_added_block_with_fillers(page, server):
     page.wait_for_function(f"() => Number(document.getElementById('dgrid').dataset.rows) > {rows_before}")
 
 
+def test_a_move_marks_both_ends(page, server):
+    items = [{"id": f"m{i}"} for i in range(30)]
+    page.goto("/diff")
+    fill(page, "left", json.dumps(items, indent=2))
+    fill(page, "right", json.dumps(items[1:] + items[:1], indent=2))
+    compare(page)
+    assert page.locator("#headline").inner_text().startswith("1 change: 0 added, 0 removed, 0 changed, 1 moved")
+    page.locator("#headline").click()
+    page.keyboard.press("n")
+    page.locator("#dgrid").evaluate("el => { el.scrollTop = 0; }")
+    page.locator("#dgrid .drow.current.k-mvf").first.wait_for()
+    assert "⇄" in page.locator("#dgrid .drow.k-mvf .mk").first.inner_text()
+    page.locator("#dgrid").evaluate("el => { el.scrollTop = el.scrollHeight; }")
+    page.locator("#dgrid .drow.current.k-mvt").first.wait_for()
+
+
 def test_copy_and_download_the_patch(page, server):
     page.goto("/diff")
     fill(page, "left", '{"a": 1, "big": 12345678901234567890, "x": 1.10}')

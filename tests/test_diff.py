@@ -69,7 +69,8 @@ def test_a_moved_item_is_one_move(server):
     move = r["changes"][0]
     assert move["op"] == "move" and move["from"] == "/0" and move["to"] == "/19"
     assert r["patch"] == [{"op": "move", "from": "/0", "path": "/19"}]
-    assert {s[0] for s in r["view"]["segments"]} >= {"mvf", "mvt"}
+    segs = r["view"]["segments"]
+    assert segs[move["seg"]][0] == "mvf" and segs[move["seg_to"]][0] == "mvt"
 
 
 def test_reversed_list_round_trips(server):

@@ -9,7 +9,8 @@ One pass over the plan (:mod:`diff_core`) emits, in display order,
   sides line up) and a list of segments ``[kind, left_lines, right_lines]`` that align them.
   ``kind`` is ``eq`` (context; ``[eq, n, n, 1]``: the same text on both sides, sent once), ``chg``, ``add``, ``del``, ``mvf`` (a moved item where it
   was), ``mvt`` (where it went), ``note`` or ``ign`` (an ignored member).  Each change
-  carries ``seg``, the index of the segment that shows it.
+  carries ``seg``, the index of the segment that shows it (a move also ``seg_to``, the
+  segment of its other end).
 
 Unchanged subtrees are written by orjson in one call per run of equal items, so the view of
 two 5 MB documents costs tens of milliseconds, not a Python walk over every node.
@@ -158,6 +159,7 @@ class Render:
         self._eq_l: list[str] = []
         self._eq_r: list[str] = []
         self._eq_same = True
+        self._second = None
 
     # ---------------------------------------------------------------- records
     def change(self, op, lp, rp, lv, rv, ctx, **extra) -> int:
@@ -205,6 +207,9 @@ class Render:
         for c in range(self._pending, len(self.changes)):
             self.changes[c]["seg"] = index
         self._pending = len(self.changes)
+        if self._second is not None:
+            self.changes[self._second]["seg_to"] = index
+            self._second = None
 
     def _flush(self):
         if not self._eq_l:
@@ -340,6 +345,8 @@ class Render:
             c = self.change("move", ptr(lp, i), ptr(rp, j), l[i], r[j], ctx,
                             **{"from": ptr(lp, i), "to": ptr(rp, j)})
             self._moves[key] = c
+        elif c >= 0:
+            self._second = c      # the next segment shows the other end of this move
         return c
 
     def render_arr(self, node, lp, rp, level, lpre, rpre, lc, rc, ctx):

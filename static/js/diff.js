@@ -436,7 +436,7 @@ function select(i, fromList) {
   current = i;
   viewEl.dataset.current = String(i);
   const c = result.changes[i];
-  grid.reveal(c.seg);
+  grid.reveal(c.seg, c.seg_to);
   const pos = document.getElementById("change-pos");
   if (pos) pos.textContent = `change ${i + 1} of ${result.changes.length}: ${c.op} ${c.pointer || "/"}${c.in_string ? " ▸ " + (c.inner_pointer || "/") : ""}`;
   const list = document.getElementById("change-list");
@@ -505,9 +505,12 @@ class AlignedGrid {
     this.segStart[segs.length] = r;
     this.rows = rows;
     this.changeOfSeg = new Map();
-    changes.forEach((c, i) => { if (c.seg !== undefined && !this.changeOfSeg.has(c.seg)) this.changeOfSeg.set(c.seg, i); });
+    changes.forEach((c, i) => {
+      for (const s of [c.seg, c.seg_to]) if (s !== undefined && !this.changeOfSeg.has(s)) this.changeOfSeg.set(s, i);
+    });
     this.unfolded = new Set();
     this.currentSeg = -1;
+    this.currentSegs = new Set();
     this.gutter = String(Math.max(this.left.length, this.right.length)).length;
     el.style.setProperty("--gutter", `${this.gutter}ch`);
     this.spacer = h("div", { class: "dspacer" });
@@ -574,9 +577,10 @@ class AlignedGrid {
     requestAnimationFrame(() => { this.pending = false; this.render(); });
   }
 
-  reveal(seg) {
+  reveal(seg, other) {
     if (seg === undefined || seg < 0) return;
     this.currentSeg = seg;
+    this.currentSegs = new Set(other === undefined ? [seg] : [seg, other]);
     this.scrollToSeg(seg);
   }
 
@@ -621,7 +625,7 @@ class AlignedGrid {
     let lo = 0; let hi = this.segs.length - 1;
     while (lo <= hi) { const mid = (lo + hi) >> 1; if (this.segStart[mid] <= r) { seg = mid; lo = mid + 1; } else hi = mid - 1; }
     const cls = ["drow", `k-${kind}`];
-    if (seg === this.currentSeg) cls.push("current");
+    if (this.currentSegs.has(seg)) cls.push("current");
     const row = h("div", { class: cls.join(" "), "data-seg": String(seg) });
     const change = this.changeOfSeg.get(seg);
     if (change !== undefined) row.dataset.change = String(change);
