@@ -2,15 +2,15 @@
 // with copy buttons and highlighted in the shared JSON viewer. Without JavaScript the page is
 // a plain form that the server renders.
 
-import { postJSON, debounce, latestOnly, persist, sizeLine, markInTextarea, copyText,
-  renderError, h, formatBytes, toast } from "./app.js";
+import { debounce, latestOnly, persist, copyText, renderError, h, formatBytes, shortList,
+  DocumentInput } from "./app.js";
 import { JsonViewer } from "./viewer.js";
 
 const LIVE_LIMIT = 1_000_000;   // characters: larger documents run on Enter / Ctrl+Enter / the button
-const KEEP_LIMIT = 2_000_000;   // characters: larger documents are not kept in session storage
 const BIG_LIMIT = 2_000_000;    // characters: a larger file or paste is held in memory, not in the textarea
 const PAGE_ROWS = 200;          // match rows rendered at a time
 const VALUE_CHARS = 160;        // value text shown in a row (the copy button copies all of it)
+const WARNINGS_SHOWN = 5;       // more warnings wait behind a "show more" button
 
 // An Agents API / Open Responses capture: a tool definition, the response output and the
 // agent events, so that every example matches something.
@@ -104,214 +104,60 @@ show(selectionEl, false);
 
 // ------------------------------------------------------------------ input: kept, opened, dropped
 
-const TEXT_KEY = "workbench:extract:document";
-persist(ta, "extract:document");
+let markNext = false;   // the next document error selects its line in the input (paste, file…)
+
+const input = new DocumentInput({
+  textarea: ta, fileInput, status: statusEl, storageKey: "extract:document", what: "document",
+  liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT, keepLimit: BIG_LIMIT,
+  largeStatus: "large document: press Enter in the expression (or Extract) to run",
+  bigHint: "Press Enter in the expression (or Extract) to run.",
+  onChange: ({ reason, explicit, empty, live }) => {
+    markNext = explicit;
+    if (empty) { liveRun.cancel(); input.setState(null); showIdle(); return; }
+    if (reason === "file" || reason === "sample" || (input.isBig && reason === "paste")) { liveRun.cancel(); go(); return; }
+    if (live) { input.setState({ kind: "busy" }, { soon: true }); liveRun(); }
+    else { liveRun.cancel(); input.setState({ kind: "large" }, { soon: true }); }
+  },
+});
 persist(pathInput, "extract:path");
 persist(engineSel, "extract:engine");
 
-let docState = null;    // {kind: "ok" | "error" | "busy" | "large"} for the status line
-let markNext = false;   // the next document error should mark the line in the input
-let big = null;         // {text, name, size}: a large document held in memory
-let sourceName = null;
-
-function currentText() { return big ? big.text : ta.value; }
-
-function stateLabel() {
-  const s = docState;
-  if (!s) return null;
-  if (s.kind === "ok") return h("span", { class: "good" }, "valid JSON");
-  if (s.kind === "error") return h("span", { class: "bad" }, s.line ? `error at ${s.line}:${s.column}` : "error");
-  if (s.kind === "busy") return h("span", {}, "checking…");
-  if (s.kind === "large") return h("span", {}, "large document: press Enter in the expression (or Extract) to run");
-  return null;
-}
-
-function updateStatus() {
-  const text = currentText();
-  statusEl.replaceChildren();
-  if (!text) return;
-  const label = stateLabel();
-  statusEl.append(big ? big.size : sizeLine(text), label ? " · " : "", label || "");
-  const kept = !big && text.length <= KEEP_LIMIT && (sessionStorage.getItem(TEXT_KEY)?.length ?? -1) === text.length;
-  if (!kept) statusEl.append(" · ", h("span", { title: "Too large for session storage: it will not survive a reload of the tab" }, "not kept on reload"));
-}
-const statusSoon = debounce(updateStatus, 120);
-function setDocState(state) { docState = state; updateStatus(); }
-
-function isLive() { return currentText().length <= LIVE_LIMIT; }
-
-ta.addEventListener("input", (e) => {
-  const type = e.inputType || "";
-  markNext = type === "" || type === "insertFromPaste" || type === "insertFromDrop";
-  if (ta.value.length > KEEP_LIMIT) {
-    try { sessionStorage.removeItem(TEXT_KEY); } catch { /* ignore */ }
-  }
-  if (!ta.value.trim()) { liveRun.cancel(); docState = null; updateStatus(); showIdle(); return; }
-  if (isLive()) { docState = { kind: "busy" }; statusSoon(); liveRun(); }
-  else { liveRun.cancel(); docState = { kind: "large" }; statusSoon(); }
-});
-
 pathInput.addEventListener("input", () => {
   if (!pathInput.value.trim()) { liveRun.cancel(); showIdle(); return; }
-  if (isLive()) liveRun(); else liveRun.cancel();
+  if (input.isLive) liveRun(); else liveRun.cancel();
 });
-engineSel.addEventListener("change", () => { if (isLive()) go(); });
-
-// large documents: held in memory rather than in the textarea
-const bigPanel = h("div", { class: "bigtext", id: "bigtext", role: "group", "aria-label": "Large document" });
-bigPanel.hidden = true;
-ta.after(bigPanel);
-
-function enterBig(text, name, bytes) {
-  let lines = 1;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
-  big = { text, name, size: `${formatBytes(bytes ?? new Blob([text]).size)} · ${lines.toLocaleString()} lines` };
-  ta.value = "";
-  ta.hidden = true;
-  try { sessionStorage.removeItem(TEXT_KEY); } catch { /* ignore */ }
-  bigPanel.replaceChildren(
-    h("div", {}, h("strong", {}, name), ` · ${big.size}`),
-    h("div", { class: "muted" }, "Held in memory rather than in the text box: laying out this much text in the page would freeze it. ",
-      "Press Enter in the expression (or Extract) to run. It is not kept across a reload of the tab."),
-    h("div", { class: "toolbar" },
-      h("button", { type: "button", "data-action": "edit-big", onclick: () => {
-        const t = big.text; leaveBig(); ta.value = t; ta.dispatchEvent(new Event("input", { bubbles: true }));
-      } }, "Edit as text (slow)")));
-  bigPanel.hidden = false;
-  setDocState({ kind: "large" });
-}
-
-function leaveBig() {
-  if (!big) return;
-  big = null;
-  ta.hidden = false;
-  bigPanel.hidden = true;
-  bigPanel.replaceChildren();
-}
-
-const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-async function loadFile(file) {
-  if (!file) return;
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const STEP = 4 << 20;
-  let text;
-  try {
-    const decoder = new TextDecoder("utf-8", { fatal: true });
-    const parts = [];
-    for (let i = 0; i < bytes.length; i += STEP) {
-      parts.push(decoder.decode(bytes.subarray(i, i + STEP), { stream: i + STEP < bytes.length }));
-      if (bytes.length > STEP) await pause();
-    }
-    text = parts.join("");
-  } catch {
-    toast(`${file.name} is not UTF-8 text; invalid bytes are shown as \uFFFD`);
-    text = new TextDecoder("utf-8").decode(bytes);
-  }
-  sourceName = file.name;
-  liveRun.cancel();
-  if (text.length > BIG_LIMIT) enterBig(text, file.name, bytes.length);
-  else {
-    leaveBig();
-    ta.value = text;
-    ta.dispatchEvent(new Event("input", { bubbles: true }));
-    liveRun.cancel();
-  }
-  markNext = true;
-  go();
-}
-
-fileInput.addEventListener("change", () => { const f = fileInput.files[0]; fileInput.value = ""; loadFile(f); });
-for (const target of [ta, bigPanel]) {
-  target.addEventListener("dragover", (e) => { e.preventDefault(); target.classList.add("drop"); });
-  target.addEventListener("dragleave", () => target.classList.remove("drop"));
-  target.addEventListener("drop", (e) => {
-    target.classList.remove("drop");
-    if (e.dataTransfer?.files?.length) { e.preventDefault(); loadFile(e.dataTransfer.files[0]); }
-  });
-}
-ta.addEventListener("paste", (e) => {
-  const text = e.clipboardData?.getData("text/plain") ?? "";
-  if (text.length <= BIG_LIMIT) return;
-  e.preventDefault();
-  sourceName = "pasted.json";
-  enterBig(text, "Pasted text");
-  markNext = true;
-  go();
-});
+engineSel.addEventListener("change", () => { if (input.isLive) go(); });
 
 const sampleButton = h("button", { type: "button", "data-action": "sample",
   title: "Load a small Agents API / Open Responses document that every example matches" }, "Load sample");
 const clearButton = h("button", { type: "button", "data-action": "clear" }, "Clear");
 fileInput.after(sampleButton, clearButton);
 sampleButton.addEventListener("click", () => {
-  leaveBig();
-  sourceName = "sample.json";
-  ta.value = SAMPLE;
-  ta.dispatchEvent(new Event("input", { bubbles: true }));
   if (!pathInput.value.trim()) pathInput.value = "$..call_id";
   pathInput.dispatchEvent(new Event("input", { bubbles: true }));
   liveRun.cancel();
-  markNext = true;
-  go();
+  input.setText(SAMPLE, { name: "sample.json", reason: "sample" });
 });
-clearButton.addEventListener("click", () => {
-  leaveBig();
-  ta.value = "";
-  sourceName = null;
-  ta.dispatchEvent(new Event("input", { bubbles: true }));
-  ta.focus();
-});
+clearButton.addEventListener("click", () => input.clear());
 
 form.addEventListener("submit", (e) => { e.preventDefault(); liveRun.cancel(); markNext = true; go(); });
 document.addEventListener("workbench:run", () => { liveRun.cancel(); markNext = true; go(); });
 
 // ------------------------------------------------------------------ running
 
-const request = latestOnly(async (signal, body) =>
-  body.document.length > BIG_LIMIT ? postBig("/api/extract", body, { signal }) : postJSON("/api/extract", body, { signal }));
-
-/** postJSON for a large document: the JSON body is built in slices (no long block of the page). */
-async function postBig(url, body, { signal }) {
-  const { document: text, ...rest } = body;
-  const parts = ['{"document":"'];
-  const STEP = 1 << 20;
-  for (let i = 0; i < text.length;) {
-    let j = Math.min(text.length, i + STEP);
-    const c = text.charCodeAt(j - 1);
-    if (j < text.length && c >= 0xd800 && c <= 0xdbff) j--;  // keep a surrogate pair together
-    parts.push(JSON.stringify(text.slice(i, j)).slice(1, -1));
-    i = j;
-    await pause();
-    if (signal.aborted) throw new DOMException("superseded", "AbortError");
-  }
-  parts.push('",' + JSON.stringify(rest).slice(1));
-  let response;
-  try {
-    response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
-      body: new Blob(parts), signal, credentials: "same-origin" });
-  } catch (err) {
-    if (err.name === "AbortError") throw err;
-    return { ok: false, status: 0, body: { error: { code: "network", message: "The workbench server did not answer: is it still running?" } } };
-  }
-  const raw = await response.text();
-  let parsed;
-  try { parsed = JSON.parse(raw); } catch { parsed = { error: { code: "bad_response", message: raw.slice(0, 300) } }; }
-  return { ok: response.ok, status: response.status, body: parsed };
-}
-
+const request = latestOnly((signal, body) => input.post("/api/extract", body, { signal }));
 const liveRun = debounce(() => go(), 250);
 let runSeq = 0;
 
 async function go() {
-  const text = currentText();
+  const text = input.text;
   const path = pathInput.value;
   if (!text.trim() || !path.trim()) { showIdle(); return; }
   const mine = ++runSeq;
   const mark = markNext; markNext = false;
-  setDocState({ kind: "busy" });
-  if (!isLive() || !summary.querySelector(".headline")) {
-    showBusy(isLive() ? "Running…" : `Running on ${formatBytes(text.length)}…`);
+  input.setState({ kind: "busy" });
+  if (!input.isLive || !summary.querySelector(".headline")) {
+    showBusy(input.isLive ? "Running…" : `Running on ${formatBytes(text.length)}…`);
   }
   summary.setAttribute("aria-busy", "true");
   let res;
@@ -329,8 +175,8 @@ async function go() {
 function showIdle() {
   ++runSeq;
   summary.removeAttribute("aria-busy");
-  const text = currentText();
-  if (!text.trim() || docState?.kind === "busy") { docState = null; updateStatus(); }
+  const text = input.text;
+  if (!text.trim() || input.state?.kind === "busy") input.setState(null);
   summary.replaceChildren(h("p", { class: "muted", id: "placeholder" },
     text.trim() ? "Type an expression: the matches appear here, each with its path, pointer and exact value."
       : "Paste a document (or load the sample), then type an expression."));
@@ -347,8 +193,7 @@ function showBusy(message) {
 function plural(n, one, many) { return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`; }
 
 async function showResult(body, text, mine) {
-  setDocState({ kind: "ok" });
-  delete ta.dataset.errorLine;
+  input.setState({ kind: "ok" });
   pathInput.removeAttribute("aria-invalid");
   const matches = body.matches || [];
   const warnings = body.warnings || [];
@@ -365,11 +210,12 @@ async function showResult(body, text, mine) {
     parts.push(h("p", { class: "muted" }, "Answered by jsonpath-ng, which is not RFC 9535: switch the engine back to check a result."));
   }
   if (warnings.length) {
-    parts.push(h("ul", { class: "warnings", id: "warnings" }, warnings.map((w) =>
+    const items = warnings.map((w) =>
       h("li", { "data-code": w.code }, h("strong", {}, w.code), " ", w.message, " ",
         h("span", { class: "mono" }, `at ${w.pointer || "/"}`),
         w.line ? h("span", { class: "muted" }, ` (line ${w.line}, column ${w.column})`) : "",
-        " ", typeof w.pointer === "string" ? h("button", { type: "button", class: "jump", onclick: () => viewer.reveal(w.pointer) }, "show") : ""))));
+        " ", typeof w.pointer === "string" ? h("button", { type: "button", class: "jump", onclick: () => viewer.reveal(w.pointer) }, "show") : ""));
+    parts.push(shortList(h("ul", { class: "warnings", id: "warnings" }), items, { limit: WARNINGS_SHOWN, noun: "warnings" }));
   }
   summary.replaceChildren(...parts);
   form.dataset.count = String(body.count);
@@ -379,7 +225,7 @@ async function showResult(body, text, mine) {
   if (viewerFor !== text) {
     viewerFor = text;
     show(selectionEl, false);
-    viewer.setText(text, { filename: sourceName || "document.json" });
+    viewer.setText(text, { filename: input.sourceName || "document.json" });
   }
   const pointers = matches.map((m) => m.pointer).filter((p) => typeof p === "string");
   viewer.highlight(pointers, "match");
@@ -434,14 +280,14 @@ function matchRow(m, n) {
 
 function reveal(m) {
   if (typeof m.pointer === "string") viewer.reveal(m.pointer);
-  if (m.line && !big) markInTextarea(ta, m.line, m.column);
+  input.select(m.line, m.column);
 }
 
 function showError(error, mark, text) {
   const onPath = error.field === "path";
   const onDocument = error.field === "document";
-  if (onDocument) setDocState({ kind: "error", line: error.line, column: error.column });
-  else if (docState?.kind === "busy") setDocState(null);
+  if (onDocument) input.showError(error, { select: mark });
+  else if (input.state?.kind === "busy") input.setState(null);
   let title = "Could not extract";
   if (onPath) title = error.code === "timeout" ? "The query took too long" : "Invalid JSONPath";
   else if (error.code === "parse_error" || error.code === "too_deep") title = "Not valid JSON";
@@ -455,7 +301,7 @@ function showError(error, mark, text) {
     box.querySelector("pre.snippet")?.setAttribute("id", "path-caret");
     pathInput.setAttribute("aria-invalid", "true");
   } else {
-    renderError(box, error, big ? {} : { onJump: (e) => markInTextarea(ta, e.line, e.column) });
+    renderError(box, error, input.isBig ? {} : { onJump: (e) => input.select(e.line, e.column) });
   }
   summary.replaceChildren(headline, box);
   matchesEl.replaceChildren();
@@ -465,10 +311,6 @@ function showError(error, mark, text) {
     viewerEl.hidden = true;
     viewerFor = null;
     viewer.clear();
-    if (error.line) {
-      ta.dataset.errorLine = String(error.line);
-      if (mark && !big) markInTextarea(ta, error.line, error.column);
-    }
   }
 }
 
@@ -492,12 +334,12 @@ function offerSelection(node) {
 
 if (document.getElementById("match-table") || document.getElementById("error")) {
   // the server rendered a result (plain form post): keep it until the next run
-  updateStatus();
-  if (ta.value.trim() && pathInput.value.trim() && isLive()) go();
-} else if (ta.value.trim() && pathInput.value.trim()) {
-  if (isLive()) go();
-  else setDocState({ kind: "large" });
+  input.updateStatus();
+  if (!input.isEmpty && pathInput.value.trim() && input.isLive) go();
+} else if (!input.isEmpty && pathInput.value.trim()) {
+  if (input.isLive) go();
+  else input.setState({ kind: "large" });
 } else {
-  updateStatus();
-  if (!ta.value.trim()) showIdle();
+  input.updateStatus();
+  if (input.isEmpty) showIdle();
 }
