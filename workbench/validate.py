@@ -41,6 +41,7 @@ from .errors import WorkbenchError, bad_request, require  # noqa: E402
 from .format import dumps_value  # noqa: E402
 from .limits import DEFAULT_LIMITS  # noqa: E402
 from .parse import error_at, locate_many, parse, pointer_of  # noqa: E402
+from .validate_compiled import compile_schema as compile_fast  # noqa: E402
 
 log = logging.getLogger("workbench")
 
@@ -92,10 +93,12 @@ def _unresolvable(exc: Exception, parts=()) -> WorkbenchError:
 class Compiled:
     """A checked schema and its validator."""
 
-    def __init__(self, schema, draft, validator, registry, resolver):
+    def __init__(self, schema, draft, validator, registry, resolver, fast=None):
         self.schema = schema
         self.draft = draft
         self.validator = validator
+        #: the schema compiled to Python functions (:mod:`workbench.validate_compiled`), or None
+        self.fast = fast
         self.registry = registry
         self.resolver = resolver
         self._index: dict | None = None
@@ -264,7 +267,11 @@ def compile_schema(schema, *, default_draft: str = "2020-12", format_assert: boo
             raise _schema_error(f"The pattern {exc.pattern!r} is not a valid regular expression: {exc.detail}") from None
         except Unresolvable as exc:
             raise _unresolvable(exc) from None
-    compiled = Compiled(schema, draft, validator, base, validator._resolver)
+    fast = None
+    if cls is CLASSES[draft]:  # not for a custom metaschema's vocabularies
+        fast = compile_fast(schema, draft, resolver=validator._resolver,
+                            format_checker=FORMAT_CHECKERS[draft] if format_assert else None)
+    compiled = Compiled(schema, draft, validator, base, validator._resolver, fast)
     with _CACHE_LOCK:
         _CACHE[key] = compiled
         while len(_CACHE) > _CACHE_SIZE:
@@ -367,7 +374,7 @@ def describe(err) -> tuple[str, str]:
     kind = getattr(err, "wb_kind", None)
     key = getattr(err, "wb_key", None)
     prefix = ""
-    if "propertyNames" in err.relative_schema_path and isinstance(inst, str):
+    if getattr(err, "wb_pname", None) is not None and isinstance(inst, str):
         prefix = f"Property name {jtext(inst)}: "
     try:
         msg = _message(err, kw, v, inst, kind, key)
@@ -436,6 +443,11 @@ def _message(err, kw, v, inst, kind, key) -> str:
         return "The array has equal items, but uniqueItems requires every item to differ"
     if kw == "format":
         return f"{jtext(inst)} is not a valid {v}"
+    if kw in ("items", "additionalItems") and v is False and isinstance(inst, list):
+        before = schema.get("prefixItems" if kw == "items" else "items", [])
+        n = len(before) if isinstance(before, list) else 0
+        return (f"Array has {len(inst)} item{'s' if len(inst) != 1 else ''}; at most {n} allowed "
+                f"(\"{kw}\": false)")
     if kw == "not":
         return "The value matches the schema in \"not\", so it is refused"
     if kw in ("anyOf", "oneOf"):
@@ -531,41 +543,88 @@ def _light(err):
     return err
 
 
-def run(compiled: Compiled, instance, limits=DEFAULT_LIMITS, max_errors: int | None = None) -> dict:
+class _Sink:
+    """Collects the errors of one run: counts every error, keeps the first ``max_errors`` in
+    document order (cut back whenever the list doubles, so a flood of errors costs no more
+    memory than that) with where each is placed (``at``: value, key or parent)."""
+
+    def __init__(self, instance, max_errors: int):
+        self.instance = instance
+        self.max_errors = max_errors
+        self.found: list[_Found] = []
+        self.count = 0
+        self.cache: dict = {}
+
+    def append(self, err) -> None:
+        self.count += 1
+        path = tuple(err.absolute_path)
+        kind = getattr(err, "wb_kind", None)
+        at = "value"
+        if kind in ("extra", "missing"):
+            at = "key" if kind == "extra" else "parent"
+            path = path + (err.wb_key,)
+        else:
+            pname = getattr(err, "wb_pname", None)
+            if pname is not None:  # from propertyNames: the key itself
+                at = "key"
+                path = path + (pname,)
+        order = (_order(self.instance, path[:-1] if at == "parent" else path, self.cache), self.count)
+        spath = tuple(err.relative_schema_path)
+        if err.validator in ("minContains", "maxContains") and spath[-1:] == ("contains",):
+            spath = spath[:-1] + (err.validator,)  # reported by "contains", written as its own keyword
+        found = self.found
+        found.append(_Found(order, path, at, spath, err))
+        if len(found) >= 2 * self.max_errors + 64:
+            found.sort(key=_Found.key)
+            del found[self.max_errors:]
+
+    def errors(self, compiled: "Compiled") -> list[dict]:
+        self.found.sort(key=_Found.key)
+        out = []
+        for f in self.found[:self.max_errors]:
+            keyword, message = describe(f.err)
+            out.append({"pointer": pointer_of(f.path), "keyword": str(keyword), "message": message,
+                        "schema_pointer": schema_pointer(compiled, f.schema_path), "at": f.at})
+        return out
+
+
+def run(compiled: Compiled, instance, limits=DEFAULT_LIMITS, max_errors: int | None = None,
+        path: str = "auto") -> dict:
     """Validate; errors in document order with pointers, messages and schema pointers, plus
     where each is placed (``at``: value, key or parent) for the text locator.
 
-    Every error is counted; only the first ``max_errors`` in document order are kept (the list
-    is cut back whenever it doubles, so a flood of errors costs no more memory than that).
-    ``max_errors=0`` stops at the first error (validity only)."""
+    Every error is counted; only the first ``max_errors`` in document order are kept.
+    ``max_errors=0`` stops at the first error (validity only).
+
+    ``path``: ``"auto"`` uses the compiled form of the schema when there is one
+    (:mod:`workbench.validate_compiled`), else jsonschema; ``"compiled"`` / ``"jsonschema"``
+    force one (tests and the benchmark compare them; ``"compiled"`` without a compiled form
+    is a ValueError).  ``result["path"]`` says which one ran."""
     max_errors = limits.max_errors if max_errors is None else max_errors
-    found: list[_Found] = []
-    count = 0
-    cache: dict = {}
-    key = _Found.key
+    fast = compiled.fast if path != "jsonschema" else None
+    if path == "compiled" and fast is None:
+        raise ValueError("this schema has no compiled form")
     with Budget(limits.regex_timeout, limits.work_timeout):
         try:
-            for err in compiled.validator.iter_errors(instance):
-                count += 1
-                if max_errors == 0:
-                    break
-                path = tuple(err.absolute_path)
-                kind = getattr(err, "wb_kind", None)
-                at = "value"
-                if kind in ("extra", "missing"):
-                    at = "key" if kind == "extra" else "parent"
-                    path = path + (err.wb_key,)
-                elif "propertyNames" in err.relative_schema_path and isinstance(err.instance, str):
-                    at = "key"
-                    path = path + (err.instance,)
-                order = (_order(instance, path[:-1] if at == "parent" else path, cache), count)
-                spath = tuple(err.relative_schema_path)
-                if err.validator in ("minContains", "maxContains") and spath[-1:] == ("contains",):
-                    spath = spath[:-1] + (err.validator,)  # reported by "contains", written as its own keyword
-                found.append(_Found(order, path, at, spath, _light(err)))
-                if len(found) >= 2 * max_errors + 64:
-                    found.sort(key=key)
-                    del found[max_errors:]
+            sink = None
+            if fast is not None:
+                try:
+                    sink = _run_compiled(fast, instance, max_errors)
+                except (WorkbenchError, WorkTimeout, RecursionError, PatternError):
+                    raise
+                except Exception:  # a fault of the compiled form: say so, answer with jsonschema
+                    if path == "compiled":
+                        raise
+                    log.error("the compiled schema failed; validating with jsonschema", exc_info=True)
+                    fast = sink = None
+            if sink is None:
+                sink = _Sink(instance, max_errors)
+                for err in compiled.validator.iter_errors(instance):
+                    if max_errors == 0:
+                        sink.count += 1
+                        break
+                    sink.append(_light(err))
+            errors = sink.errors(compiled)  # inside the budget: messages may evaluate alternatives
         except WorkTimeout:
             raise _timeout(limits) from None
         except RecursionError:
@@ -574,14 +633,22 @@ def run(compiled: Compiled, instance, limits=DEFAULT_LIMITS, max_errors: int | N
             raise _schema_error(f"The pattern {exc.pattern!r} is not a valid regular expression: {exc.detail}") from None
         except Unresolvable as exc:
             raise _unresolvable(exc) from None
-    found.sort(key=key)
-    errors = []
-    for f in found[:max_errors]:
-        keyword, message = describe(f.err)
-        errors.append({"pointer": pointer_of(f.path), "keyword": str(keyword), "message": message,
-                       "schema_pointer": schema_pointer(compiled, f.schema_path), "at": f.at})
+    count = sink.count
     return {"valid": count == 0, "errors": errors, "count": count,
-            "truncated": count > max_errors, "draft": compiled.draft}
+            "truncated": count > max_errors, "draft": compiled.draft,
+            "path": "compiled" if fast is not None else "jsonschema"}
+
+
+def _run_compiled(fast, instance, max_errors: int) -> _Sink:
+    sink = _Sink(instance, max_errors)
+    if not fast.is_valid(instance):
+        if max_errors == 0:
+            sink.count = 1
+        else:
+            fast.errors(instance, sink)
+            if sink.count == 0:  # the two functions disagree: a fault of the compiled form
+                raise AssertionError("the compiled schema refused the value without an error")
+    return sink
 
 
 def schema_pointer(compiled: Compiled, schema_path: tuple) -> str:

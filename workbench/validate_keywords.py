@@ -240,6 +240,8 @@ def pattern_timeout_error(pattern: str, limit: float) -> WorkbenchError:
 def search(pattern: str, string: str) -> bool:
     """Whether the ECMA-262 ``pattern`` finds a match in ``string``, in bounded time."""
     compiled = compile_pattern(pattern)
+    if len(string) <= linear_limit(pattern):  # provably bounded: no timeout (see below)
+        return compiled.search(string) is not None
     limit = getattr(_state, "regex_timeout", 1.0)
     remaining = _deadline() - time.monotonic()
     if remaining <= 0:
@@ -250,6 +252,410 @@ def search(pattern: str, string: str) -> bool:
         if remaining < limit:
             raise WorkTimeout() from None
         raise pattern_timeout_error(pattern, limit) from None
+
+
+# --------------------------------------------------------------------------- linear patterns
+
+# ``regex`` checks its timeout with a CPU clock: that adds about 2 µs to every search, several
+# times the cost of matching a short string.  A pattern that provably cannot backtrack more
+# than linearly is run without it on strings of bounded length (the result is the same: only
+# the bound on time is proven instead of measured).  The proof is the classic one for
+# backtracking engines: a pattern whose Glushkov automaton is deterministic (at every point
+# the characters that may come next pick one way on, and no repetition can end and restart on
+# the same character), with no empty repetition, lookaround or backreference, parses every
+# string in one way; the engine then tries each way at most once per character.
+
+_MAX_CP = 0x10FFFF
+_UNIVERSAL = ((0, _MAX_CP),)
+#: strings at most this long are matched without the timeout by a linear pattern anchored at
+#: its start (one match attempt: O(n · size)); unanchored ones try every start: O(n² · size)
+LINEAR_ANCHORED_MAX = 20_000
+LINEAR_UNANCHORED_MAX = 256
+_LINEAR_POSITIONS = 200
+
+
+class _NotLinear(Exception):
+    pass
+
+
+def _ranges(ranges) -> tuple:
+    out: list = []
+    for lo, hi in sorted(ranges):
+        if out and lo <= out[-1][1] + 1:
+            if hi > out[-1][1]:
+                out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+    return tuple(out)
+
+
+def _complement(ranges) -> tuple:
+    out, at = [], 0
+    for lo, hi in ranges:
+        if lo > at:
+            out.append((at, lo - 1))
+        at = hi + 1
+    if at <= _MAX_CP:
+        out.append((at, _MAX_CP))
+    return tuple(out)
+
+
+def _overlap(a, b) -> bool:
+    i = j = 0
+    while i < len(a) and j < len(b):
+        if a[i][1] < b[j][0]:
+            i += 1
+        elif b[j][1] < a[i][0]:
+            j += 1
+        else:
+            return True
+    return False
+
+
+_SPACE_RANGES = _ranges([(9, 13), (32, 32), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A),
+                         (0x2028, 0x2029), (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000),
+                         (0xFEFF, 0xFEFF)])
+_CLASS_ESCAPES = {
+    "d": _ranges([(48, 57)]),
+    "w": _ranges([(48, 57), (65, 90), (95, 95), (97, 122)]),
+    "s": _SPACE_RANGES,
+}
+_CHAR_ESCAPES = {"t": 9, "n": 10, "v": 11, "f": 12, "r": 13}
+
+
+class _ShapeParser:
+    """Reads a translated pattern (:func:`ecma_to_python`'s output) into a small tree:
+    ``("set", ranges)``, ``("cat", [..])``, ``("alt", [..])``, ``("rep", node, min, max)``;
+    anything outside that shape raises :class:`_NotLinear`."""
+
+    def __init__(self, text: str):
+        self.s = text
+        self.i = 0
+
+    def peek(self, k: int = 0) -> str:
+        j = self.i + k
+        return self.s[j] if j < len(self.s) else ""
+
+    def alternation(self, depth: int):
+        branches = [self.sequence(depth)]
+        while self.peek() == "|":
+            self.i += 1
+            branches.append(self.sequence(depth))
+        return branches[0] if len(branches) == 1 else ("alt", branches)
+
+    def sequence(self, depth: int):
+        items = []
+        s = self.s
+        while self.i < len(s):
+            c = s[self.i]
+            if c in "|)":
+                break
+            if c == "\\" and s.startswith("\\Z", self.i):
+                if depth or self.i + 2 != len(s):
+                    raise _NotLinear
+                self.i += 2
+                break
+            items.append(self.quantified(self.atom(depth)))
+        return ("cat", items)
+
+    def atom(self, depth: int):
+        s = self.s
+        c = s[self.i]
+        if c == "(":
+            if s.startswith("(?:", self.i):
+                self.i += 3
+            elif s.startswith("(?P<", self.i):
+                close = s.find(">", self.i)
+                if close == -1:
+                    raise _NotLinear
+                self.i = close + 1
+            elif s.startswith("(?", self.i):
+                raise _NotLinear  # lookaround, backreference, flags...
+            else:
+                self.i += 1
+            inner = self.alternation(depth + 1)
+            if self.peek() != ")":
+                raise _NotLinear
+            self.i += 1
+            return inner
+        if c == "[":
+            return ("set", self.char_class())
+        if c in "*+?{^$.)|":
+            raise _NotLinear  # '.' and '$' never survive the translation
+        if c == "\\":
+            got = self.escape(in_class=False)
+            return ("set", got if isinstance(got, tuple) else ((got, got),))
+        self.i += 1
+        return ("set", ((ord(c), ord(c)),))
+
+    def escape(self, in_class: bool):
+        """After a backslash: a code point (int) or a set (tuple of ranges)."""
+        s = self.s
+        if self.i + 1 >= len(s):
+            raise _NotLinear
+        e = s[self.i + 1]
+        self.i += 2
+        if e in "dws":
+            return _CLASS_ESCAPES[e]
+        if e in "DWS":
+            return _complement(_CLASS_ESCAPES[e.lower()])
+        if e in "pP":
+            if self.peek() != "{" or s.find("}", self.i) == -1:
+                raise _NotLinear
+            self.i = s.find("}", self.i) + 1
+            return _UNIVERSAL  # a Unicode property: assume it may hold anything
+        if e in _CHAR_ESCAPES:
+            return _CHAR_ESCAPES[e]
+        if e == "b" and in_class:
+            return 8
+        if e in "xuU":
+            width = {"x": 2, "u": 4, "U": 8}[e]
+            digits = s[self.i:self.i + width]
+            if len(digits) != width or not set(digits) <= _HEX:
+                raise _NotLinear
+            self.i += width
+            cp = int(digits, 16)
+            if cp > _MAX_CP:
+                raise _NotLinear
+            return cp
+        if e == "0" and not self.peek().isdigit():
+            return 0
+        if e.isascii() and e.isalnum():
+            raise _NotLinear  # backreference, \b, \A, \Z inside, \N... : not analysed
+        return ord(e)
+
+    def char_class(self) -> tuple:
+        s = self.s
+        self.i += 1
+        negate = False
+        if self.peek() == "^":
+            negate = True
+            self.i += 1
+        ranges: list = []
+        first = True
+        while True:
+            if self.i >= len(s):
+                raise _NotLinear
+            c = s[self.i]
+            if c == "]" and not first:
+                self.i += 1
+                break
+            first = False
+            if c == "[":
+                raise _NotLinear  # POSIX classes and set operations: not analysed
+            if c == "\\":
+                lo = self.escape(in_class=True)
+            else:
+                lo = ord(c)
+                self.i += 1
+            if isinstance(lo, tuple):
+                ranges.extend(lo)
+                continue
+            if self.peek() == "-" and self.peek(1) not in ("]", ""):
+                self.i += 1
+                if self.peek() == "\\":
+                    hi = self.escape(in_class=True)
+                    if isinstance(hi, tuple):
+                        raise _NotLinear
+                else:
+                    hi = ord(self.peek())
+                    self.i += 1
+                if hi < lo:
+                    raise _NotLinear
+                ranges.append((lo, hi))
+            else:
+                ranges.append((lo, lo))
+        found = _ranges(ranges)
+        return _complement(found) if negate else found
+
+    def quantified(self, node):
+        s = self.s
+        c = self.peek()
+        if c == "*":
+            lo, hi = 0, None
+            self.i += 1
+        elif c == "+":
+            lo, hi = 1, None
+            self.i += 1
+        elif c == "?":
+            lo, hi = 0, 1
+            self.i += 1
+        elif c == "{":
+            close = s.find("}", self.i)
+            body = s[self.i + 1:close] if close != -1 else ""
+            a, comma, b = body.partition(",")
+            if not (a or b) or not (a.isdigit() or (comma and not a)) or (b and not b.isdigit()) \
+                    or not a.isascii() or not b.isascii():
+                raise _NotLinear
+            lo = int(a) if a else 0
+            hi = (int(b) if b else None) if comma else lo
+            if hi is not None and hi < lo:
+                raise _NotLinear
+            self.i = close + 1
+        else:
+            return node
+        if self.peek() in ("?", "+"):
+            raise _NotLinear  # lazy or possessive
+        return ("rep", node, lo, hi)
+
+
+class _Glushkov:
+    def __init__(self):
+        self.classes: list = []
+        self.follow: list = []
+
+    def position(self, ranges) -> int:
+        if len(self.classes) >= _LINEAR_POSITIONS:
+            raise _NotLinear
+        self.classes.append(ranges)
+        self.follow.append(set())
+        return len(self.classes) - 1
+
+    def link(self, lasts, firsts) -> None:
+        for p in lasts:
+            f = self.follow[p]
+            for q in firsts:
+                if q in f:
+                    raise _NotLinear  # two ways to the same place: an ambiguous repetition
+                f.add(q)
+
+    def build(self, node):
+        """(first positions, last positions, nullable) of ``node``."""
+        kind = node[0]
+        if kind == "set":
+            p = self.position(node[1])
+            return [p], [p], False
+        if kind == "cat":
+            first: list = []
+            last: list = []
+            nullable = True
+            for item in node[1]:
+                f, l, n = self.build(item)
+                self.link(last, f)
+                if nullable:
+                    first = first + f
+                last = (last + l) if n else l
+                nullable = nullable and n
+            return first, last, nullable
+        if kind == "alt":
+            first, last, nullable = [], [], False
+            for item in node[1]:
+                f, l, n = self.build(item)
+                first += f
+                last += l
+                nullable = nullable or n
+            return first, last, nullable
+        # repetition
+        _, inner, lo, hi = node
+        if hi == 0:
+            raise _NotLinear
+        if inner[0] == "set":  # one character class: copies follow only each other
+            parts = []
+            if lo:
+                parts.append(("set", inner[1]))
+            if hi is None or hi > lo:
+                p = self.position(inner[1])
+                if hi is None or hi - lo > 1:
+                    self.link([p], [p])
+                if not parts:
+                    return [p], [p], True
+                f, l, _n = self.build(parts[0])
+                self.link(l, [p])
+                return f, l + [p], False
+            return self.build(parts[0])
+        if lo > 16 or (hi is not None and hi - lo > 16):
+            raise _NotLinear
+        first: list = []
+        last: list = []
+        nullable = True
+        for _ in range(lo):
+            f, l, n = self.build(inner)
+            if n:
+                raise _NotLinear
+            self.link(last, f)
+            if nullable:
+                first = f
+            last, nullable = l, False
+        if hi is None:
+            f, l, n = self.build(inner)
+            if n:
+                raise _NotLinear
+            self.link(l, f)
+            self.link(last, f)
+            if nullable:
+                first = f
+            last = last + l
+            return first, last, nullable
+        # hi - lo nested optional copies: (r(r(r)?)?)?, each after the one before
+        prev = last
+        for k in range(hi - lo):
+            f, l, n = self.build(inner)
+            if n:
+                raise _NotLinear
+            self.link(prev, f)
+            if k == 0 and nullable:
+                first = f
+            last = last + l
+            prev = l
+        return first, last, nullable
+
+    def deterministic(self, first) -> bool:
+        for group in [first] + [list(f) for f in self.follow]:
+            for a in range(len(group)):
+                for b in range(a + 1, len(group)):
+                    if _overlap(self.classes[group[a]], self.classes[group[b]]):
+                        return False
+        return True
+
+
+_LINEAR: dict[str, int] = {}
+
+
+def linear_limit(pattern: str) -> int:
+    """The longest string ``pattern`` (ECMA-262) is matched without the timeout: 0 unless the
+    pattern provably backtracks at most linearly (see above)."""
+    found = _LINEAR.get(pattern)
+    if found is None:
+        found = 0
+        try:
+            text = ecma_to_python(pattern)
+            anchored = text.startswith("^")
+            parser = _ShapeParser(text)
+            if anchored:
+                parser.i = 1
+            tree = parser.alternation(0)
+            if parser.i != len(text):
+                raise _NotLinear
+            if tree[0] == "alt":
+                anchored = False  # "^a|b": the anchor binds to the first branch only
+            g = _Glushkov()
+            first, _last, _nullable = g.build(tree)
+            if g.deterministic(first):
+                found = LINEAR_ANCHORED_MAX if anchored else LINEAR_UNANCHORED_MAX
+        except (_NotLinear, RecursionError, ValueError):
+            found = 0
+        with _COMPILED_LOCK:
+            if len(_LINEAR) > 2048:
+                _LINEAR.clear()
+            _LINEAR[pattern] = found
+    return found
+
+
+def matcher(pattern: str):
+    """A function ``string -> bool``: :func:`search` for one pattern, with the checks done once
+    (the compiled pattern, and whether short strings can skip the timeout)."""
+    compiled = compile_pattern(pattern)
+    limit = linear_limit(pattern)
+    fast = compiled.search
+
+    def match(string: str) -> bool:
+        if len(string) <= limit:
+            return fast(string) is not None
+        return search(pattern, string)
+    match.pattern = pattern
+    match.limit = limit
+    match.fast = fast
+    return match
 
 
 # --------------------------------------------------------------------------- exact numbers
@@ -451,21 +857,40 @@ def kw_multipleOf(validator, dB, instance, schema):
         yield ValidationError(f"{_short(instance)} is not a multiple of {dB}")
 
 
-def kw_uniqueItems(validator, uI, instance, schema):
-    if not (uI and validator.is_type(instance, "array")):
-        return
+def first_duplicate(items: list):
+    """``(first, index)`` of the first item equal to an earlier one (JSON equality), or None."""
     seen: dict = {}
-    for index, item in enumerate(instance):
+    for index, item in enumerate(items):
         try:
             key = canonical(item)
             first = seen.setdefault(key, index)
         except TypeError:  # unhashable oddity: fall back to pairwise equality
-            first = next((j for j in range(index) if equal(instance[j], item)), index)
+            first = next((j for j in range(index) if equal(items[j], item)), index)
         if first != index:
-            err = ValidationError(f"items {first} and {index} are equal")
-            err.wb_pair = (first, index)
+            return first, index
+    return None
+
+
+def kw_uniqueItems(validator, uI, instance, schema):
+    if not (uI and validator.is_type(instance, "array")):
+        return
+    pair = first_duplicate(instance)
+    if pair is not None:
+        err = ValidationError(f"items {pair[0]} and {pair[1]} are equal")
+        err.wb_pair = pair
+        yield err
+
+
+def kw_propertyNames(validator, propertyNames, instance, schema):
+    """As the library's, with each error marked with the property name it is about
+    (``error.wb_pname``): it is reported at that key."""
+    if not validator.is_type(instance, "object"):
+        return
+    for prop in instance:
+        for err in validator.descend(instance=prop, schema=propertyNames):
+            if getattr(err, "wb_pname", None) is None:
+                err.wb_pname = prop
             yield err
-            return
 
 
 def _uneval_props(finder):
@@ -845,6 +1270,7 @@ _OVERRIDES_ALL = {
     "multipleOf": kw_multipleOf,
     "uniqueItems": kw_uniqueItems,
     "format": kw_format,
+    "propertyNames": kw_propertyNames,
 }
 
 BASES = {
@@ -918,8 +1344,27 @@ def _make_class(draft: str, drop: frozenset = frozenset()):
     if drop:
         cls.VALIDATORS = {k: v for k, v in cls.VALIDATORS.items() if k not in drop}
     cls.evolve = _evolve
+    cls.descend = _descend_false_at_its_place(cls.descend)
     cls.wb_draft = draft
     return cls
+
+
+def _descend_false_at_its_place(descend):
+    """The library's ``descend`` into a ``false`` subschema yields its error without the path
+    and schema path of the descent (``properties: {"refund": false}`` was reported at the
+    object, under ``/properties``): here it carries both, like every other error."""
+    def wrapped(self, instance, schema, path=None, schema_path=None, resolver=None):
+        if schema is False:
+            err = ValidationError("False schema does not allow this value", validator=None,
+                                  validator_value=None, instance=instance, schema=schema)
+            if path is not None:
+                err.path.appendleft(path)
+            if schema_path is not None:
+                err.schema_path.appendleft(schema_path)
+            yield err
+            return
+        yield from descend(self, instance, schema, path, schema_path, resolver)
+    return wrapped
 
 
 _INIT_FIELDS = [(f.name, f.alias) for f in attrs.fields(validators.Draft202012Validator) if f.init]
