@@ -4,6 +4,7 @@
 //   const v = new JsonViewer(el, { onSelect: (node) => {}, maxAutoExpandDepth: 3 });
 //   await v.setText(text);          // exact JSON text
 //   v.highlight(["/a/0"], "match"); v.reveal("/a/0"); v.expandAll(); v.collapseAll(); v.clear();
+//   await v.find("call_123");       // the find box: hits in keys and values, "3 of 41"
 //
 // The text is read by its own tokenizer: numbers are shown as written (never through a JS
 // Number), strings with their escapes as written, duplicate keys both shown.  Nodes live in
@@ -12,10 +13,15 @@
 // scrolling), so a 20 MB document stays usable.  Large texts are read in slices of a few
 // milliseconds so input is never blocked for long.
 //
+// Find (a box in the toolbar, Ctrl/⌘+F inside the viewer, Enter / Shift+Enter for the next /
+// previous hit) searches the model, not the page: every key and value as written, folded and
+// off-screen ones too, in slices of a few milliseconds; the current hit is unfolded and selected.
+//
 // For tests: the container carries data-rows (rows in the model) and data-state
-// (empty | loading | ready | invalid); every row element of a value carries data-pointer.
+// (empty | loading | ready | invalid), data-find-hits and data-find-current (1-based) after a
+// search; every row element of a value carries data-pointer.
 
-import { copyText, download, h, formatBytes } from "./app.js";
+import { copyText, download, h, formatBytes, debounce } from "./app.js";
 
 const OBJ = 0, ARR = 1, STR = 2, NUM = 3, TRUE = 4, FALSE = 5, NULL = 6;
 const KIND_NAMES = ["object", "array", "string", "number", "true", "false", "null"];
@@ -379,6 +385,46 @@ function describe(text, pos) {
   return `'${ch}'`;
 }
 
+
+// ------------------------------------------------------------------ find helpers
+
+/** s.toLowerCase() when that keeps every offset; otherwise character by character. */
+function lowerSame(s) {
+  const l = s.toLowerCase();
+  if (l.length === s.length) return l;
+  let out = "";
+  for (const ch of s) { const c = ch.toLowerCase(); out += c.length === ch.length ? c : ch; }
+  return out;
+}
+
+/** Where each node's first token starts (its key, or its value): increasing in node order. */
+function tokenStarts(m) {
+  if (m.tokStart) return m.tokStart;
+  const a = new Int32Array(m.n);
+  for (let i = 0; i < m.n; i++) a[i] = m.kS[i] >= 0 ? m.kS[i] : m.vS[i];
+  m.tokStart = a;
+  return a;
+}
+
+/** The node whose key or scalar value holds text[o, o + len), or -1 (punctuation, white space). */
+function nodeAt(m, starts, o, len) {
+  let lo = 0, hi = m.n - 1;
+  if (hi < 0 || starts[0] > o) return -1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= o) lo = mid; else hi = mid - 1;
+  }
+  const i = lo;
+  if (m.kS[i] >= 0 && o >= m.kS[i] && o + len <= m.kE[i]) return i;
+  if (m.kind[i] > ARR && o >= m.vS[i] && o + len <= m.vE[i]) return i;
+  return -1;
+}
+
+/** The end of the token of node i that holds offset o. */
+function tokenEnd(m, i, o) {
+  return m.kS[i] >= 0 && o < m.kE[i] ? m.kE[i] : m.vE[i];
+}
+
 // ------------------------------------------------------------------ the viewer
 
 let uid = 0;
@@ -427,7 +473,8 @@ export class JsonViewer {
       btn("Collapse all", "collapse", "Fold everything below the top level"),
       h("span", { class: "grow" }),
       btn("Copy all", "copy", "Copy the whole document"),
-      btn("Download", "download", "Save the whole document as a file"));
+      btn("Download", "download", "Save the whole document as a file"),
+      this._findBox());
     this.pathEl = h("code", { class: "jv-path", title: "Normalized path (RFC 9535)" });
     this.ptrEl = h("code", { class: "jv-pointer", title: "JSON Pointer (RFC 6901)" });
     this.selBar = h("div", { class: "jv-sel" },
@@ -445,6 +492,13 @@ export class JsonViewer {
     this.bar.hidden = options.toolbar === false;
 
     el.addEventListener("click", (e) => this._onClick(e));
+    el.addEventListener("keydown", (e) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === "f" && !this.bar.hidden) {
+        e.preventDefault();
+        this.findInput.focus();
+        this.findInput.select();
+      }
+    });
     this.scroller.addEventListener("scroll", () => this._schedule());
     this.scroller.addEventListener("keydown", (e) => this._onKey(e));
     if (typeof ResizeObserver !== "undefined") new ResizeObserver(() => this._schedule(true)).observe(this.scroller);
@@ -468,6 +522,7 @@ export class JsonViewer {
     this.sel = -1; this.marks = new Map(); this.full = new Set(); this.ptrCache = new Map();
     this.pending = [];
     this.rowCount = 0; this.from = this.to = -1;
+    this._resetFind();
     this.selBar.hidden = true;
     this.msg.classList.remove("bad");
     delete this.el.dataset.selectedPointer; delete this.el.dataset.selectedPath;
@@ -549,6 +604,7 @@ export class JsonViewer {
     this._render(true);
     const pending = this.pending; this.pending = [];
     for (const op of pending) op();
+    if (this.findInput?.value) this.find(this.findInput.value, { reveal: false });
   }
 
   _message(...parts) {
@@ -694,6 +750,7 @@ export class JsonViewer {
       return row;
     }
     for (const [c, set] of this.marks) if (set.has(i)) cls += ` jv-marked ${c}`;
+    if (this.fFlags && this.fFlags[i]) cls += i === this.fNode ? " jv-found jv-found-current" : " jv-found";
     row.className = cls;
     row.dataset.pointer = this._pointer(i);
     row.setAttribute("role", "treeitem");
@@ -730,11 +787,13 @@ export class JsonViewer {
   /** A token's exact text; a very long one is cut with a "… N more characters" toggle. */
   _token(i, s, e, cls) {
     const span = h("span", { class: cls });
+    const marked = this.fFlags && this.fFlags[i];
     if (e - s <= MAX_TOKEN_CHARS || this.full.has(`${i}:${s}`)) {
-      span.textContent = this.text.slice(s, e);
+      if (marked) this._markText(span, this.text.slice(s, e)); else span.textContent = this.text.slice(s, e);
       return span;
     }
-    span.textContent = this.text.slice(s, s + MAX_TOKEN_CHARS);
+    if (marked) this._markText(span, this.text.slice(s, s + MAX_TOKEN_CHARS));
+    else span.textContent = this.text.slice(s, s + MAX_TOKEN_CHARS);
     const more = h("span", { class: "jv-more", "data-more": `${i}:${s}`, title: "Show the whole text" },
       `… ${(e - s - MAX_TOKEN_CHARS).toLocaleString("en-US")} more characters`);
     const wrap = h("span", {}, span, more);
@@ -761,6 +820,138 @@ export class JsonViewer {
       text: this.text.slice(m.vS[i], m.vE[i]), kind: KIND_NAMES[m.kind[i]], line: m.line[i],
       key: m.kS[i] >= 0 ? m.keyOf(i) : null,
     };
+  }
+
+
+  // ---------------------------------------------------------------- find
+
+  _findBox() {
+    this.findInput = h("input", { type: "search", class: "jv-find", placeholder: "Find key or value",
+      "aria-label": "Find in the document (keys and values, as written)", spellcheck: "false", autocomplete: "off",
+      title: "Find in keys and values, folded ones too (Ctrl/⌘+F in the viewer). Enter: next, Shift+Enter: previous, Esc: clear" });
+    this.findCount = h("span", { class: "jv-find-count", role: "status", "aria-live": "polite" });
+    const nav = (label, act, title) => h("button", { type: "button", "data-act": act, title, "aria-label": title }, label);
+    const later = debounce(() => this.find(this.findInput.value), 200);
+    this.findInput.addEventListener("input", () => { if (!this.findInput.value) { later.cancel(); this.find(""); } else later(); });
+    this.findInput.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        later.cancel();
+        if (this.fQuery !== this.findInput.value) this.find(this.findInput.value).then(() => { if (e.shiftKey) this.findNext(-1); });
+        else this.findNext(e.shiftKey ? -1 : 1);
+      } else if (e.key === "Escape") {
+        e.preventDefault();
+        later.cancel();
+        if (this.findInput.value) { this.findInput.value = ""; this.find(""); }
+        else this.scroller.focus();
+      }
+    });
+    return h("span", { class: "jv-findbar", role: "search" }, this.findInput, this.findCount,
+      nav("↑", "find-prev", "Previous match (Shift+Enter)"), nav("↓", "find-next", "Next match (Enter)"));
+  }
+
+  _resetFind() {
+    this.fGen = (this.fGen || 0) + 1;
+    this.fQuery = ""; this.fFlags = null; this.fHits = null; this.fCur = -1; this.fNode = -1; this.fNeedles = null;
+    if (this.findCount) this.findCount.textContent = "";
+    delete this.el.dataset.findHits; delete this.el.dataset.findCurrent;
+  }
+
+  /** Find `query` in every key and value (as written, ignoring case); the first hit (or the
+   *  first after the selection) is unfolded and selected unless reveal is false.  Resolves to
+   *  the number of hits. */
+  async find(query, { reveal = true } = {}) {
+    if (this.findInput && this.findInput.value !== query) this.findInput.value = query;
+    if (!this.m) {
+      this._resetFind();
+      this.fQuery = query;
+      if (query && this.findCount) this.findCount.textContent = this.raw ? "find needs valid JSON" : "";
+      return 0;
+    }
+    this._resetFind();
+    const gen = this.fGen;
+    this.fQuery = query;
+    if (!query) { this._render(true); return 0; }
+    const m = this.m, text = m.text;
+    const needles = [lowerSame(query)];
+    const escaped = JSON.stringify(query).slice(1, -1);   // as written inside a string: \" \\ \n …
+    if (escaped !== query) needles.push(lowerSame(escaped));
+    const longest = Math.max(...needles.map((n) => n.length));
+    const flags = new Uint8Array(m.n);
+    const starts = tokenStarts(m);
+    const CH = 1 << 20;
+    let t0 = performance.now();
+    for (let a = 0; a < text.length; a += CH) {
+      const chunk = lowerSame(text.slice(a, Math.min(text.length, a + CH + longest - 1)));
+      for (const needle of needles) {
+        let k = chunk.indexOf(needle);
+        while (k !== -1 && k < CH) {
+          const o = a + k;
+          const hit = nodeAt(m, starts, o, needle.length);
+          if (hit >= 0) { flags[hit] = 1; k = chunk.indexOf(needle, Math.max(k + 1, tokenEnd(m, hit, o) - a)); }
+          else k = chunk.indexOf(needle, k + 1);
+        }
+      }
+      if (performance.now() - t0 > SLICE_MS) {
+        this.findCount.textContent = `searching… ${Math.floor((100 * a) / text.length)}%`;
+        await yieldToPage();
+        if (gen !== this.fGen || m !== this.m) return 0;
+        t0 = performance.now();
+      }
+    }
+    let count = 0;
+    for (let i = 0; i < m.n; i++) count += flags[i];
+    const hits = new Int32Array(count);
+    for (let i = 0, k = 0; i < m.n; i++) if (flags[i]) hits[k++] = i;
+    this.fFlags = flags; this.fHits = hits; this.fNeedles = needles;
+    this.el.dataset.findHits = String(count);
+    if (!count) {
+      this.findCount.textContent = "No matches";
+      this._render(true);
+      return 0;
+    }
+    // start at the selection (or the top)
+    let cur = 0;
+    if (this.sel >= 0) { while (cur < count && hits[cur] < this.sel) cur++; if (cur === count) cur = 0; }
+    this.fCur = cur - 1;
+    if (reveal) this.findNext(1);
+    else { this.findCount.textContent = `${count.toLocaleString("en-US")} match${count === 1 ? "" : "es"}`; this._render(true); }
+    return count;
+  }
+
+  /** Go to the next (dir 1) or previous (dir -1) hit: unfold it, scroll to it, select it. */
+  findNext(dir = 1) {
+    const hits = this.fHits;
+    if (!hits || !hits.length || !this.m) return false;
+    this.fCur = ((this.fCur + dir) % hits.length + hits.length) % hits.length;
+    const i = hits[this.fCur];
+    this.fNode = i;
+    this.findCount.textContent = `${(this.fCur + 1).toLocaleString("en-US")} of ${hits.length.toLocaleString("en-US")}`;
+    this.el.dataset.findCurrent = String(this.fCur + 1);
+    if (this._expandAncestors(i)) this._rebuild();
+    this._select(i, { scroll: "center" });
+    this._render(true);
+    return true;
+  }
+
+  /** Put the text of a token in `span`, with each hit of the search wrapped in <mark>. */
+  _markText(span, str) {
+    const lower = lowerSame(str);
+    const ranges = [];
+    for (const needle of this.fNeedles || []) {
+      if (!needle) continue;
+      for (let k = lower.indexOf(needle); k !== -1; k = lower.indexOf(needle, k + needle.length)) ranges.push([k, k + needle.length]);
+    }
+    if (!ranges.length) { span.textContent = str; return; }
+    ranges.sort((x, y) => x[0] - y[0]);
+    let at = 0;
+    for (const [a, b] of ranges) {
+      if (a < at) continue;
+      if (a > at) span.append(str.slice(at, a));
+      span.append(h("mark", { class: "jv-hit" }, str.slice(a, b)));
+      at = b;
+    }
+    if (at < str.length) span.append(str.slice(at));
   }
 
   // ---------------------------------------------------------------- folding and selection
@@ -848,7 +1039,11 @@ export class JsonViewer {
   }
 
   _action(act) {
-    if (act === "expand") this.expandAll();
+    if (act === "find-next" || act === "find-prev") {
+      const q = this.findInput.value;
+      if (q && q !== this.fQuery) this.find(q).then(() => { if (act === "find-prev") this.findNext(-1); });
+      else this.findNext(act === "find-next" ? 1 : -1);
+    } else if (act === "expand") this.expandAll();
     else if (act === "collapse") this.collapseAll();
     else if (act === "copy") copyText(this.text, "Copied the whole document");
     else if (act === "download") download(this.text, this.filename);
