@@ -4,7 +4,7 @@
 // marked, "walk this call" for envelopes, and copying the function_call_output.
 
 import { postJSON, debounce, latestOnly, persist, sizeLine, attachFile, markInTextarea,
-  renderError, copyText, h } from "./app.js";
+  renderError, copyText, h, shortList, LineGutter } from "./app.js";
 import { JsonViewer } from "./viewer.js";
 
 const LIVE_LIMIT = 200_000;   // characters in all panes: larger inputs run on Ctrl/Cmd+Enter
@@ -28,8 +28,10 @@ document.body.dataset.liveView = "1";
 
 // ------------------------------------------------------------------ inputs
 
+const gutters = {};   // line numbers and the error mark beside each input
 for (const [name, ta] of Object.entries(fields)) {
   persist(ta, `gate:${name}`);
+  gutters[name] = new LineGutter(ta);
   attachFile(ta, { fileInput: document.getElementById(`${name}_file`), onLoad: () => run() });
   ta.addEventListener("input", () => { status(name); scheduleLive(); });
   const clear = form.querySelector(`[data-clear="${name}"]`);
@@ -97,7 +99,10 @@ function showError(error) {
     onJump: (e) => { const ta = fields[e.field]; if (ta) { openPane(e.field); markInTextarea(ta, e.line, e.column); } },
   });
   body.replaceChildren(box);
-  if (fields[error.field]) status(error.field, error);
+  if (fields[error.field]) {
+    status(error.field, error);
+    if (error.line) { openPane(error.field); gutters[error.field].mark(error.line, error.column); }
+  }
 }
 
 function openPane(name) { if (panes[name]) panes[name].open = true; }
@@ -116,13 +121,16 @@ function render(r) {
   const walk = h("ol", { class: "walk", id: "walk" }, r.steps.map((s) => renderStep(s, r)));
   const parts = [walk, renderBanner(r)];
   if (r.warnings?.length) {
-    parts.push(h("ul", { class: "warnings" }, r.warnings.map((w) => h("li", {},
+    parts.push(shortList(h("ul", { class: "warnings" }), r.warnings.map((w) => h("li", {},
       h("strong", {}, w.code), " ", w.message, " ",
-      h("span", { class: "mono" }, `at ${w.pointer || "/"} (line ${w.line}, column ${w.column})`)))));
+      h("span", { class: "mono" }, `at ${w.pointer || "/"} (line ${w.line}, column ${w.column})`))), { limit: 5, noun: "warnings" }));
   }
   if (r.envelope) parts.push(renderEnvelope(r.envelope));
   body.replaceChildren(...parts);
-  for (const name of Object.keys(fields)) status(name);
+  for (const name of Object.keys(fields)) { status(name); gutters[name].clear(); }
+  // a failing format step points at its field in the item
+  const failed = r.steps.find((s) => s.check === "format" && s.status === "fail" && s.line);
+  if (failed) gutters.item.mark(failed.line, failed.column);
 }
 
 function renderStep(s, r) {
