@@ -80,6 +80,40 @@ def test_reversed_list_round_trips(server):
     assert all(c["op"] == "move" for c in r["changes"])
 
 
+def test_repeated_values_align_by_edit_distance(server):
+    """No value is unique here, so patience finds no anchor: Myers' algorithm aligns them."""
+    left = [i % 2 for i in range(3000)]
+    right = left[1:] + [0]
+    r = diff(server, left, right)
+    assert r["count"] <= 2 and applied(json.dumps(left), r["patch"]) == right
+    # a repeated value is never "moved": it has no place of its own
+    r = diff(server, [0, 1, 0, 1, 0], [1, 0, 1, 0, 0])
+    assert r["summary"]["moved"] == 0 and r["count"] <= 2
+
+
+def test_myers_is_a_longest_common_subsequence():
+    import random
+    from workbench.diff_align import myers
+
+    def lcs_len(a, b):
+        prev = [0] * (len(b) + 1)
+        for x in a:
+            cur = [0]
+            for j, y in enumerate(b):
+                cur.append(prev[j] + 1 if x == y else max(prev[j + 1], cur[j]))
+            prev = cur
+        return prev[-1]
+
+    rng = random.Random(5)
+    for _ in range(500):
+        a = [rng.randint(0, 3) for _ in range(rng.randint(0, 15))]
+        b = [rng.randint(0, 3) for _ in range(rng.randint(0, 15))]
+        pairs = myers(a, b, 0, len(a), 0, len(b))
+        assert all(a[i] == b[j] for i, j in pairs)
+        assert all(p[0] < q[0] and p[1] < q[1] for p, q in zip(pairs, pairs[1:]))
+        assert len(pairs) == lcs_len(a, b)
+
+
 def test_ignore_order_compares_arrays_as_multisets(server):
     left = items(10)
     right = list(reversed(left))

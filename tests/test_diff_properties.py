@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import json
-from collections import Counter
 from decimal import Decimal
 
 import jsonpatch

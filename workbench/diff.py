@@ -32,6 +32,8 @@ Numbers written differently and equal JSON-in-strings also get a ``replace`` in 
 from __future__ import annotations
 
 import gc
+import json as _json
+import re as _re
 from decimal import Decimal
 
 import orjson
@@ -43,9 +45,6 @@ from .errors import WorkbenchError, bad_request, require
 from .format import dumps_value
 from .limits import DEFAULT_LIMITS, Limits
 from .parse import Span, check_depth, parse, split_pointer
-
-import json as _json
-import re as _re
 
 MAX_TEXT = 100_000          # characters of one side's JSON text in a change
 LOCATE_LIMIT = 2_000_000    # characters: larger documents give value texts, not spans

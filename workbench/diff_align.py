@@ -74,6 +74,8 @@ def lcs_pairs(a: Sequence[Hashable], b: Sequence[Hashable],
             x = b[j]
             if x in seen_a:
                 seen_b[x] = -1 if x in seen_b else j
+        if not seen_b:          # nothing in common: no pairs here
+            continue
         cands = [(seen_a[x], j) for x, j in seen_b.items() if j >= 0 and seen_a[x] >= 0]
         if cands:
             cands.sort(key=lambda c: c[1])
@@ -87,6 +89,10 @@ def lcs_pairs(a: Sequence[Hashable], b: Sequence[Hashable],
             if pa < a1 and pb < b1:
                 stack.append((pa, a1, pb, b1))
             continue
+        found = myers(a, b, a0, a1, b0, b1)
+        if found is not None:
+            out.extend(found)
+            continue
         small = (a1 - a0) * (b1 - b0) <= EXACT_SM_LIMIT
         sm = SequenceMatcher(None, a[a0:a1], b[b0:b1], autojunk=not small)
         for blk in sm.get_matching_blocks():
@@ -94,6 +100,69 @@ def lcs_pairs(a: Sequence[Hashable], b: Sequence[Hashable],
                 out.append((a0 + blk.a + k, b0 + blk.b + k))
     out.sort()
     return out
+
+
+MYERS_WORK = 2_000_000      # steps before Myers gives up (then SequenceMatcher decides)
+
+
+def myers(a, b, a0, a1, b0, b1, budget: int = MYERS_WORK):
+    """A shortest edit script between ``a[a0:a1]`` and ``b[b0:b1]`` (Myers' greedy
+    algorithm): the matched pairs, or None when it needs more than ``budget`` steps.  Used
+    where patience finds no anchor (repeated values): cheap when the ranges differ little."""
+    n, m = a1 - a0, b1 - b0
+    max_d = n + m
+    off = max_d + 1
+    v = [0] * (2 * max_d + 3)
+    trace: list = []
+    work = 0
+    for d in range(max_d + 1):
+        trace.append(v[off - d - 1:off + d + 2])
+        for k in range(-d, d + 1, 2):
+            if k == -d or (k != d and v[off + k - 1] < v[off + k + 1]):
+                x = v[off + k + 1]
+            else:
+                x = v[off + k - 1] + 1
+            y = x - k
+            sx = x
+            while x < n and y < m and a[a0 + x] == b[b0 + y]:
+                x += 1
+                y += 1
+            work += 1 + x - sx
+            v[off + k] = x
+            if x >= n and y >= m:
+                return _myers_path(trace, d, n, m, a0, b0)
+        work += 2 * d + 1
+        if work > budget:
+            return None
+    return None
+
+
+def _myers_path(trace, dmax, n, m, a0, b0):
+    pairs = []
+    x, y = n, m
+    for d in range(dmax, 0, -1):
+        snap = trace[d]               # v[-d-1 .. d+1] as it was before step d
+        base = d + 1                  # index of k = 0 in snap
+        k = x - y
+        if k == -d or (k != d and snap[base + k - 1] < snap[base + k + 1]):
+            pk = k + 1
+        else:
+            pk = k - 1
+        px = snap[base + pk]
+        py = px - pk
+        sx = px if pk == k + 1 else px + 1     # where the snake of step d began
+        sy = sx - k
+        while x > sx and y > sy:
+            x -= 1
+            y -= 1
+            pairs.append((a0 + x, b0 + y))
+        x, y = px, py
+    while x > 0 and y > 0:
+        x -= 1
+        y -= 1
+        pairs.append((a0 + x, b0 + y))
+    pairs.reverse()
+    return pairs
 
 
 def pair_gap(li: list[int], rj: list[int], sim: Callable[[int, int], float]) -> list[tuple[int, int]]:

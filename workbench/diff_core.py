@@ -145,10 +145,6 @@ class _Lit(str):
     __slots__ = ()
 
 
-def numtext(v) -> str:
-    return str(v)
-
-
 # --------------------------------------------------------------------------- the walk
 
 class Differ:
@@ -486,20 +482,30 @@ class Differ:
         for i, j in anchors:
             in_l[i] = 1
             in_r[j] = 1
-        # moves: an unmatched identity on both sides
+        # moves: an unmatched item whose identity occurs once on each side (a value that is
+        # repeated, like the 0s of [0, 1, 0, 1], has no place of its own to move from)
         move_to: dict[int, int] = {}
         move_from: dict[int, int] = {}
         if len(anchors) < n and len(anchors) < m:
+            count_l: dict = {}
+            for x in lid:
+                if x is not None:
+                    count_l[x] = count_l.get(x, 0) + 1
+            count_r: dict = {}
+            for x in rid:
+                if x is not None:
+                    count_r[x] = count_r.get(x, 0) + 1
             pos: dict = {}
             for i in range(n):
-                if not in_l[i] and lid[i] is not None and lid[i] != IGN_ID:
-                    pos.setdefault(lid[i], deque()).append(i)
+                x = lid[i]
+                if not in_l[i] and x is not None and x != IGN_ID and count_l[x] == 1 \
+                        and count_r.get(x) == 1:
+                    pos[x] = i
             if pos:
                 for j in range(m):
                     if not in_r[j]:
-                        q = pos.get(rid[j])
-                        if q and self.verified(l[q[0]], r[j], fast):
-                            i = q.popleft()
+                        i = pos.get(rid[j])
+                        if i is not None and self.verified(l[i], r[j], fast):
                             move_to[i] = j
                             move_from[j] = i
         entries = []

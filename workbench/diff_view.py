@@ -22,7 +22,7 @@ from decimal import Decimal
 
 import orjson
 
-from .diff_core import (ADD, ARR, DEL, EQ, MVF, MVT, NUM, OBJ, PAIR, REP, STR, ptr)
+from .diff_core import ADD, DEL, EQ, MVF, MVT, NUM, OBJ, PAIR, REP, STR, ptr
 from .format import encode_string
 
 _FMT = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
