@@ -57,8 +57,6 @@ def _options(ignore_order, match_key, ignore_paths, parse_strings):
     if not isinstance(parse_strings, bool):
         raise bad_request("'parse_strings' must be true or false", field="parse_strings",
                           code="bad_type")
-    if isinstance(match_key, int) and not isinstance(match_key, bool):
-        match_key = str(match_key)          # a plain form turns "0" into 0
     if match_key is not None and not isinstance(match_key, str):
         raise bad_request("'match_key' must be a string (a member name such as call_id)",
                           field="match_key", code="bad_type")
