@@ -192,7 +192,10 @@ def step(page, report: Report, name: str, action, done_js: str, timeout: float =
     t0 = time.perf_counter()
     action()
     page.wait_for_function(done_js, timeout=timeout * 1000, polling=50)
-    report.steps[name] = (time.perf_counter() - t0, page.evaluate("window.__soak.read()"))
+    stall = page.evaluate("window.__soak.read()")
+    report.steps[name] = (time.perf_counter() - t0, stall)
+    if stall >= MAX_PING * 1000:
+        report.problems.append(f"{name}: the page was blocked for {stall} ms")
 
 
 def start(page) -> None:
