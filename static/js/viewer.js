@@ -425,6 +425,18 @@ function tokenEnd(m, i, o) {
   return m.kS[i] >= 0 && o < m.kE[i] ? m.kE[i] : m.vE[i];
 }
 
+/** Add the viewer's find keys to the page's shortcut list (the `?` dialog), once. */
+function listShortcut() {
+  const table = document.querySelector("#shortcuts table");
+  if (!table || table.querySelector("[data-viewer-find]")) return;
+  const rows = table.querySelectorAll("tr");
+  const row = h("tr", { "data-viewer-find": "" },
+    h("td", {}, h("kbd", {}, "Ctrl"), "/", h("kbd", {}, "⌘"), "+", h("kbd", {}, "F"), " in a viewer"),
+    h("td", {}, "find in keys and values (folded ones too); ", h("kbd", {}, "Enter"), " / ", h("kbd", {}, "Shift"), "+", h("kbd", {}, "Enter"), " next / previous"));
+  const before = rows.length >= 2 ? rows[rows.length - 2] : null;   // above "?" and "Esc"
+  if (before) before.before(row); else table.append(row);
+}
+
 // ------------------------------------------------------------------ the viewer
 
 let uid = 0;
@@ -490,6 +502,7 @@ export class JsonViewer {
       "aria-multiselectable": "false" }, this.spacer, this.win);
     el.append(this.bar, this.selBar, this.msg, this.scroller);
     this.bar.hidden = options.toolbar === false;
+    if (!this.bar.hidden) listShortcut();
 
     el.addEventListener("click", (e) => this._onClick(e));
     el.addEventListener("keydown", (e) => {
