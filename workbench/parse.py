@@ -550,6 +550,19 @@ def _last_key(text: str, pos: int) -> str | None:
         return None
 
 
+def _found(text: str, pos: int) -> str:
+    """What stands at ``pos``, in words: a string is quoted whole (cut when long)."""
+    ch = text[pos:pos + 1]
+    if ch == '"':
+        try:
+            value, _ = _scanstring(text, pos + 1)
+        except ValueError:
+            return "'\"'"
+        shown = value if len(value) <= 40 else value[:37] + "…"
+        return "the string " + json.dumps(shown, ensure_ascii=False)
+    return _describe(ch)
+
+
 def _describe(ch: str) -> str:
     if ch == "":
         return "the end of the input"
@@ -614,7 +627,7 @@ def _diagnose(text: str, exc: json.JSONDecodeError, field) -> WorkbenchError:
             return err("Trailing comma: JSON does not allow ',' before '}'", at=prev_at)
         return err(f"Expected a key in double quotes, found {_describe(ch)}")
     if msg.startswith("Expecting ':'"):
-        return err(f"Expected ':' after the key, found {_describe(ch)}")
+        return err(f"Expected ':' after the key, found {_found(text, pos)}")
     if msg.startswith("Expecting ',' delimiter"):
         number_fault = _number_fault(text, pos, field)
         if number_fault:
@@ -624,8 +637,8 @@ def _diagnose(text: str, exc: json.JSONDecodeError, field) -> WorkbenchError:
         if inner == "{":
             key = _last_key(text, pos)
             after = f"the value of {json.dumps(key, ensure_ascii=False)}" if key is not None else "a member"
-            return err(f"Expected ',' or '}}' after {after}, found {_describe(ch)}")
-        return err(f"Expected ',' or ']' after an array item, found {_describe(ch)}")
+            return err(f"Expected ',' or '}}' after {after}, found {_found(text, pos)}")
+        return err(f"Expected ',' or ']' after an array item, found {_found(text, pos)}")
     return err(msg)
 
 
