@@ -1,22 +1,31 @@
-"""Validate benchmark: this project's validator against plain ``jsonschema`` on the same log.
+"""Validate benchmark: this project's validator (compiled path, jsonschema path, HTTP API)
+against plain ``jsonschema`` on the same log, side by side in one run.
 
-    .venv/bin/python bench/bench_validate.py              # 20 MB, about 105,000 items
+    .venv/bin/python bench/bench_validate.py              # 20 MB, about 100,000 items
     .venv/bin/python bench/bench_validate.py --size-mb 2  # quick
+    .venv/bin/python bench/bench_validate.py --no-jsonschema-path   # skip the slow row
 
 The document is a JSON array of log entries (one per line, about 190 bytes each; one in 997
 is broken on purpose so there are errors to report) and the schema an ``items`` schema with
 types, required keys, ``additionalProperties: false``, ``pattern``, ``enum``, bounds and
 ``uniqueItems``.  In one run, on the same text, it times:
 
-* ``workbench core``: ``parse(text)`` (exact numbers) then ``validate_value(schema, value)``
-  (compiled validator cached, errors sorted into document order, messages and schema pointers);
-* ``workbench API (HTTP)``: one ``POST /api/validate`` to the real server on a free port, from
-  sending to the decoded response (errors also get their line and column in the text);
 * ``plain jsonschema``: ``json.loads(text)`` then ``list(Draft202012Validator(schema)
-  .iter_errors(value))`` -- Python's ``re``, floats, no positions, no time bound.
+  .iter_errors(value))`` -- Python's ``re``, floats, no positions, no time bound;
+* ``workbench core, compiled``: ``parse(text)`` (exact numbers) then ``run(compiled, value,
+  path="compiled")`` -- the schema as generated Python functions
+  (:mod:`workbench.validate_compiled`), errors sorted into document order with messages and
+  schema pointers;
+* ``workbench core, jsonschema``: the same with ``path="jsonschema"`` (the path used for
+  schemas the compiler leaves alone);
+* ``workbench API (HTTP)``: one ``POST /api/validate`` to the real server on a free port, from
+  sending to the decoded response (the compiled path, and each returned error's line and
+  column in the text).
 
-Each timing is the best of ``--repeat`` runs.  The three must agree on which entries are
-invalid (the run fails otherwise).  ``main()`` returns the table's rows as dicts.
+Each timing is the best of ``--repeat`` runs, as wall time and as CPU time (of this process,
+or of the server process for the API: steadier than wall time on a busy machine).  All rows
+must agree on which entries are invalid (the run fails otherwise).  ``main()`` returns the
+table's rows as dicts.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ import argparse
 import gc
 import http.client
 import json
+import os
 import random
 import re
 import subprocess
@@ -99,34 +109,36 @@ def invalid_items(pointers) -> set[int]:
     return {int(p.split("/")[1]) for p in pointers if p.count("/") >= 1 and p.split("/")[1].isdigit()}
 
 
-def time_core(text: str, schema_text: str) -> tuple[float, set, int, dict]:
+def time_core(text: str, schema_text: str, path: str) -> tuple[float, set, int, dict]:
     from workbench.limits import DEFAULT_LIMITS
     from workbench.parse import parse
-    from workbench.validate import validate_value
+    from workbench.validate import compile_schema, run
 
     limits = DEFAULT_LIMITS.with_(max_errors=1_000_000, work_timeout=600)
-    schema = parse(schema_text).value
-    validate_value(schema, [], limits=limits)  # compile once (cached), as a running server would
-    t0 = time.perf_counter()
+    compiled = compile_schema(parse(schema_text).value)  # once (cached), as a running server would
+    c0, t0 = time.process_time(), time.perf_counter()
     value = parse(text).value
     t1 = time.perf_counter()
-    out = validate_value(schema, value, limits=limits)
+    out = run(compiled, value, limits, path=path)
     t2 = time.perf_counter()
+    cpu = time.process_time() - c0
+    assert out["path"] == path
     return t2 - t0, invalid_items(e["pointer"] for e in out["errors"]), out["count"], \
-        {"parse": round(t1 - t0, 3), "validate": round(t2 - t1, 3)}
+        {"parse": round(t1 - t0, 3), "validate": round(t2 - t1, 3)}, cpu
 
 
 def time_plain(text: str) -> tuple[float, set, int, dict]:
     from jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(SCHEMA)
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     value = json.loads(text)
     t1 = time.perf_counter()
     errors = list(validator.iter_errors(value))
     t2 = time.perf_counter()
+    cpu = time.process_time() - c0
     items = {e.absolute_path[0] for e in errors if e.absolute_path}
-    return t2 - t0, items, len(errors), {"parse": round(t1 - t0, 3), "validate": round(t2 - t1, 3)}
+    return t2 - t0, items, len(errors), {"parse": round(t1 - t0, 3), "validate": round(t2 - t1, 3)}, cpu
 
 
 def start_server() -> tuple[subprocess.Popen, str, int]:
@@ -144,18 +156,29 @@ def start_server() -> tuple[subprocess.Popen, str, int]:
     raise RuntimeError("the server did not start: " + proc.stderr.read()[:2000])
 
 
-def time_api(conn: http.client.HTTPConnection, payload: bytes) -> tuple[float, set, int, dict]:
+def _cpu_of(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def time_api(conn: http.client.HTTPConnection, payload: bytes, pid: int) -> tuple[float, set, int, dict]:
+    c0 = _cpu_of(pid)
     t0 = time.perf_counter()
     conn.request("POST", "/api/validate", payload, {"Content-Type": "application/json"})
     resp = conn.getresponse()
     data = resp.read()
-    body = json.loads(data)
     elapsed = time.perf_counter() - t0
+    cpu = _cpu_of(pid) - c0
+    body = json.loads(data)
     if resp.status != 200:
         raise RuntimeError(f"the API answered {resp.status}: {data[:300]!r}")
     located = sum(1 for e in body["errors"] if e.get("line"))
     return elapsed, invalid_items(e["pointer"] for e in body["errors"]), body["count"], \
-        {"located": located, "returned": len(body["errors"]), "truncated": body["truncated"]}
+        {"located": located, "returned": len(body["errors"]), "truncated": body["truncated"]}, cpu
 
 
 def best(fn, repeat: int):
@@ -168,6 +191,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
     ap.add_argument("--size-mb", type=float, default=20, help="size of the generated log in MB (default 20)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per timing, best kept (default 1)")
     ap.add_argument("--no-api", action="store_true", help="skip the HTTP timing")
+    ap.add_argument("--no-jsonschema-path", action="store_true",
+                    help="skip the core's jsonschema path (the slowest row)")
     args = ap.parse_args(argv)
 
     file = generate(args.size_mb)
@@ -175,22 +200,29 @@ def main(argv: list[str] | None = None) -> list[dict]:
     size = len(text.encode("utf-8"))
     n_items = text.count("\n") - 1
     schema_text = json.dumps(SCHEMA, indent=2)
-    print(f"document: {file.relative_to(ROOT)} · {size / 1e6:.1f} MB · {n_items:,} items")
+    print(f"document: {file.relative_to(ROOT)} · {size / 1e6:.1f} MB · {n_items:,} items · "
+          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
 
     results: list[tuple[str, tuple]] = []
     gc.collect()
     results.append(("plain jsonschema (json.loads + iter_errors)", best(lambda: time_plain(text), args.repeat)))
     gc.collect()
-    results.append(("workbench core (parse + validate_value)", best(lambda: time_core(text, schema_text), args.repeat)))
+    results.append(("workbench core, compiled (parse + run)",
+                    best(lambda: time_core(text, schema_text, "compiled"), args.repeat)))
     gc.collect()
+    if not args.no_jsonschema_path:
+        results.append(("workbench core, jsonschema (parse + run)",
+                        best(lambda: time_core(text, schema_text, "jsonschema"), args.repeat)))
+        gc.collect()
     if not args.no_api:
         proc, host, port = start_server()
         try:
             conn = http.client.HTTPConnection(host, port, timeout=600)
             warm = json.dumps({"document": "[]", "schema": schema_text}).encode()
-            time_api(conn, warm)  # imports and the compiled schema, as in a running server
+            time_api(conn, warm, proc.pid)  # imports and the compiled schema, as in a running server
             payload = json.dumps({"document": text, "schema": schema_text}, ensure_ascii=False).encode("utf-8")
-            results.append(("workbench API (HTTP, with line/column)", best(lambda: time_api(conn, payload), args.repeat)))
+            results.append(("workbench API (HTTP, compiled, with line/column)",
+                            best(lambda: time_api(conn, payload, proc.pid), args.repeat)))
             conn.close()
         finally:
             proc.terminate()
@@ -201,24 +233,27 @@ def main(argv: list[str] | None = None) -> list[dict]:
 
     base_t, base_items = results[0][1][0], results[0][1][1]
     rows = []
-    for name, (t, items, count, extra) in results:
-        rows.append({"tool": name, "seconds": round(t, 3), "items_per_s": round(n_items / t),
+    for name, (t, items, count, extra, cpu) in results:
+        rows.append({"tool": name, "seconds": round(t, 3), "cpu_seconds": round(cpu, 3),
+                     "items_per_s": round(n_items / t),
                      "x_plain": round(t / base_t, 2), "invalid_items": len(items), "errors": count,
                      "agrees": items == base_items, "detail": extra, "size_mb": round(size / 1e6, 1),
                      "items": n_items})
 
-    head = ("tool", "time", "items/s", "× plain", "invalid items", "errors", "agrees", "detail")
-    table = [head] + [(r["tool"], f"{r['seconds']:.2f} s", f"{r['items_per_s']:,}", f"{r['x_plain']:.2f}×",
-                       str(r["invalid_items"]), str(r["errors"]), "yes" if r["agrees"] else "NO",
+    head = ("tool", "time", "cpu", "items/s", "× plain", "invalid items", "errors", "agrees", "detail")
+    table = [head] + [(r["tool"], f"{r['seconds']:.2f} s", f"{r['cpu_seconds']:.2f} s", f"{r['items_per_s']:,}",
+                       f"{r['x_plain']:.2f}×", str(r["invalid_items"]), str(r["errors"]),
+                       "yes" if r["agrees"] else "NO",
                        " ".join(f"{k}={v}" for k, v in r["detail"].items())) for r in rows]
     widths = [max(len(str(row[i])) for row in table) for i in range(len(head))]
     for n, row in enumerate(table):
-        print("  ".join(str(c).ljust(w) if i in (0, 7) else str(c).rjust(w)
+        print("  ".join(str(c).ljust(w) if i in (0, 8) else str(c).rjust(w)
                         for i, (c, w) in enumerate(zip(row, widths))))
         if n == 0:
             print("  ".join("-" * w for w in widths))
-    print("× plain = this time / plain jsonschema's time (lower is faster).  Errors differ by design: "
-          "the workbench reports one error per extra key; plain jsonschema one per object.")
+    print("× plain = this time / plain jsonschema's time (lower is faster); cpu = CPU seconds of this "
+          "process (of the server for the API).  Errors differ by design: the workbench reports one "
+          "error per extra key; plain jsonschema one per object.")
     if not all(r["agrees"] for r in rows):
         raise SystemExit("the validators disagree on which entries are invalid")
     return rows

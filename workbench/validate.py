@@ -22,9 +22,11 @@ nothing fetched and in bounded time.
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 from collections import OrderedDict
+from itertools import compress
 from decimal import Decimal
 
 # first: it imports jsonschema without the slow iri grammar (see there)
@@ -40,7 +42,7 @@ from referencing.exceptions import NoSuchResource, Unresolvable  # noqa: E402
 from .errors import WorkbenchError, bad_request, require  # noqa: E402
 from .format import dumps_value  # noqa: E402
 from .limits import DEFAULT_LIMITS  # noqa: E402
-from .parse import error_at, locate_many, parse, pointer_of  # noqa: E402
+from .parse import check_depth, error_at, locate_many, parse, pointer_of  # noqa: E402
 from .validate_compiled import compile_schema as compile_fast  # noqa: E402
 
 log = logging.getLogger("workbench")
@@ -641,13 +643,11 @@ def run(compiled: Compiled, instance, limits=DEFAULT_LIMITS, max_errors: int | N
 
 def _run_compiled(fast, instance, max_errors: int) -> _Sink:
     sink = _Sink(instance, max_errors)
-    if not fast.is_valid(instance):
-        if max_errors == 0:
+    if max_errors == 0:
+        if not fast.is_valid(instance):
             sink.count = 1
-        else:
-            fast.errors(instance, sink)
-            if sink.count == 0:  # the two functions disagree: a fault of the compiled form
-                raise AssertionError("the compiled schema refused the value without an error")
+    elif fast._errors is not None:  # one pass: error functions run validity checks as they go
+        fast._errors(instance, (), (), sink)
     return sink
 
 
@@ -835,6 +835,19 @@ def tool_parameters(schema_value) -> tuple:
 # --------------------------------------------------------------------------- HTTP
 
 def handle(body: dict, limits) -> dict:
+    """``POST /api/validate``: see :func:`_handle`.  The cyclic garbage collector is paused for
+    the request: parsing a large document creates millions of objects, none of them cyclic,
+    and the collector's passes over them cost about a third of the parse."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _handle(body, limits)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _handle(body: dict, limits) -> dict:
     """``POST /api/validate``: ``document``, ``schema`` (text), ``format_assert`` (false),
     ``review`` (default: on when a tool definition is given), ``tool`` (name, for a list of
     tools), ``draft`` (dialect when ``$schema`` is absent, default 2020-12).
@@ -859,7 +872,7 @@ def handle(body: dict, limits) -> dict:
     draft = normalize_draft(draft or "2020-12")
 
     parsed_schema = parse(schema_text, field="schema", max_depth=limits.max_depth)
-    parsed_doc = parse(document, field="document", max_depth=limits.max_depth)
+    parsed_doc = _parse_document(document, limits)
     info = unwrap_tool(parsed_schema.value, tool)
     prefix = pointer_of(info.prefix)
     try:
@@ -879,18 +892,23 @@ def handle(body: dict, limits) -> dict:
     for e in out["errors"]:
         p = e["pointer"]
         wanted.add(p.rsplit("/", 1)[0] if e["at"] == "parent" else p)
-    spans = locate_many(parsed_doc.text, wanted) if wanted else {}
+    # one walk of the document text, along the returned errors' pointers only
+    spans = parsed_doc.spans(wanted) if wanted else {}
     schema_ptrs = {prefix + e["schema_pointer"] for e in out["errors"]}
     schema_spans = locate_many(parsed_schema.text, schema_ptrs) if schema_ptrs else {}
-    lines = parsed_doc.lines
     slines = parsed_schema.lines
+    offsets = {}
     for e in out["errors"]:
         at = e["at"]
         p = e["pointer"]
         span = spans.get(p.rsplit("/", 1)[0] if at == "parent" else p)
         if span is not None:
-            offset = span.key if at == "key" and span.key is not None else span.start
-            e["line"], e["column"] = lines.line_col(offset)
+            offsets[id(e)] = span.key if at == "key" and span.key is not None else span.start
+    places = _line_cols(parsed_doc.text, offsets.values())
+    for e in out["errors"]:
+        offset = offsets.get(id(e))
+        if offset is not None:
+            e["line"], e["column"] = places[offset]
             e["offset"] = offset
         else:
             e["line"] = e["column"] = None
@@ -923,6 +941,53 @@ def handle(body: dict, limits) -> dict:
         "schema_root": prefix, "reviewed": bool(do_review), "review": warnings_,
         "warnings": parsed_doc.warnings, "schema_warnings": parsed_schema.warnings,
     }
+
+
+def _parse_document(text: str, limits):
+    """:func:`parse` with its nesting check done by a faster walk (level by level, the
+    containers picked out in C); only a document over the limit goes through the parser's own
+    check, for the same error."""
+    parsed = parse(text, field="document", max_depth=limits.max_depth, check_depth=False)
+    if text.count("[") + text.count("{") > limits.max_depth and \
+            _deeper_than(parsed.value, limits.max_depth):
+        check_depth(parsed, limits.max_depth, "document")
+    return parsed
+
+
+_IS_CONTAINER = frozenset({dict, list}).__contains__
+
+
+def _deeper_than(root, limit: int) -> bool:
+    """Whether ``root`` nests containers more than ``limit`` levels deep (the root is level 1)."""
+    level = [root] if type(root) in (dict, list) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return True
+        below: list = []
+        add = below.extend
+        for node in level:
+            values = node.values() if type(node) is dict else node
+            add(compress(values, map(_IS_CONTAINER, map(type, values))))
+        level = below
+    return False
+
+
+def _line_cols(text: str, offsets) -> dict:
+    """``{offset: (line, column)}`` for a few offsets: one pass over the text up to the last
+    (counting newlines in C), no index of every line."""
+    out: dict = {}
+    line, at, line_start = 1, 0, 0
+    for offset in sorted(set(offsets)):
+        offset = max(0, min(offset, len(text)))
+        n = text.count("\n", at, offset)
+        if n:
+            line += n
+            line_start = text.rfind("\n", at, offset) + 1
+        at = offset
+        out[offset] = (line, offset - line_start + 1)
+    return out
 
 
 def _place_schema_error(exc: WorkbenchError, text: str, prefix: str) -> None:

@@ -32,6 +32,7 @@ keyword names and integers we computed.
 
 from __future__ import annotations
 
+import re
 import time
 from decimal import Decimal
 
@@ -147,6 +148,7 @@ def _in_enum(v, options) -> bool:
     return False
 
 
+_MISS = object()
 _INF = float("inf")
 _TICKS = 512
 
@@ -248,6 +250,15 @@ _TYPE_EXPR = {
     "integer": "(t is int or (t in NUMF and isint(v)))",
 }
 _MAX_FUNCTIONS = 5000
+#: keywords that check the value itself without descending: a subschema of only these is a
+#: "leaf", whose checks are written inline into a parent's property checks (no call)
+_LEAF = frozenset({"type", "enum", "const", "minimum", "maximum", "exclusiveMinimum",
+                   "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "format",
+                   "minItems", "maxItems", "minProperties", "maxProperties", "required",
+                   "uniqueItems"})
+_INLINE_PROPERTIES = 24
+_WORD_V = re.compile(r"\bv\b")
+_WORD_T = re.compile(r"\bt\b")
 _MAX_UNROLL = 256
 
 
@@ -274,6 +285,7 @@ class _Generator:
         self.keep: list = []
         self.count = 0
         self.tables = 0
+        self.leaves: dict[str, list] = {}
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -297,7 +309,7 @@ class _Generator:
             "mult": _multiple, "eq": equal, "inenum": _in_enum, "dup": first_duplicate,
             "CK": [_TICKS], "TICK": _tick, "len": len, "type": type, "dict": dict, "list": list,
             "str": str, "bool": bool, "int": int, "enumerate": enumerate, "range": range,
-            "tuple": tuple, "zip": zip, "getattr": getattr,
+            "tuple": tuple, "zip": zip, "getattr": getattr, "MISS": _MISS,
         }
         source = "\n\n".join(self.sources + ["\n".join(self.tail)])
         exec(compile(source, "<compiled schema>", "exec"), namespace)  # our source only: see module doc
@@ -400,8 +412,10 @@ class _Generator:
             body.extend("    " + line for line in lines)
             chain = "elif"
         body += groups["any"]
-        body.append("return True")
         vname, ename = names
+        if all(k in _LEAF for k in keywords):
+            self.leaves[vname] = body[:]  # to inline where a parent checks a property
+        body.append("return True")
         self.sources.append(f"def {vname}(v):\n" + "\n".join("    " + line for line in body))
         ebody = ["t = type(v)"] + (errors or ["pass"])
         self.sources.append(f"def {ename}(v, p, sp, out):\n" + "\n".join("    " + line for line in ebody))
@@ -634,6 +648,9 @@ class _Generator:
                  "        if CK[0] < 0: TICK(CK)",
                  f"    if not {fv}(v[i]): return False"]
         error = [f"for i in {rng}:",
+                 "    if not i & 255:",
+                 "        CK[0] -= 1",
+                 "        if CK[0] < 0: TICK(CK)",
                  "    x = v[i]",
                  f"    if not {fv}(x): {fe}(x, p + (i,), sp + {spath}, out)"]
         if not start:
@@ -643,6 +660,9 @@ class _Generator:
                      "        if CK[0] < 0: TICK(CK)",
                      f"    if not {fv}(x): return False"]
             error = ["for i, x in enumerate(v):",
+                     "    if not i & 255:",
+                     "        CK[0] -= 1",
+                     "        if CK[0] < 0: TICK(CK)",
                      f"    if not {fv}(x): {fe}(x, p + (i,), sp + {spath}, out)"]
         return valid, error
 
@@ -772,14 +792,38 @@ class _Generator:
         get, rows = self._property_table(value)
         if get is None:
             return [], []
-        valid = ["for k, x in v.items():",
-                 f"    f = {get}(k)",
-                 "    if f is not None and not f(x): return False"]
+        if len(value) <= _INLINE_PROPERTIES:
+            valid = self._inline_properties(value)
+        else:
+            valid = ["for k, x in v.items():",
+                     f"    f = {get}(k)",
+                     "    if f is not None and not f(x): return False"]
         error = [f"for k, fv, fe, spk in {rows}:",
                  "    if k in v:",
                  "        x = v[k]",
                  "        if not fv(x): fe(x, p + (k,), sp + spk, out)"]
         return valid, error
+
+    def _inline_properties(self, props: dict) -> list:
+        """Validity lines checking each property present: a leaf subschema's checks written in
+        place (on ``x``, its type in ``tx``), any other a call.  The leaf lines are our own
+        generated code (see :meth:`_emit`); renaming ``v``/``t`` in them is safe because they
+        hold no other word ``v`` or ``t`` (schema text never appears in them at all)."""
+        lines = []
+        for name, sub in props.items():
+            fv, _ = self.node(sub)
+            if fv == "TRUE":
+                continue
+            lines.append(f"x = v.get({self.const(name)}, MISS)")
+            leaf = self.leaves.get(fv)
+            if leaf is None:
+                lines.append(f"if x is not MISS and not {fv}(x): return False")
+                continue
+            lines.append("if x is not MISS:")
+            for line in leaf:
+                line = _WORD_T.sub("tx", _WORD_V.sub("x", line))
+                lines.append("    " + line)
+        return lines
 
     def _pattern_rows(self, pats: dict) -> list:
         rows = []
