@@ -13,12 +13,11 @@ Two ways in, one set of checks:
   the same predicates, no report.  ``tests/test_gate.py`` checks both agree on every case.
 
 Schema checks use the Validate view's safe validator (:mod:`workbench.validate`: nothing is
-fetched, bounded time) for every report.  To gate large logs fast, a tool's parameters schema
-is also compiled once into plain Python predicates when it uses only common keywords whose
-meaning is the same in drafts 6, 7, 2019-09 and 2020-12 (type, enum, const, required,
-properties, additionalProperties, items, length/size/range bounds, allOf/anyOf/oneOf/not);
-anything else goes to the full validator.  The compiled form only ever answers "valid or
-not" and is checked against the official JSON Schema Test Suite and against the validator.
+fetched, bounded time), for every report and every verdict.  A tool's parameters schema is
+checked and compiled once by that core; when it compiles (:mod:`workbench.validate_compiled`:
+the schema as generated Python functions, the official suite's answers and the same error
+records as jsonschema), the verdict path calls the compiled validity check directly, with the
+regex timeout and work deadline only when the schema has patterns or references.
 """
 
 from __future__ import annotations
@@ -186,244 +185,88 @@ def _blank(text: str | None) -> bool:
 
 # --------------------------------------------------------------------------- compiled schemas
 
-class _Unsupported(Exception):
-    pass
+def _true(v):
+    return True
 
 
-_KNOWN_DRAFTS = {
+# The gate's former compiler knew these keywords only; :func:`compile_schema` keeps its answer
+# for them.  The gate itself now uses the Validate core's compiled form of *any* schema the core
+# compiles (:mod:`workbench.validate_compiled`, patterns and references included: see Tool).
+_PORTABLE_DRAFTS = {
     "https://json-schema.org/draft/2020-12/schema",
     "https://json-schema.org/draft/2019-09/schema",
     "http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-07/schema",
     "http://json-schema.org/draft-06/schema#", "http://json-schema.org/draft-06/schema",
 }
-_SIMPLE_TYPES = {"null", "boolean", "object", "array", "number", "integer", "string"}
+_PORTABLE_TYPES = {"null", "boolean", "object", "array", "number", "integer", "string"}
 _ANNOTATIONS = {"title": str, "description": str, "$comment": str, "deprecated": bool,
                 "readOnly": bool, "writeOnly": bool, "examples": list, "default": None}
 
 
-def _true(v):
-    return True
+def _count(v) -> bool:
+    return type(v) in (int, Decimal) and v == int(v) and v >= 0
 
 
-def _false(v):
-    return False
-
-
-def _is_integer(v) -> bool:
-    t = type(v)
-    if t is int:
+def _portable(s, root: bool = False) -> bool:
+    """Whether ``s`` uses only the portable subset: keywords whose meaning is the same in drafts
+    6, 7, 2019-09 and 2020-12 and that need no time bound (type, enum, const, required,
+    properties, additionalProperties, items, size and range bounds, allOf/anyOf/oneOf/not),
+    each well-formed."""
+    if type(s) is bool:
         return True
-    if t is Decimal:
-        return v == v.to_integral_value()
-    if t is float:
-        return v.is_integer()
-    return False
-
-
-_TYPE_TESTS = {
-    "null": lambda v: v is None,
-    "boolean": lambda v: type(v) is bool,
-    "object": lambda v: type(v) is dict,
-    "array": lambda v: type(v) is list,
-    "string": lambda v: type(v) is str,
-    "number": lambda v: type(v) in _NUMBER_TYPES,
-    "integer": _is_integer,
-}
-
-
-def _is_number(v) -> bool:
-    return type(v) is int or type(v) is Decimal
-
-
-def _nonneg_int(v) -> bool:
-    return _is_number(v) and _is_integer(v) and v >= 0
+    if type(s) is not dict:
+        return False
+    subs = []
+    for key, v in s.items():
+        if key == "$schema":
+            ok = root and v in _PORTABLE_DRAFTS
+        elif key in _ANNOTATIONS:
+            ok = _ANNOTATIONS[key] is None or type(v) is _ANNOTATIONS[key]
+        elif key == "type":
+            names = [v] if type(v) is str else v
+            ok = (type(names) is list and bool(names) and all(type(n) is str for n in names)
+                  and set(names) <= _PORTABLE_TYPES and len(set(names)) == len(names))
+        elif key == "enum":
+            ok = type(v) is list and bool(v)
+        elif key == "const":
+            ok = True
+        elif key == "required":
+            ok = type(v) is list and all(type(n) is str for n in v) and len(set(v)) == len(v)
+        elif key == "properties":
+            ok = type(v) is dict
+            subs.extend(v.values() if ok else ())
+        elif key in ("additionalProperties", "not"):
+            ok = True
+            subs.append(v)
+        elif key == "items":
+            ok = type(v) is not list and "prefixItems" not in s and "additionalItems" not in s
+            subs.append(v)
+        elif key in ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"):
+            ok = _count(v)
+        elif key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+            ok = type(v) in (int, Decimal)
+        elif key in ("allOf", "anyOf", "oneOf"):
+            ok = type(v) is list and bool(v)
+            subs.extend(v if ok else ())
+        else:
+            ok = False
+        if not ok:
+            return False
+    return all(_portable(sub) for sub in subs)
 
 
 def compile_schema(schema: Any):
-    """A predicate ``f(value) -> bool`` equivalent to validating against ``schema``, or None
-    when the schema uses anything outside the compiled subset (then use the full validator).
-
-    A schema is only compiled when every keyword in it is known here and well-formed, so a
-    compiled schema is also a valid schema.  Each (sub)schema becomes one small generated
-    Python function; every value taken from the schema (names, enums, bounds) is passed in as
-    a constant, never written into the generated source."""
+    """A predicate ``f(value) -> bool`` for a schema of the portable subset (see
+    :func:`_portable`), or None.  It is the Validate core's compiled form of the schema (checked
+    against its metaschema first), kept under this name for the gate's former callers; the gate
+    itself uses the compiled form of any schema the core compiles."""
     try:
-        return _Generator().build(schema)
-    except (_Unsupported, RecursionError):
+        if not _portable(schema, root=True):
+            return None
+        compiled = _full_compile(schema, DEFAULT_LIMITS)
+    except (WorkbenchError, RecursionError):
         return None
-
-
-def _check_keywords(s: dict, root: bool) -> None:
-    """Raise _Unsupported unless every keyword of ``s`` is in the subset and well-formed."""
-    for key, v in s.items():
-        if key == "$schema":
-            if not root or v not in _KNOWN_DRAFTS:
-                raise _Unsupported
-        elif key in _ANNOTATIONS:
-            want = _ANNOTATIONS[key]
-            if want is not None and type(v) is not want:
-                raise _Unsupported
-        elif key == "type":
-            names = [v] if type(v) is str else v
-            if (type(names) is not list or not names or any(type(n) is not str for n in names)
-                    or not set(names) <= _SIMPLE_TYPES or len(set(names)) != len(names)):
-                raise _Unsupported
-        elif key == "enum":
-            if type(v) is not list or not v:
-                raise _Unsupported
-        elif key == "const":
-            pass
-        elif key == "required":
-            if (type(v) is not list or any(type(n) is not str for n in v)
-                    or len(set(v)) != len(v)):
-                raise _Unsupported
-        elif key == "properties":
-            if type(v) is not dict:
-                raise _Unsupported
-        elif key == "additionalProperties":
-            pass
-        elif key == "items":
-            if type(v) is list or "prefixItems" in s or "additionalItems" in s:
-                raise _Unsupported
-        elif key in ("minLength", "maxLength", "minItems", "maxItems", "minProperties",
-                     "maxProperties"):
-            if not _nonneg_int(v):
-                raise _Unsupported
-        elif key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-            if not _is_number(v):
-                raise _Unsupported
-        elif key in ("allOf", "anyOf", "oneOf"):
-            if type(v) is not list or not v:
-                raise _Unsupported
-        elif key == "not":
-            pass
-        else:
-            raise _Unsupported
-
-
-_TYPE_EXPR = {
-    "null": "v is None",
-    "boolean": "type(v) is bool",
-    "object": "type(v) is dict",
-    "array": "type(v) is list",
-    "string": "type(v) is str",
-    "number": "type(v) in NUM",
-    "integer": "is_integer(v)",
-}
-_BOUND_OP = {"minimum": "<", "maximum": ">", "exclusiveMinimum": "<=", "exclusiveMaximum": ">="}
-_SIZE = {"minLength": ("str", "<"), "maxLength": ("str", ">"), "minItems": ("list", "<"),
-         "maxItems": ("list", ">"), "minProperties": ("dict", "<"), "maxProperties": ("dict", ">")}
-
-
-class _Generator:
-    """Generates one function per (sub)schema of the compiled subset."""
-
-    def __init__(self):
-        self.consts: list = []
-        self.sources: list[str] = []
-        self.tables: list[int] = []
-        self.count = 0
-
-    def const(self, value) -> str:
-        self.consts.append(value)
-        return f"C[{len(self.consts) - 1}]"
-
-    def build(self, schema):
-        name = self.function(schema, root=True)
-        if name in ("TRUE", "FALSE"):
-            return _true if name == "TRUE" else _false
-        namespace = {"C": self.consts, "NUM": _NUMBER_TYPES, "is_integer": _is_integer,
-                     "eq": json_equal, "TRUE": _true, "FALSE": _false,
-                     "str": str, "list": list, "dict": dict, "len": len, "type": type}
-        exec("\n".join(self.sources), namespace)  # generated from the subset only
-        for i in self.tables:  # property name -> the generated function checking its value
-            self.consts[i] = {k: namespace[f] for k, f in self.consts[i].items()}
-        return namespace[name]
-
-    def function(self, s, root: bool = False) -> str:
-        if s is True:
-            return "TRUE"
-        if s is False:
-            return "FALSE"
-        if type(s) is not dict:
-            raise _Unsupported
-        _check_keywords(s, root)
-        self.count += 1
-        if self.count > 2000:
-            raise _Unsupported
-        name = f"f{self.count}"
-        body: list[str] = []
-        add = body.append
-        t = s.get("type")
-        names = [t] if type(t) is str else (t or [])
-        if names:
-            test = " or ".join(f"({_TYPE_EXPR[n]})" for n in names)
-            add(f"if not ({test}): return False")
-        known = names[0] if len(names) == 1 else None
-        if "enum" in s:
-            options = s["enum"]
-            if all(type(e) is str for e in options):
-                add(f"if type(v) is not str or v not in {self.const(frozenset(options))}: return False")
-            else:
-                add(f"if not any(eq(v, e) for e in {self.const(options)}): return False")
-        if "const" in s:
-            add(f"if not eq(v, {self.const(s['const'])}): return False")
-        for key, op in _BOUND_OP.items():
-            if key in s:
-                guard = "" if known in ("number", "integer") else "type(v) in NUM and "
-                add(f"if {guard}v {op} {self.const(s[key])}: return False")
-        for key, (kind, op) in _SIZE.items():
-            if key in s:
-                guard = "" if known == {"str": "string", "list": "array", "dict": "object"}[kind] \
-                    else f"type(v) is {kind} and "
-                add(f"if {guard}len(v) {op} {self.const(s[key])}: return False")
-        if "items" in s:
-            each = self.function(s["items"])
-            if each != "TRUE":
-                guard = "" if known == "array" else "type(v) is list and "
-                add(f"if {guard}not all(map({each}, v)): return False")
-        obj: list[str] = []
-        required = s.get("required") or []
-        if required:
-            obj.append(f"for r in {self.const(tuple(required))}:")
-            obj.append("    if r not in v: return False")
-        props = s.get("properties")
-        additional = s.get("additionalProperties", True)
-        add_fn = self.function(additional) if additional is not True else "TRUE"
-        prop_fns = {k: self.function(sub) for k, sub in (props or {}).items()}
-        if any(f != "TRUE" for f in prop_fns.values()) or add_fn != "TRUE":
-            table = self.const(prop_fns)  # names of functions, resolved after exec
-            self.tables.append(len(self.consts) - 1)
-            obj.append(f"get = {table}.get")
-            obj.append("for k, x in v.items():")
-            obj.append("    f = get(k)")
-            obj.append("    if f is not None:")
-            obj.append("        if not f(x): return False")
-            if add_fn == "FALSE":
-                obj.append("    else: return False")
-            elif add_fn != "TRUE":
-                obj.append(f"    elif not {add_fn}(x): return False")
-        if obj:
-            if known == "object":
-                body.extend(obj)
-            else:
-                add("if type(v) is dict:")
-                body.extend("    " + line for line in obj)
-        for key in ("allOf", "anyOf", "oneOf"):
-            if key in s:
-                subs = [self.function(sub) for sub in s[key]]
-                calls = [f"{f}(v)" for f in subs]
-                if key == "allOf":
-                    add(f"if not ({' and '.join(calls)}): return False")
-                elif key == "anyOf":
-                    add(f"if not ({' or '.join(calls)}): return False")
-                else:
-                    add(f"if ({' + '.join(f'bool({c})' for c in calls)}) != 1: return False")
-        if "not" in s:
-            add(f"if {self.function(s['not'])}(v): return False")
-        add("return True")
-        self.sources.append(f"def {name}(v):\n" + "\n".join("    " + line for line in body))
-        return name
+    return compiled.fast.is_valid if compiled.fast is not None else None
 
 
 # --------------------------------------------------------------------------- the validators
@@ -488,22 +331,22 @@ class Tool:
         self.compiled = None
 
     def prepare(self) -> None:
-        """Compile the schema, or have the full validator check it (schema_invalid)."""
+        """Have the Validate core check and compile the schema (422 schema_invalid...); the
+        verdict path then calls its compiled validity check directly."""
         if self.parameters is None:
             self.checker = _true
             return
-        self.checker = compile_schema(self.parameters)
-        if self.checker is None:
-            try:
-                self.compiled = _full_compile(self.parameters, self.limits)
-            except WorkbenchError as exc:
-                if exc.code in ("schema_invalid", "ref_unresolvable"):
-                    where = f" ({self.label()}, at {self.pointer or '/'} in the schema)"
-                    exc.message = exc.message.rstrip(".") + where
-                    exc.field = "schema"
-                    exc.extra.setdefault("tool", self.name)
-                    exc.extra.setdefault("schema_at", self.pointer)
-                raise
+        try:
+            self.compiled = _full_compile(self.parameters, self.limits)
+        except WorkbenchError as exc:
+            if exc.code in ("schema_invalid", "ref_unresolvable"):
+                where = f" ({self.label()}, at {self.pointer or '/'} in the schema)"
+                exc.message = exc.message.rstrip(".") + where
+                exc.field = "schema"
+                exc.extra.setdefault("tool", self.name)
+                exc.extra.setdefault("schema_at", self.pointer)
+            raise
+        self.checker = _validate_module().validity_check(self.compiled, self.limits)
 
     def label(self) -> str:
         if self.name is None:

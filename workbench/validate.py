@@ -43,6 +43,7 @@ from .errors import WorkbenchError, bad_request, require  # noqa: E402
 from .format import dumps_value  # noqa: E402
 from .limits import DEFAULT_LIMITS  # noqa: E402
 from .parse import check_depth, error_at, locate_many, parse, pointer_of  # noqa: E402
+from .validate_compiled import call_bounded  # noqa: E402
 from .validate_compiled import compile_schema as compile_fast  # noqa: E402
 
 log = logging.getLogger("workbench")
@@ -639,6 +640,28 @@ def run(compiled: Compiled, instance, limits=DEFAULT_LIMITS, max_errors: int | N
     return {"valid": count == 0, "errors": errors, "count": count,
             "truncated": count > max_errors, "draft": compiled.draft,
             "path": "compiled" if fast is not None else "jsonschema"}
+
+
+def validity_check(compiled: Compiled, limits=DEFAULT_LIMITS):
+    """A function ``value -> bool`` answering validity alone, as fast as it gets: the compiled
+    ``is_valid`` itself when its work is bounded without a clock, else that check under the
+    regex timeout and work deadline of ``limits`` (422 ``timeout``/``too_deep`` as
+    WorkbenchError), else :func:`run` with ``max_errors=0`` (jsonschema)."""
+    fast = compiled.fast
+    if fast is None:
+        return lambda value: run(compiled, value, limits, max_errors=0)["valid"]
+    if not fast.needs_budget:
+        return fast.is_valid
+    check, regex_timeout, work_timeout = fast.is_valid, limits.regex_timeout, limits.work_timeout
+
+    def bounded(value) -> bool:
+        try:
+            return call_bounded(check, value, regex_timeout, work_timeout)
+        except WorkTimeout:
+            raise _timeout(limits) from None
+        except RecursionError:
+            raise _too_deep() from None
+    return bounded
 
 
 def _run_compiled(fast, instance, max_errors: int) -> _Sink:

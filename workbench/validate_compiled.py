@@ -43,7 +43,7 @@ from referencing.exceptions import NoSuchResource
 from .validate_keywords import (CLASSES, PatternError, WorkTimeout, _state, dialect_of,
                                 first_duplicate, is_integral, is_multiple, matcher)
 
-__all__ = ["compile_schema", "CompiledSchema", "Error", "Unsupported"]
+__all__ = ["compile_schema", "call_bounded", "CompiledSchema", "Error", "Unsupported"]
 
 
 class Unsupported(Exception):
@@ -170,14 +170,17 @@ class CompiledSchema:
     """``is_valid(instance) -> bool`` and ``errors(instance, out)`` (appends :class:`Error`
     records in jsonschema's order; nothing for a valid instance)."""
 
-    __slots__ = ("draft", "is_valid", "_errors", "functions", "source")
+    __slots__ = ("draft", "is_valid", "_errors", "functions", "source", "needs_budget")
 
-    def __init__(self, draft, is_valid, errors, functions, source):
+    def __init__(self, draft, is_valid, errors, functions, source, needs_budget=True):
         self.draft = draft
         self.is_valid = is_valid
         self._errors = errors
         self.functions = functions
         self.source = source
+        #: False when the work is bounded without a clock: no pattern (the regex timeout), no
+        #: reference (recursion), no asserted format; then ``is_valid`` may run without a Budget
+        self.needs_budget = needs_budget
 
     def errors(self, instance, out) -> None:
         if not self.is_valid(instance):
@@ -187,6 +190,26 @@ class CompiledSchema:
         out: list = []
         self.errors(instance, out)
         return out
+
+
+def call_bounded(fn, value, regex_timeout: float, work_timeout: float):
+    """``fn(value)`` with the regex timeout and a work deadline set for this thread (a leaner
+    :class:`~workbench.validate_keywords.Budget` for one validity check)."""
+    st = _state
+    saved = (getattr(st, "deadline", None), getattr(st, "regex_timeout", None))
+    st.deadline = time.monotonic() + work_timeout
+    st.regex_timeout = regex_timeout
+    try:
+        return fn(value)
+    finally:
+        if saved[0] is None:
+            del st.deadline
+        else:
+            st.deadline = saved[0]
+        if saved[1] is None:
+            del st.regex_timeout
+        else:
+            st.regex_timeout = saved[1]
 
 
 def _refuse(uri: str):
@@ -286,6 +309,7 @@ class _Generator:
         self.count = 0
         self.tables = 0
         self.leaves: dict[str, list] = {}
+        self.needs_budget = format_checker is not None
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -314,7 +338,7 @@ class _Generator:
         source = "\n\n".join(self.sources + ["\n".join(self.tail)])
         exec(compile(source, "<compiled schema>", "exec"), namespace)  # our source only: see module doc
         return CompiledSchema(self.draft, namespace[v], namespace[e] if e else None,
-                              self.count, source)
+                              self.count, source, self.needs_budget)
 
     def _prescan(self, root) -> None:
         """Refuse what changes how references resolve or which dialect applies below the root:
@@ -540,6 +564,7 @@ class _Generator:
     def kw_ref(self, value, s, S, kw):
         if type(value) is not str or not (value == "#" or value.startswith("#/")):
             raise Unsupported
+        self.needs_budget = True
         try:
             target = self.resolver.lookup(value).contents
         except Exception:
@@ -605,9 +630,13 @@ class _Generator:
 
     # -- strings -----------------------------------------------------------------------------
 
+    def _matcher(self, pattern: str):
+        self.needs_budget = True
+        return matcher(pattern)
+
     def _match_test(self, pattern: str, subject: str) -> str:
         """An expression true when ``pattern`` finds no match in ``subject`` (bounded time)."""
-        m = matcher(pattern)
+        m = self._matcher(pattern)
         if not m.limit:
             return f"not {self.const(m)}({subject})"
         fast = self.const(m.fast)
@@ -830,7 +859,7 @@ class _Generator:
         for pattern, sub in pats.items():
             if type(pattern) is not str:
                 raise Unsupported
-            rows.append((pattern, matcher(pattern), self.node(sub)))
+            rows.append((pattern, self._matcher(pattern), self.node(sub)))
         return rows
 
     def kw_patternProperties(self, value, s, S, kw):
@@ -864,7 +893,7 @@ class _Generator:
         if pats:
             if any(type(p) is not str for p in pats):
                 raise Unsupported
-            MS = self.const(tuple(matcher(p) for p in pats))
+            MS = self.const(tuple(self._matcher(p) for p in pats))
             extra = f"k not in {PR} and not any(m(k) for m in {MS})"
         else:
             extra = f"k not in {PR}"
