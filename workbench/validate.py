@@ -22,7 +22,6 @@ nothing fetched and in bounded time.
 
 from __future__ import annotations
 
-import gc
 import logging
 import threading
 from collections import OrderedDict
@@ -42,7 +41,7 @@ from referencing.exceptions import NoSuchResource, Unresolvable  # noqa: E402
 from .errors import WorkbenchError, bad_request, require  # noqa: E402
 from .format import dumps_value  # noqa: E402
 from .limits import DEFAULT_LIMITS  # noqa: E402
-from .parse import check_depth, error_at, locate_many, parse, pointer_of  # noqa: E402
+from .parse import check_depth, collector_paused, error_at, locate_many, parse, pointer_of  # noqa: E402
 from .validate_compiled import call_bounded  # noqa: E402
 from .validate_compiled import compile_schema as compile_fast  # noqa: E402
 
@@ -859,15 +858,9 @@ def tool_parameters(schema_value) -> tuple:
 
 def handle(body: dict, limits) -> dict:
     """``POST /api/validate``: see :func:`_handle`.  The cyclic garbage collector is paused for
-    the request: parsing a large document creates millions of objects, none of them cyclic,
-    and the collector's passes over them cost about a third of the parse."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    the request (see parse.collector_paused)."""
+    with collector_paused():
         return _handle(body, limits)
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _handle(body: dict, limits) -> dict:

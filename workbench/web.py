@@ -123,19 +123,17 @@ def create_app(limits: Limits | None = None, *, port: int | None = None,
 
     @app.after_request
     def add_headers(response: Response) -> Response:
+        if (request.content_length or 0) > RELEASE_AFTER_BYTES:
+            # after a large document: hand freed memory back to the system once the answer is
+            # sent, and again when the server has dropped the request's buffers
+            response.call_on_close(release_free_memory)
+            response.call_on_close(lambda: threading.Timer(0.5, release_free_memory).start())
         for name, value in security.SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
         if response.mimetype == "application/json":
             response.headers["Cache-Control"] = "no-store"
         return response
 
-    @app.teardown_request
-    def release_memory(exc=None):
-        # after a large document, hand the freed memory back to the system
-        if (request.content_length or 0) > RELEASE_AFTER_BYTES:
-            release_free_memory()
-            # and once more when the server has dropped the request's buffers
-            threading.Timer(0.5, release_free_memory).start()
 
     @app.errorhandler(WorkbenchError)
     def on_workbench_error(exc: WorkbenchError):
