@@ -62,9 +62,19 @@ def tune_malloc() -> None:
         pass
 
 
-def serve(args) -> int:
+def make_server(app, host: str, port: int, limits: Limits, threads: int = 8):
+    """The waitress server.  Waitress buffers a whole body before the app sees it: keep it in
+    memory (request bodies are never written to disk) and let the app answer the JSON 413 up to
+    4x the body limit (beyond that waitress itself refuses)."""
     from waitress.server import create_server
 
+    body_cap = 4 * limits.max_body
+    return create_server(app, host=host, port=port, threads=threads,
+                         max_request_body_size=body_cap, inbuf_overflow=body_cap,
+                         ident="workbench", clear_untrusted_proxy_headers=True)
+
+
+def serve(args) -> int:
     tune_malloc()
     from .web import create_app
 
@@ -76,12 +86,7 @@ def serve(args) -> int:
     limits = limits_from_args(args)
     app = create_app(limits, host=host)
     bind_host = host.strip("[]")
-    # Waitress buffers a whole body before the app sees it: keep it in memory (bodies are
-    # never written to disk) and let the app answer the JSON 413 up to 4x the limit.
-    body_cap = 4 * limits.max_body
-    server = create_server(app, host=bind_host, port=args.port, threads=args.threads,
-                           max_request_body_size=body_cap, inbuf_overflow=body_cap,
-                           ident="workbench", clear_untrusted_proxy_headers=True)
+    server = make_server(app, bind_host, args.port, limits, args.threads)
     port = server.effective_port
     app.set_port(port)
     signal.signal(signal.SIGTERM, _interrupt)
