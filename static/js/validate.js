@@ -2,8 +2,7 @@
 // (marks its line in the document and reveals it in the viewer).  Without JavaScript the page
 // is a plain form that the server renders.
 
-import { postJSON, debounce, latestOnly, persist, sizeLine, markInTextarea, renderError, h,
-  attachFile, formatBytes, toast } from "./app.js";
+import { debounce, latestOnly, persist, renderError, h, formatBytes, DocumentInput } from "./app.js";
 import { JsonViewer } from "./viewer.js";
 
 const LIVE_LIMIT = 1_000_000;   // characters (both panes): larger inputs run on Ctrl/⌘+Enter or the button
@@ -90,17 +89,13 @@ const EXAMPLES = {
 };
 
 const form = document.getElementById("validate-form");
-const docTa = document.getElementById("document");
-const schemaTa = document.getElementById("schema");
-const docStatus = document.getElementById("document-status");
-const schemaStatus = document.getElementById("schema-status");
+const summary = document.getElementById("summary");
 const formatBox = document.getElementById("format_assert");
 const reviewSel = document.getElementById("review");
 const toolSel = document.getElementById("tool");
 const toolLabel = document.getElementById("tool-label");
 const exampleSel = document.getElementById("example");
 const draftEl = document.getElementById("draft");
-const summary = document.getElementById("summary");
 const viewerEl = document.getElementById("viewer");
 
 document.body.dataset.liveView = "1";
@@ -108,177 +103,107 @@ document.body.dataset.liveView = "1";
 const viewer = new JsonViewer(viewerEl, { label: "Document", filename: "document.json", maxAutoExpandDepth: 3 });
 let viewerFor = null;   // the document text the viewer shows
 
-persist(docTa, "validate:document");
-persist(schemaTa, "validate:schema");
+// ------------------------------------------------------------------ inputs: kept, opened, dropped
+
+/** The schema input's status line names the draft (and tool) once the server has read it. */
+class SchemaInput extends DocumentInput {
+  _label() {
+    const s = this.state;
+    return s?.kind === "ok" && s.note ? h("span", { class: "good" }, s.note) : super._label();
+  }
+}
+
+let markNext = false;   // the next error selects its line in the input (paste, file, example…)
+
+function onChange({ reason, explicit }) {
+  markNext = explicit;
+  if (this === schema) { toolLabel.hidden = true; toolSel.replaceChildren(); }
+  if (reason === "file" || (this.isBig && reason === "paste")) { liveRun.cancel(); go(); return; }
+  if (reason === "sample") return;   // the example runs once both panes are filled
+  onInput();
+}
+
+const shared = { liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT, keepLimit: BIG_LIMIT,
+  largeStatus: "large input: press Ctrl/⌘+Enter or Validate" };
+const doc = new DocumentInput({
+  ...shared, textarea: document.getElementById("document"), fileInput: document.getElementById("document_file"),
+  status: document.getElementById("document-status"), storageKey: "validate:document", what: "document",
+  bigHint: "Press Validate (or Ctrl/⌘+Enter); errors are shown in the viewer.",
+  onChange: (e) => onChange.call(doc, e),
+});
+const schema = new SchemaInput({
+  ...shared, textarea: document.getElementById("schema"), fileInput: document.getElementById("schema_file"),
+  status: document.getElementById("schema-status"), storageKey: "validate:schema", what: "schema", bigId: "schema-big",
+  onChange: (e) => onChange.call(schema, e),
+});
+const inputs = { document: doc, schema };
 persist(formatBox, "validate:format_assert");
 persist(reviewSel, "validate:review");
-attachFile(schemaTa, { fileInput: document.getElementById("schema_file") });
-
-// ------------------------------------------------------------------ large documents: held in memory
-
-let big = null;   // {text, name, size}
-const bigPanel = h("div", { class: "bigtext", id: "bigtext", role: "group", "aria-label": "Large document" });
-bigPanel.hidden = true;
-docTa.after(bigPanel);
-
-function currentDoc() { return big ? big.text : docTa.value; }
-
-function enterBig(text, name, bytes) {
-  let lines = 1;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
-  big = { text, name, size: `${formatBytes(bytes ?? new Blob([text]).size)} · ${lines.toLocaleString("en-US")} lines` };
-  docTa.value = "";
-  docTa.hidden = true;
-  try { sessionStorage.removeItem("workbench:validate:document"); } catch { /* ignore */ }
-  bigPanel.replaceChildren(
-    h("div", {}, h("strong", {}, name), ` · ${big.size}`),
-    h("div", { class: "muted" }, "Held in memory rather than in the text box: laying out this much text would freeze the page. ",
-      "Press Validate (or Ctrl/⌘+Enter). Errors are shown in the viewer; it is not kept across a reload."),
-    h("div", { class: "toolbar" }, h("button", { type: "button", "data-action": "leave-big", onclick: () => {
-      const t = big.text; leaveBig(); docTa.value = t; docTa.dispatchEvent(new Event("input", { bubbles: true }));
-    } }, "Edit as text (slow)")));
-  bigPanel.hidden = false;
-  state.document = { kind: "large" };
-  updateStatus();
-}
-
-function leaveBig() {
-  if (!big) return;
-  big = null;
-  docTa.hidden = false;
-  bigPanel.hidden = true;
-  bigPanel.replaceChildren();
-}
-
-async function loadDocFile(file) {
-  if (!file) return;
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  let text;
-  try { text = new TextDecoder("utf-8", { fatal: true }).decode(bytes); }
-  catch {
-    toast(`${file.name} is not UTF-8 text; invalid bytes are shown as \uFFFD`);
-    text = new TextDecoder("utf-8").decode(bytes);
-  }
-  if (text.length > BIG_LIMIT) { enterBig(text, file.name, bytes.length); go(true); return; }
-  leaveBig();
-  docTa.value = text;
-  docTa.dispatchEvent(new Event("input", { bubbles: true }));
-}
-
-const docFile = document.getElementById("document_file");
-docFile.addEventListener("change", () => { const f = docFile.files[0]; docFile.value = ""; loadDocFile(f); });
-for (const target of [docTa, bigPanel]) {
-  target.addEventListener("dragover", (e) => { e.preventDefault(); target.classList.add("drop"); });
-  target.addEventListener("dragleave", () => target.classList.remove("drop"));
-  target.addEventListener("drop", (e) => {
-    target.classList.remove("drop");
-    if (e.dataTransfer?.files?.length) { e.preventDefault(); loadDocFile(e.dataTransfer.files[0]); }
-  });
-}
-docTa.addEventListener("paste", (e) => {
-  const text = e.clipboardData?.getData("text/plain") ?? "";
-  if (text.length <= BIG_LIMIT) return;
-  e.preventDefault();
-  enterBig(text, "Pasted text");
-  go(true);
-});
 
 document.getElementById("example-label").hidden = false;
 for (const b of form.querySelectorAll("[data-clear]")) {
   b.hidden = false;
-  b.addEventListener("click", () => {
-    const ta = document.getElementById(b.dataset.clear);
-    if (ta === docTa) leaveBig();
-    ta.value = "";
-    ta.dispatchEvent(new Event("input", { bubbles: true }));
-    ta.focus();
-  });
+  b.addEventListener("click", () => inputs[b.dataset.clear].clear());
 }
 
-// ------------------------------------------------------------------ status lines
+const bothGiven = () => !doc.isEmpty && !schema.isEmpty;
+const isLive = () => doc.text.length + schema.text.length <= LIVE_LIMIT;
 
-const state = { document: null, schema: null };  // {kind: ok|error|busy|large, line, column, note}
-
-function statusOf(el, ta, s) {
-  el.replaceChildren();
-  if (ta === docTa && big) el.append(big.size);
-  else if (!ta.value) return;
-  else el.append(sizeLine(ta.value));
-  if (!s) return;
-  let label = null;
-  if (s.kind === "ok") label = h("span", { class: "good" }, s.note || "valid JSON");
-  else if (s.kind === "error") label = h("span", { class: "bad" }, s.line ? `error at ${s.line}:${s.column}` : (s.note || "error"));
-  else if (s.kind === "busy") label = h("span", {}, "checking…");
-  else if (s.kind === "large") label = h("span", {}, "large input: press Ctrl/⌘+Enter or Validate");
-  if (label) el.append(" · ", label);
-}
-
-function updateStatus() {
-  statusOf(docStatus, docTa, state.document);
-  statusOf(schemaStatus, schemaTa, state.schema);
-}
+function setStates(state) { for (const input of Object.values(inputs)) input.setState(state, { soon: true }); }
 
 // ------------------------------------------------------------------ running
 
-const request = latestOnly((signal, body) => postJSON("/api/validate", body, { signal }));
-const liveRun = debounce(() => go(false), 350);
+const request = latestOnly((signal, b) => doc.post("/api/validate", b, { signal }));
+const liveRun = debounce(() => go(), 350);
 let runSeq = 0;
 
 function body() {
-  const b = { document: currentDoc(), schema: schemaTa.value, format_assert: formatBox.checked };
+  const b = { document: doc.text, schema: schema.text, format_assert: formatBox.checked };
   if (reviewSel.value === "true") b.review = true;
   else if (reviewSel.value === "false") b.review = false;
   if (!toolLabel.hidden && toolSel.value) b.tool = toolSel.value;
   return b;
 }
 
-function onInput(e) {
-  if (e && e.target === schemaTa) { toolLabel.hidden = true; toolSel.replaceChildren(); }
-  if (e && e.target === docTa && docTa.value) leaveBig();
-  if (!currentDoc().trim() || !schemaTa.value.trim()) {
+function onInput() {
+  if (!bothGiven()) {
     liveRun.cancel();
-    state.document = state.schema = null;
-    updateStatus();
+    setStates(null);
     showPlaceholder();
     return;
   }
-  if (currentDoc().length + schemaTa.value.length <= LIVE_LIMIT) {
-    state.document = state.schema = { kind: "busy" };
+  if (isLive()) {
+    setStates({ kind: "busy" });
     liveRun();
   } else {
     liveRun.cancel();
-    state.document = state.schema = { kind: "large" };
+    setStates({ kind: "large" });
   }
-  updateStatus();
 }
-docTa.addEventListener("input", onInput);
-schemaTa.addEventListener("input", onInput);
-for (const el of [formatBox, reviewSel, toolSel]) el.addEventListener("change", () => go(false));
+for (const el of [formatBox, reviewSel, toolSel]) el.addEventListener("change", () => go());
 
 exampleSel.addEventListener("change", () => {
   const ex = EXAMPLES[exampleSel.value];
   if (!ex) return;
-  leaveBig();
-  docTa.value = ex.document;
-  schemaTa.value = ex.schema;
-  toolLabel.hidden = true;
-  toolSel.replaceChildren();
-  for (const ta of [docTa, schemaTa]) ta.dispatchEvent(new Event("input", { bubbles: true }));
-  liveRun.cancel();
+  doc.setText(ex.document, { reason: "sample" });
+  schema.setText(ex.schema, { reason: "sample" });
   exampleSel.value = "";
-  go(false);
+  liveRun.cancel();
+  go();
 });
 
-form.addEventListener("submit", (e) => { e.preventDefault(); go(true); });
-document.addEventListener("workbench:run", () => go(true));
+form.addEventListener("submit", (e) => { e.preventDefault(); liveRun.cancel(); markNext = true; go(); });
+document.addEventListener("workbench:run", () => { liveRun.cancel(); markNext = true; go(); });
 
-async function go(mark) {
-  if (!currentDoc().trim() || !schemaTa.value.trim()) { showPlaceholder(); return; }
+async function go() {
+  if (!bothGiven()) { showPlaceholder(); return; }
   const mine = ++runSeq;
-  if (!summary.querySelector(".headline") || currentDoc().length + schemaTa.value.length > LIVE_LIMIT) {
+  const mark = markNext; markNext = false;
+  setStates({ kind: "busy" });
+  if (!summary.querySelector(".headline") || !isLive()) {
     summary.replaceChildren(h("div", { class: "headline", id: "headline" },
       h("span", { class: "spinner", "aria-hidden": "true" }),
-      ` Validating${big ? ` ${formatBytes(big.text.length)}` : ""}…`));
+      ` Validating${doc.isBig ? ` ${formatBytes(doc.text.length)}` : ""}…`));
   }
   summary.setAttribute("aria-busy", "true");
   let res;
@@ -295,6 +220,7 @@ async function go(mark) {
 
 function showPlaceholder() {
   ++runSeq;
+  summary.removeAttribute("aria-busy");
   summary.replaceChildren(h("p", { class: "muted", id: "placeholder" },
     "Paste a document and a schema (or a tool definition): every error is listed here with its place in the document."));
   draftEl.textContent = "";
@@ -314,12 +240,9 @@ function shownPointer(e) {
 }
 
 function showResult(r) {
-  state.document = { kind: "ok" };
-  state.schema = { kind: "ok", note: `${draftLabel(r.draft)}${r.tool ? ` · tool ${r.tool}` : ""}` };
-  updateStatus();
+  doc.setState({ kind: "ok" });
+  schema.setState({ kind: "ok", note: `${draftLabel(r.draft)}${r.tool ? ` · tool ${r.tool}` : ""}` });
   draftEl.textContent = draftLabel(r.draft);
-  delete docTa.dataset.errorLine;
-  delete schemaTa.dataset.errorLine;
 
   // tools to choose from (a list or namespace of tools)
   if (r.tools && r.tools.length > 1) {
@@ -342,7 +265,7 @@ function showResult(r) {
     parts.push(h("p", { class: "muted" }, "Document warnings:"));
     parts.push(h("ul", { class: "warnings", id: "doc-warnings" }, r.warnings.map((w) =>
       h("li", {}, h("strong", {}, w.code), " ", w.message, " ", h("span", { class: "mono" }, `at ${w.pointer || "/"}`),
-        w.line ? h("button", { type: "button", class: "jump", onclick: () => markInTextarea(docTa, w.line, w.column) }, "show") : ""))));
+        w.line ? h("button", { type: "button", class: "jump", onclick: () => doc.select(w.line, w.column) }, "show") : ""))));
   }
   if (r.reviewed) {
     const n = r.review.length;
@@ -352,9 +275,9 @@ function showResult(r) {
   summary.replaceChildren(...parts);
 
   viewerEl.hidden = false;
-  if (viewerFor !== currentDoc()) {
-    viewerFor = currentDoc();
-    viewer.setText(viewerFor);
+  if (viewerFor !== doc.text) {
+    viewerFor = doc.text;
+    viewer.setText(viewerFor, { filename: doc.sourceName || "document.json" });
   }
   viewer.highlight([...new Set(r.errors.map(shownPointer))], "error");
 }
@@ -375,7 +298,7 @@ function errorItem(e, i) {
 function jumpToError(e, li) {
   for (const other of summary.querySelectorAll("#errors li[aria-current]")) other.removeAttribute("aria-current");
   li.setAttribute("aria-current", "true");
-  if (e.line && !big) markInTextarea(docTa, e.line, e.column);
+  doc.select(e.line, e.column);
   viewer.reveal(shownPointer(e));
 }
 
@@ -383,21 +306,20 @@ function reviewItem(w) {
   return h("li", { "data-pointer": w.pointer, "data-code": w.code },
     h("strong", {}, w.code), " ", w.message, " ", h("span", { class: "mono" }, `at ${w.pointer || "/"}`), " ",
     w.line ? h("button", { type: "button", class: "jump", title: "Mark this place in the schema",
-      onclick: () => markInTextarea(schemaTa, w.line, w.column) }, "show in schema") : "");
+      onclick: () => schema.select(w.line, w.column) }, "show in schema") : "");
 }
 
 function showError(error, mark) {
   const field = error.field === "schema" ? "schema" : error.field === "document" ? "document" : null;
-  const ta = field === "schema" ? schemaTa : docTa;
+  const input = field ? inputs[field] : null;
   const parseLike = error.code === "parse_error" || error.code === "too_deep";
-  if (field) {
-    state[field] = { kind: "error", line: error.line, column: error.column, note: error.code };
-    const other = field === "schema" ? "document" : "schema";
-    if (state[other]?.kind === "busy") state[other] = null;
+  if (input) {
+    input.showError(error, { select: mark });
+    const other = inputs[field === "schema" ? "document" : "schema"];
+    if (other.state?.kind === "busy") other.setState(null);
   } else {
-    state.document = state.schema = null;
+    setStates(null);
   }
-  updateStatus();
   const titles = {
     schema_invalid: "The schema is not a valid schema",
     ref_unresolvable: "A reference does not resolve",
@@ -405,16 +327,12 @@ function showError(error, mark) {
   };
   const title = parseLike ? `The ${field || "input"} is not valid JSON` : (titles[error.code] || "Could not validate");
   const box = h("div", { id: "error", "data-field": error.field || "", "data-code": error.code });
-  renderError(box, error, ta === docTa && big ? {} : { onJump: (e) => markInTextarea(ta, e.line, e.column) });
+  renderError(box, error, input && !input.isBig ? { onJump: (e) => input.select(e.line, e.column) } : {});
   if (error.problems && error.problems.length > 1) {
     box.append(h("ul", { class: "muted" }, error.problems.map((p) => h("li", {}, h("span", { class: "mono" }, p.pointer || "/"), " ", p.message))));
   }
   summary.replaceChildren(h("div", { class: "headline bad", id: "headline" }, title), box);
   viewerEl.hidden = true;
-  if (field && error.line && !(ta === docTa && big)) {
-    ta.dataset.errorLine = String(error.line);
-    if (mark) markInTextarea(ta, error.line, error.column);
-  }
 }
 
 // ------------------------------------------------------------------ start
@@ -423,11 +341,15 @@ if (summary.querySelector("#headline")) {
   // the server rendered a result (plain form post): make its entries clickable
   for (const li of summary.querySelectorAll("#errors li")) {
     const line = Number(li.dataset.line);
-    if (line) li.addEventListener("click", () => markInTextarea(docTa, line, 1));
+    if (line) li.addEventListener("click", () => doc.select(line, 1));
   }
-  updateStatus();
-} else if (currentDoc().trim() && schemaTa.value.trim()) {
+  if (summary.querySelector("#error")) for (const input of Object.values(inputs)) input.updateStatus();
+  else {
+    doc.setState({ kind: "ok" });
+    schema.setState({ kind: "ok", note: draftEl.textContent.trim() || undefined });
+  }
+} else if (bothGiven()) {
   onInput();
 } else {
-  updateStatus();
+  for (const input of Object.values(inputs)) input.updateStatus();
 }
