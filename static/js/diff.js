@@ -4,8 +4,8 @@
 // unchanged runs, and moves between changes with n / p (or F7 / Shift+F7).
 // Without JavaScript the page is a plain form: the server renders the change list and the patch.
 
-import { postJSON, debounce, latestOnly, persist, sizeLine, formatBytes, markInTextarea,
-  copyText, download, toast, h, renderError } from "./app.js";
+import { debounce, latestOnly, persist, formatBytes, postLarge, copyText, download, toast, h,
+  renderError, DocumentInput } from "./app.js";
 
 const LIVE_LIMIT = 200_000;     // characters (both sides): compare as you type below this
 const KEEP_LIMIT = 2_000_000;   // characters: larger inputs are not kept in session storage
@@ -86,105 +86,26 @@ document.body.dataset.liveView = "1";
 
 // ------------------------------------------------------------------ the two inputs
 
-class Side {
-  constructor(name) {
-    this.name = name;
-    this.ta = document.getElementById(name);
-    this.status = document.getElementById(`${name}-status`);
-    this.fileInput = document.getElementById(`${name}_file`);
-    this.big = null;          // {text, label}: a large input held in memory
-    this.state = null;        // "ok" | {line, column} | "busy"
-    this.panel = h("div", { class: "bigtext", id: `${name}-big`, role: "group", "aria-label": `Large ${name} input` });
-    this.panel.hidden = true;
-    this.ta.after(this.panel);
-    persist(this.ta, `diff:${name}`);
-    this.fileInput.addEventListener("change", () => { const f = this.fileInput.files[0]; this.fileInput.value = ""; this.loadFile(f); });
-    for (const target of [this.ta, this.panel]) {
-      target.addEventListener("dragover", (e) => { e.preventDefault(); target.classList.add("drop"); });
-      target.addEventListener("dragleave", () => target.classList.remove("drop"));
-      target.addEventListener("drop", (e) => {
-        target.classList.remove("drop");
-        if (e.dataTransfer?.files?.length) { e.preventDefault(); this.loadFile(e.dataTransfer.files[0]); }
-      });
-    }
-    this.ta.addEventListener("paste", (e) => {
-      const text = e.clipboardData?.getData("text/plain") ?? "";
-      if (text.length <= BIG_LIMIT) return;
-      e.preventDefault();
-      this.setText(text, "Pasted text");
-      run();
-    });
-    this.ta.addEventListener("input", () => {
-      if (this.ta.value.length > KEEP_LIMIT) { try { sessionStorage.removeItem(`workbench:diff:${this.name}`); } catch { /* ignore */ } }
-      this.state = null;
-      this.updateStatus();
+function makeSide(name) {
+  const input = new DocumentInput({
+    textarea: document.getElementById(name), fileInput: document.getElementById(`${name}_file`),
+    status: document.getElementById(`${name}-status`), storageKey: `diff:${name}`, what: `${name} document`,
+    bigId: `${name}-big`, liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT, keepLimit: KEEP_LIMIT,
+    largeStatus: "large input: press Ctrl/⌘+Enter or Compare",
+    bigHint: "Press Compare (or Ctrl/⌘+Enter).",
+    onChange: ({ reason }) => {
+      if (reason === "sample" || reason === "swap") return;   // the page runs once both sides are set
+      // a file, or a paste too large for the text box, compares at once
+      if (reason === "file" || (input.isBig && reason === "paste")) { run(); return; }
       onInput();
-    });
-  }
-
-  get text() { return this.big ? this.big.text : this.ta.value; }
-
-  setText(text, label = "") {
-    if (text.length > BIG_LIMIT) {
-      this.big = { text, label: label || "Large document" };
-      this.ta.value = "";
-      this.ta.hidden = true;
-      try { sessionStorage.removeItem(`workbench:diff:${this.name}`); } catch { /* ignore */ }
-      this.panel.replaceChildren(
-        h("div", {}, h("strong", {}, this.big.label), ` · ${sizeOf(text)}`),
-        h("div", { class: "muted" }, "Held in memory rather than in the text box (laying out this much text would freeze the page). Press Compare or Ctrl/⌘+Enter. It is not kept across a reload."),
-        h("div", { class: "toolbar" }, h("button", { type: "button", onclick: () => { const t = this.text; this.leaveBig(); this.ta.value = t; this.ta.dispatchEvent(new Event("input", { bubbles: true })); } }, "Edit as text (slow)")));
-      this.panel.hidden = false;
-    } else {
-      this.leaveBig();
-      this.ta.value = text;
-      this.ta.dispatchEvent(new Event("input", { bubbles: true }));
-    }
-    this.state = null;
-    this.updateStatus();
-  }
-
-  leaveBig() {
-    if (!this.big) return;
-    this.big = null;
-    this.ta.hidden = false;
-    this.panel.hidden = true;
-    this.panel.replaceChildren();
-  }
-
-  async loadFile(file) {
-    if (!file) return;
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    let text;
-    try { text = new TextDecoder("utf-8", { fatal: true }).decode(bytes); }
-    catch {
-      toast(`${file.name} is not UTF-8 text; invalid bytes are shown as \uFFFD`);
-      text = new TextDecoder("utf-8").decode(bytes);
-    }
-    this.setText(text, file.name);
-    run();
-  }
-
-  updateStatus() {
-    const text = this.text;
-    this.status.replaceChildren();
-    if (!text) return;
-    this.status.append(this.big ? sizeOf(text) : sizeLine(text));
-    const s = this.state;
-    if (s === "ok") this.status.append(" · ", h("span", { class: "good" }, "valid JSON"));
-    else if (s === "busy") this.status.append(" · comparing…");
-    else if (s && s.line) this.status.append(" · ", h("span", { class: "bad" }, `error at ${s.line}:${s.column}`));
-    else if (s && s.error) this.status.append(" · ", h("span", { class: "bad" }, "error"));
-  }
+    },
+  });
+  input.name = name;
+  return input;
 }
 
-function sizeOf(text) {
-  let lines = 1;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
-  return `${formatBytes(text.length)} · ${lines.toLocaleString("en-US")} lines`;
-}
-
-const sides = { left: new Side("left"), right: new Side("right") };
+const sides = { left: makeSide("left"), right: makeSide("right") };
+const bothSides = Object.values(sides);
 for (const el of [optOrder, optKey, optStrings, optIgnore]) persist(el, `diff:${el.id}`);
 for (const el of [optOrder, optStrings]) el.addEventListener("change", () => onInput(true));
 for (const el of [optKey, optIgnore]) el.addEventListener("input", () => onInput());
@@ -195,27 +116,37 @@ form.addEventListener("click", (e) => {
   if (!b) return;
   const action = b.dataset.action;
   if (action === "sample") {
-    sides.left.setText(SAMPLE_LEFT);
-    sides.right.setText(SAMPLE_RIGHT);
+    sides.left.setText(SAMPLE_LEFT, { name: "left.json", reason: "sample" });
+    sides.right.setText(SAMPLE_RIGHT, { name: "right.json", reason: "sample" });
     run();
   } else if (action === "clear") {
-    const side = sides[b.dataset.side];
-    side.leaveBig();
-    side.setText("");
-    side.ta.focus();
+    sides[b.dataset.side].clear();
   } else if (action === "swap") {
-    const l = sides.left.text; const r = sides.right.text;
-    sides.left.setText(r, sides.right.big?.label);
-    sides.right.setText(l, sides.left.big?.label);
+    const l = { text: sides.left.text, name: sides.left.sourceName };
+    const r = { text: sides.right.text, name: sides.right.sourceName };
+    sides.left.setText(r.text, { name: r.name, reason: "swap" });
+    sides.right.setText(l.text, { name: l.name, reason: "swap" });
     run();
   }
 });
 
+function setStates(state) { for (const s of bothSides) s.setState(state, { soon: true }); }
+
 function onInput(immediate = false) {
   const total = sides.left.text.length + sides.right.text.length;
-  if (!sides.left.text.trim() || !sides.right.text.trim()) { liveRun.cancel(); if (!sides.left.text.trim() && !sides.right.text.trim()) showEmpty(); return; }
-  if (total <= LIVE_LIMIT) { if (immediate) run(); else liveRun(); }
-  else liveRun.cancel();
+  if (sides.left.isEmpty || sides.right.isEmpty) {
+    liveRun.cancel();
+    if (sides.left.isEmpty && sides.right.isEmpty) showEmpty();
+    else setStates(null);
+    return;
+  }
+  if (total <= LIVE_LIMIT) {
+    setStates({ kind: "busy" });
+    if (immediate) run(); else liveRun();
+  } else {
+    liveRun.cancel();
+    setStates({ kind: "large" });
+  }
 }
 
 form.addEventListener("submit", (e) => { e.preventDefault(); run(); });
@@ -232,7 +163,7 @@ function options() {
   return body;
 }
 
-const request = latestOnly((signal, body) => postJSON("/api/diff", body, { signal }));
+const request = latestOnly((signal, body) => postLarge("/api/diff", body, { signal }));
 const liveRun = debounce(() => run(), 300);
 let runSeq = 0;
 
@@ -241,10 +172,11 @@ async function run() {
   const left = sides.left.text; const right = sides.right.text;
   if (!left.trim() || !right.trim()) {
     showMessage(!left.trim() && !right.trim() ? null : `Add the ${!left.trim() ? "left" : "right"} document to compare.`);
+    for (const s of bothSides) if (s.state?.kind === "busy") s.setState(null);
     return;
   }
   const mine = ++runSeq;
-  for (const s of Object.values(sides)) { s.state = "busy"; s.updateStatus(); }
+  setStates({ kind: "busy" });
   const size = left.length + right.length;
   if (size > LIVE_LIMIT || !summary.querySelector(".headline")) {
     summary.replaceChildren(h("div", { class: "headline", id: "headline" }, h("span", { class: "spinner", "aria-hidden": "true" }), ` Comparing ${formatBytes(size)}…`));
@@ -269,7 +201,7 @@ function showMessage(text) {
 }
 
 function showEmpty() {
-  for (const s of Object.values(sides)) { s.state = null; s.updateStatus(); }
+  setStates(null);
   showMessage(null);
 }
 
@@ -278,20 +210,18 @@ function showError(error) {
   viewEl.hidden = true;
   viewEl.replaceChildren();
   grid = null;
-  for (const s of Object.values(sides)) {
-    s.state = error.field === s.name ? { line: error.line, column: error.column, error: true } : (error.field === "left" || error.field === "right" ? "ok" : null);
-    s.updateStatus();
+  const side = error.field === "left" || error.field === "right" ? sides[error.field] : null;
+  for (const s of bothSides) {
+    if (s === side) s.showError(error, { select: true });
+    else s.setState(side ? { kind: "ok" } : null);
   }
   const parseLike = error.code === "parse_error" || error.code === "too_deep";
-  const side = error.field === "left" || error.field === "right" ? error.field : null;
   const headline = h("div", { class: "headline bad", id: "headline" },
-    parseLike && side ? `The ${side} document is not valid JSON` : "Could not compare",
+    parseLike && side ? `The ${side.name} document is not valid JSON` : "Could not compare",
     error.line ? ` · line ${error.line}, column ${error.column}` : "");
   const box = h("div", { id: "error" });
-  const target = side && !sides[side].big ? sides[side].ta : null;
-  renderError(box, error, target ? { onJump: (e) => markInTextarea(target, e.line, e.column) } : {});
+  renderError(box, error, side && !side.isBig ? { onJump: (e) => side.select(e.line, e.column) } : {});
   summary.replaceChildren(headline, box);
-  if (target && error.line) markInTextarea(target, error.line, error.column);
 }
 
 function plural(n, one, many = one + "s") { return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`; }
@@ -313,7 +243,7 @@ let current = -1;      // index of the current change
 function showResult(body) {
   result = body;
   current = -1;
-  for (const s of Object.values(sides)) { s.state = "ok"; s.updateStatus(); }
+  for (const s of bothSides) s.setState({ kind: "ok" });
   document.getElementById("server-result")?.remove();
   const o = body.options || {};
   const optionsText = [o.ignore_order ? "array order ignored" : null, o.match_key ? `items matched by ${o.match_key}` : null,
@@ -451,7 +381,7 @@ function select(i, fromList) {
   // mark the lines in the inputs
   const side = c.op === "add" ? "right" : "left";
   const line = c[`${side}_line`];
-  if (line && !sides[side].big && fromList) markInTextarea(sides[side].ta, line, 1);
+  if (line && fromList) sides[side].select(line, 1);
   if (fromList) document.getElementById("dgrid")?.focus({ preventScroll: true });
 }
 
@@ -673,12 +603,14 @@ function colour(el, text) {
 
 // ------------------------------------------------------------------ start
 
-if (document.getElementById("server-result") || document.getElementById("error")) {
+if (document.getElementById("server-result")) {
   // the server rendered a result (plain form post): keep it until the next run
-  for (const s of Object.values(sides)) s.updateStatus();
-} else if (sides.left.text.trim() && sides.right.text.trim()) {
+  setStates({ kind: "ok" });
+} else if (document.getElementById("error")) {
+  for (const s of bothSides) s.updateStatus();
+} else if (!sides.left.isEmpty && !sides.right.isEmpty) {
   if (sides.left.text.length + sides.right.text.length <= LIVE_LIMIT) run();
-  else for (const s of Object.values(sides)) s.updateStatus();
+  else setStates({ kind: "large" });
 } else {
-  for (const s of Object.values(sides)) s.updateStatus();
+  for (const s of bothSides) s.updateStatus();
 }
