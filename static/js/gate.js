@@ -3,20 +3,16 @@
 // this script adds live results, the gallery in one click, viewers with the failing field
 // marked, "walk this call" for envelopes, and copying the function_call_output.
 
-import { postJSON, debounce, latestOnly, persist, sizeLine, attachFile, markInTextarea,
-  renderError, copyText, h, shortList, LineGutter } from "./app.js";
+import { debounce, latestOnly, postLarge, renderError, copyText, h, shortList, DocumentInput } from "./app.js";
 import { JsonViewer } from "./viewer.js";
 
 const LIVE_LIMIT = 200_000;   // characters in all panes: larger inputs run on Ctrl/Cmd+Enter
+const BIG_LIMIT = 2_000_000;  // characters: a larger file or paste is held in memory, not in the
+                              // textarea (laying out 20 MB in a textarea blocks the tab for seconds)
 const MARKS = { pass: "✓", fail: "✗", skipped: "–" };
 const SAID = { pass: "passed", fail: "failed", skipped: "skipped" };
 
 const form = document.getElementById("gate-form");
-const fields = {
-  item: document.getElementById("item"),
-  schema: document.getElementById("schema"),
-  original: document.getElementById("original"),
-};
 const panes = { schema: document.getElementById("schema-pane"), original: document.getElementById("original-pane") };
 const live = document.getElementById("verdict-live");
 const body = document.getElementById("result-body");
@@ -28,80 +24,103 @@ document.body.dataset.liveView = "1";
 
 // ------------------------------------------------------------------ inputs
 
-const gutters = {};   // line numbers and the error mark beside each input
-for (const [name, ta] of Object.entries(fields)) {
-  persist(ta, `gate:${name}`);
-  gutters[name] = new LineGutter(ta);
-  attachFile(ta, { fileInput: document.getElementById(`${name}_file`), onLoad: () => run() });
-  ta.addEventListener("input", () => { status(name); scheduleLive(); });
+/** An input whose status line says so when it is empty ("empty", "not given"). */
+class GateInput extends DocumentInput {
+  updateStatus() {
+    super.updateStatus();
+    if (!this.text && !this.note) this.statusEl.textContent = this.emptyText;
+  }
+}
+
+let markNext = false;   // the next error selects its line in the input (paste, file, gallery…)
+
+const inputs = {};
+for (const name of ["item", "schema", "original"]) {
+  const input = new GateInput({
+    textarea: document.getElementById(name), fileInput: document.getElementById(`${name}_file`),
+    status: document.getElementById(`${name}-status`), storageKey: `gate:${name}`, what: name,
+    bigId: `${name}-big`, liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT, keepLimit: BIG_LIMIT,
+    largeStatus: "large input: press Ctrl/⌘+Enter or Gate", bigHint: "Press Gate (or Ctrl/⌘+Enter).",
+    onChange: ({ reason, explicit }) => {
+      markNext = explicit;
+      if (reason === "sample" || reason === "walk") return;   // the page runs once every pane is set
+      if (reason === "file" || (input.isBig && reason === "paste")) { openPane(name); run(); return; }
+      onInput();
+    },
+  });
+  input.emptyText = name === "item" ? "empty" : "not given";
+  input.updateStatus();
+  inputs[name] = input;
   const clear = form.querySelector(`[data-clear="${name}"]`);
   if (clear) {
     clear.hidden = false;
-    clear.addEventListener("click", () => { ta.value = ""; ta.dispatchEvent(new Event("input", { bubbles: true })); ta.focus(); });
+    clear.addEventListener("click", () => input.clear());
   }
-  status(name);
 }
-for (const [name, det] of Object.entries(panes)) if (fields[name].value.trim()) det.open = true;
+for (const [name, det] of Object.entries(panes)) if (!inputs[name].isEmpty) det.open = true;
 
-function status(name, error) {
-  const ta = fields[name];
-  const el = document.getElementById(`${name}-status`);
-  const text = ta.value;
-  if (!text.trim()) { el.textContent = name === "item" ? "empty" : "not given"; return; }
-  let state;
-  if (error) state = h("span", { class: "bad" }, error.line ? `error at ${error.line}:${error.column}` : "error");
-  else {
-    try { JSON.parse(text); state = h("span", { class: "good" }, "valid JSON"); }
-    catch { state = h("span", {}, "not JSON (yet)"); }
-  }
-  el.replaceChildren(sizeLine(text), " · ", state);
+const totalSize = () => Object.values(inputs).reduce((n, input) => n + input.text.length, 0);
+
+function setStates(state) {
+  for (const input of Object.values(inputs)) input.setState(input.isEmpty ? null : state, { soon: true });
+}
+
+function onInput() {
+  if (inputs.item.isEmpty) { scheduleLive.cancel(); setStates(null); showEmpty(); return; }
+  if (totalSize() <= LIVE_LIMIT) { setStates({ kind: "busy" }); scheduleLive(); }
+  else { scheduleLive.cancel(); setStates({ kind: "large" }); }
 }
 
 function request() {
-  const out = { item: fields.item.value };
-  for (const k of ["schema", "original"]) if (fields[k].value.trim()) out[k] = fields[k].value;
+  const out = { item: inputs.item.text };
+  for (const k of ["schema", "original"]) if (!inputs[k].isEmpty) out[k] = inputs[k].text;
   return out;
 }
 
 // ------------------------------------------------------------------ running
 
-const gateLatest = latestOnly((signal, req) => postJSON("/api/gate", req, { signal }));
-const scheduleLive = debounce(() => {
-  const total = Object.values(fields).reduce((n, ta) => n + ta.value.length, 0);
-  if (fields.item.value.trim() && total <= LIVE_LIMIT) run();
-}, 350);
+const gateLatest = latestOnly((signal, req) => postLarge("/api/gate", req, { signal }));
+const scheduleLive = debounce(() => run(), 350);
 
 async function run() {
   scheduleLive.cancel();
-  if (!fields.item.value.trim()) { showEmpty(); return; }
+  if (inputs.item.isEmpty) { showEmpty(); return; }
+  const mark = markNext; markNext = false;
+  setStates({ kind: "busy" });
   body.setAttribute("aria-busy", "true");
-  const answer = await gateLatest(request());
+  let answer;
+  try { answer = await gateLatest(request()); }
+  catch (err) { answer = { ok: false, status: 0, body: { error: { code: "network", message: String(err) } } }; }
   if (!answer) return;  // a newer run is on its way
   body.removeAttribute("aria-busy");
   if (answer.ok) render(answer.body);
-  else showError(answer.body.error || { message: "The server did not answer" });
+  else showError(answer.body?.error || { message: "The server did not answer" }, mark);
 }
 
-form.addEventListener("submit", (e) => { e.preventDefault(); run(); });
-document.addEventListener("workbench:run", () => run());
+form.addEventListener("submit", (e) => { e.preventDefault(); markNext = true; run(); });
+document.addEventListener("workbench:run", () => { markNext = true; run(); });
 
 function showEmpty() {
   live.textContent = ""; live.className = "headline";
+  body.removeAttribute("aria-busy");
   body.replaceChildren(h("p", { class: "muted", id: "placeholder" },
     "The walk appears here: format, then schema, then diff, and one verdict. New here? Load a case from the gallery below."));
 }
 
-function showError(error) {
+function showError(error, mark) {
   live.className = "headline bad";
   live.textContent = `Cannot gate: the ${error.field || "input"} could not be read`;
+  const input = inputs[error.field];
   const box = h("div", { id: "error" });
-  renderError(box, error, {
-    onJump: (e) => { const ta = fields[e.field]; if (ta) { openPane(e.field); markInTextarea(ta, e.line, e.column); } },
-  });
+  renderError(box, error, input && !input.isBig ? { onJump: (e) => { openPane(e.field); input.select(e.line, e.column); } } : {});
   body.replaceChildren(box);
-  if (fields[error.field]) {
-    status(error.field, error);
-    if (error.line) { openPane(error.field); gutters[error.field].mark(error.line, error.column); }
+  for (const [name, other] of Object.entries(inputs)) {
+    if (other === input) continue;
+    other.setState(other.isEmpty || !input ? null : { kind: "ok" });
+  }
+  if (input) {
+    if (error.line) openPane(error.field);
+    input.showError(error, { select: mark });
   }
 }
 
@@ -127,10 +146,10 @@ function render(r) {
   }
   if (r.envelope) parts.push(renderEnvelope(r.envelope));
   body.replaceChildren(...parts);
-  for (const name of Object.keys(fields)) { status(name); gutters[name].clear(); }
+  setStates({ kind: "ok" });
   // a failing format step points at its field in the item
   const failed = r.steps.find((s) => s.check === "format" && s.status === "fail" && s.line);
-  if (failed) gutters.item.mark(failed.line, failed.column);
+  if (failed && !inputs.item.isBig) inputs.item.gutter.mark(failed.line, failed.column);
 }
 
 function renderStep(s, r) {
@@ -179,7 +198,7 @@ function formatDetail(b, s) {
   b.append(h("p", { class: "found" }, label("Found"), " ", s.reason));
   b.append(h("p", { class: "mono where" }, "field ", h("code", { class: "fail-field" }, s.field),
     s.line ? ` · item line ${s.line}, column ${s.column}` : "",
-    s.line ? " " : "", s.line ? h("button", { type: "button", class: "jump", onclick: () => markInTextarea(fields.item, s.line, s.column) }, "show in input") : ""));
+    s.line && !inputs.item.isBig ? [" ", h("button", { type: "button", class: "jump", onclick: () => inputs.item.select(s.line, s.column) }, "show in input")] : ""));
   if (s.parse_error) {
     b.append(h("p", {}, `In the arguments string, line ${s.parse_error.line ?? "?"}, column ${s.parse_error.column ?? "?"}: ${s.parse_error.message}`));
     if (s.parse_error.snippet) b.append(h("pre", { class: "snippet" }, s.parse_error.snippet));
@@ -190,7 +209,7 @@ function formatDetail(b, s) {
   }
   // the item with the failing field marked
   const pointer = s.located_at ?? s.pointer;
-  const { el, v } = viewerBox(fields.item.value, "Item", [["error", [pointer]]]);
+  const { el, v } = viewerBox(inputs.item.text, "Item", [["error", [pointer]]]);
   el.classList.add("item-viewer");
   b.append(el);
   if (!s.located_at) v.ready.then(() => v.reveal(pointer));
@@ -284,10 +303,9 @@ function renderEnvelope(env) {
 }
 
 function walk(text) {
-  fields.item.value = text;
-  fields.item.dispatchEvent(new Event("input", { bubbles: true }));
+  inputs.item.setText(text, { reason: "walk" });
   run();
-  fields.item.scrollIntoView({ block: "nearest" });
+  document.getElementById("item-label").scrollIntoView({ block: "nearest" });
 }
 
 // ------------------------------------------------------------------ the gallery
@@ -297,10 +315,7 @@ for (const a of document.querySelectorAll("a[data-case]")) {
     const c = GALLERY.find((x) => x.name === a.dataset.case);
     if (!c) return;
     e.preventDefault();
-    for (const k of ["item", "schema", "original"]) {
-      fields[k].value = c[k] || "";
-      fields[k].dispatchEvent(new Event("input", { bubbles: true }));
-    }
+    for (const k of ["item", "schema", "original"]) inputs[k].setText(c[k] || "", { name: c.name, reason: "sample" });
     for (const [name, det] of Object.entries(panes)) det.open = Boolean(c[name]);
     for (const x of document.querySelectorAll("a[data-case]")) x.classList.toggle("current", x === a);
     run();
@@ -309,4 +324,4 @@ for (const a of document.querySelectorAll("a[data-case]")) {
 }
 
 // the server rendered a result (plain post or ?case=): show the live version of it
-if (fields.item.value.trim()) run();
+if (!inputs.item.isEmpty) run();
