@@ -355,3 +355,67 @@ def test_the_api_uses_the_compiled_path(server):
     assert status == 200, out
     assert [(e["pointer"], e["keyword"], e["line"]) for e in out["errors"]] == [
         ("/reason", "required", 1), ("/order_id", "pattern", 1), ("/refund", "additionalProperties", 1)]
+
+
+# --------------------------------------------------------------------------- random schemas
+
+_names = st.sampled_from(["a", "b", "c", "x-1", ""])
+_num = st.sampled_from([0, 1, 2, 3, -1, Decimal("0.5"), Decimal("2.0"), 10**20])
+_count = st.sampled_from([0, 1, 2, 3])
+_patterns = st.sampled_from(["^a", "b$", "^[a-c]+$", "x", "^(a|b)*$", "\\d", "^$", "(a+)+b"])
+
+
+def schemas(draft: str):
+    leaf = st.one_of(
+        st.booleans(),
+        st.fixed_dictionaries({}, optional={
+            "type": st.sampled_from(["null", "boolean", "object", "array", "number", "integer", "string",
+                                     ["string", "null"], ["integer", "boolean"]]),
+            "enum": st.lists(_scalars, min_size=1, max_size=4),
+            "minimum": _num, "maximum": _num, "multipleOf": st.sampled_from([1, 2, Decimal("0.5")]),
+            "minLength": _count, "maxLength": _count, "pattern": _patterns,
+            "minItems": _count, "maxItems": _count, "uniqueItems": st.booleans(),
+            "minProperties": _count, "maxProperties": _count,
+            "required": st.lists(_names, min_size=1, max_size=3, unique=True),
+            **({"const": _scalars, "exclusiveMinimum": _num, "exclusiveMaximum": _num}
+               if draft != "draft-04" else {"exclusiveMinimum": st.booleans(), "exclusiveMaximum": st.booleans()}),
+        }))
+
+    def extend(inner):
+        subs = st.lists(inner, min_size=1, max_size=3)
+        optional = {
+            "properties": st.dictionaries(_names, inner, max_size=3),
+            "patternProperties": st.dictionaries(_patterns, inner, max_size=2),
+            "additionalProperties": inner,
+            "items": inner if draft != "draft-04" else inner.filter(lambda s: isinstance(s, dict)),
+            "allOf": subs, "anyOf": subs, "oneOf": subs, "not": inner,
+            "dependencies" if draft in ("draft-04", "draft-07") else "dependentRequired":
+                st.dictionaries(_names, st.lists(_names, min_size=1, max_size=2, unique=True), max_size=2),
+        }
+        if draft != "draft-04":
+            optional.update({"contains": inner, "propertyNames": inner})
+        if draft in ("draft-07", "2020-12"):
+            optional.update({"if": inner, "then": inner, "else": inner})
+        if draft == "2020-12":
+            optional.update({"prefixItems": subs, "minContains": _count, "maxContains": _count,
+                             "dependentSchemas": st.dictionaries(_names, inner, max_size=2)})
+        return st.fixed_dictionaries({}, optional=optional)
+
+    return st.recursive(leaf, extend, max_leaves=8)
+
+
+@pytest.mark.parametrize("draft", ["2020-12", "draft-07", "draft-04"])
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_hypothesis_random_schemas_both_paths_agree(draft, data):
+    schema = data.draw(schemas(draft))
+    try:
+        compiled = compile_schema(schema, default_draft=draft)
+    except WorkbenchError:
+        return  # not a valid schema of this draft: refused before either path runs
+    if compiled.fast is None:
+        return
+    for _ in range(3):
+        instance = data.draw(near(schema) if isinstance(schema, dict) else json_values)
+        a, b = both(compiled, instance, LIMITS.with_(regex_timeout=0.2))
+        assert a == {**b, "path": "compiled"}, (schema, instance)

@@ -18,6 +18,11 @@ nothing fetched and in bounded time.
   ``required`` key is reported at ``/that_key`` (positioned on its parent object), an extra
   key of ``additionalProperties: false`` at ``/that_key`` (positioned on the key).
 * Compiled validators (after the metaschema and reference checks) are cached by schema.
+* Two paths, one answer: a schema the compiler of :mod:`workbench.validate_compiled` accepts
+  (most real schemas: no ``unevaluated*``, dynamic references, embedded ``$id``) is validated
+  by generated Python functions, several times faster; any other by jsonschema with this
+  project's keywords.  Both give the same error records (``tests/test_validate_compiled.py``
+  runs the official suite through both); ``run(..., path=)`` can force one.
 """
 
 from __future__ import annotations
@@ -733,7 +738,8 @@ def validate_value(schema, instance, *, limits=DEFAULT_LIMITS, format_assert: bo
     """Validate a parsed ``instance`` against a parsed ``schema`` (numbers as int/Decimal).
 
     Returns ``{"valid", "errors": [{pointer, keyword, message, schema_pointer}], "draft",
-    "count", "truncated"}`` with errors in document order (at most ``limits.max_errors``).
+    "count", "truncated", "path"}`` with errors in document order (at most
+    ``limits.max_errors``); ``path`` is ``"compiled"`` or ``"jsonschema"`` (see :func:`run`).
     ``default_draft`` is the dialect when the schema has no ``$schema``; ``registry`` is a
     ``referencing.Registry`` of extra resources (tests: the suite's remotes) -- without it
     nothing outside the schema and the bundled metaschemas resolves.

@@ -8,6 +8,8 @@
   is ECMA white space, ``$`` is the end of the string (Python's ``$`` also matches before a
   final newline, so ``^[A-Z]-\\d{4}$`` would accept ``"A-1234\\n"``), ``.`` stops at every line
   terminator, ``\\cX`` and ``\\u{…}`` escapes work; ``\\p{…}`` is kept (``regex`` has it).
+  A pattern proven to backtrack at most linearly (:func:`linear_limit`) skips the timeout, whose
+  clock costs more than matching a short string.
 * **Exact numbers.**  The parser hands over ``int`` and ``decimal.Decimal``.  From draft 6 on an
   integral ``Decimal`` (``1.0``, ``1e2``) is an ``integer``; ``multipleOf`` is computed exactly,
   also for ``1e400`` or ``0.0001``, without ``InvalidOperation`` or a giant power of ten.
@@ -15,6 +17,10 @@
   ``additionalProperties: false`` and ``unevaluatedProperties`` report each missing or extra
   key separately and carry it (``error.wb_key``), so the error points at ``/order_id`` or
   ``/refund`` instead of naming them inside a message.
+* **Every error at its place**: the library's error for a ``false`` subschema lacks the path of
+  the descent (``properties: {"refund": false}`` was reported at the object), and a
+  ``propertyNames`` error is marked with its key (``error.wb_pname``) instead of being guessed
+  from the schema path (which a property literally named ``propertyNames`` fooled).
 * **Linear ``uniqueItems``** (jsonschema falls back to comparing every pair of objects).
 * **2019-09 ``unevaluatedProperties``** next to a non-boolean ``additionalProperties``: the
   library counts the subschema's own keywords as evaluated keys; fixed here.
