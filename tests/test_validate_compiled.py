@@ -419,3 +419,20 @@ def test_hypothesis_random_schemas_both_paths_agree(draft, data):
         instance = data.draw(near(schema) if isinstance(schema, dict) else json_values)
         a, b = both(compiled, instance, LIMITS.with_(regex_timeout=0.2))
         assert a == {**b, "path": "compiled"}, (schema, instance)
+
+
+def test_errors_at_their_place_on_both_paths():
+    """A false subschema's error sits at the value it refuses (the library's own error lacked
+    the path), and a property literally named "propertyNames" is not taken for the keyword."""
+    cases = [({"properties": {"refund": False}}, {"refund": 1}, [("/refund", "false", "/properties/refund")]),
+             ({"items": False}, [1, 2], [("", "items", "/items")]),  # 2020-12: one error, at the array
+             ({"$schema": "http://json-schema.org/draft-07/schema#", "items": False}, [1, 2],
+              [("/0", "false", "/items"), ("/1", "false", "/items")]),
+             ({"properties": {"propertyNames": {"maxLength": 1}}}, {"propertyNames": "abc"},
+              [("/propertyNames", "maxLength", "/properties/propertyNames/maxLength")]),
+             ({"propertyNames": {"maxLength": 1}}, {"ab": 1}, [("/ab", "maxLength", "/propertyNames/maxLength")])]
+    for schema, instance, expected in cases:
+        compiled = compile_schema(schema)
+        a, b = both(compiled, instance)
+        assert a == {**b, "path": "compiled"}
+        assert [(e["pointer"], e["keyword"], e["schema_pointer"]) for e in a["errors"]] == expected
