@@ -27,7 +27,7 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from .errors import WorkbenchError, bad_request, require
+from .errors import WorkbenchError, require
 from .limits import DEFAULT_LIMITS, Limits
 from .parse import locate_many, parse, pointer_of, split_pointer
 
