@@ -436,3 +436,41 @@ def test_errors_at_their_place_on_both_paths():
         a, b = both(compiled, instance)
         assert a == {**b, "path": "compiled"}
         assert [(e["pointer"], e["keyword"], e["schema_pointer"]) for e in a["errors"]] == expected
+
+
+# --------------------------------------------------------------------------- linear patterns
+
+def test_linear_pattern_analysis():
+    from workbench.validate_keywords import linear_limit
+    for p in ["^[A-Z]-\\d{4}$", "^req_[0-9a-f]{8}$", "^[a-z0-9]+(?:-[a-z0-9]+)*$", "^(\\.\\d+){0,2}$",
+              "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$", "^\\p{L}+$", "^(a|b)*$"]:
+        assert linear_limit(p) > 256, p
+    for p in ["^(a+)+$", "^(a|aa)+$", "(a*)*", "^a*a*$", "^.*x$", "(.*a){20}", "^([a-z]+)\\1$", "^(?=a)a$",
+              "\\bword\\b", "^[^@]+@[^@]+\\.[a-z]{2,}$", "^(foo|far)$", "^a*?$"]:
+        assert linear_limit(p) == 0, p
+    assert linear_limit("abc") == 256  # not anchored: every start is tried, so short strings only
+
+
+def test_patterns_called_linear_are_fast_on_adversarial_strings():
+    import random
+
+    from workbench.validate_keywords import compile_pattern, linear_limit
+    rng = random.Random(5)
+    atoms = ["a", "b", "[ab]", "(?:a|b)", "(?:ab)", "(?:a+b)", "(?:ba*)", "[^b]", "(?:a|bb)"]
+    quants = ["", "*", "+", "?", "{2}", "{1,3}", "{2,}"]
+    strings = ["a" * 3000 + "c", "ab" * 1500 + "c", "b" * 3000 + "c", "aab" * 1000 + "c", "abb" * 1000 + "c"]
+    linear = 0
+    for _ in range(1500):
+        p = ("^" if rng.random() < 0.8 else "") + "".join(
+            rng.choice(atoms) + rng.choice(quants) for _ in range(rng.randint(1, 5))) + ("$" if rng.random() < 0.7 else "")
+        limit = linear_limit(p)
+        if not limit:
+            continue
+        linear += 1
+        compiled = compile_pattern(p)
+        for s in strings:
+            s = s[:limit]
+            t0 = time.perf_counter()
+            compiled.search(s)
+            assert time.perf_counter() - t0 < 0.25, (p, s[:12], len(s))
+    assert linear > 300
