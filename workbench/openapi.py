@@ -64,7 +64,10 @@ ENDPOINTS = {
         "summary": "Validate a document against a JSON Schema (nothing fetched)",
         "request": {"required": ["document", "schema"], "properties": {
             "document": TEXT, "schema": TEXT, "format_assert": {"type": "boolean"},
-            "review": {"type": "boolean"}}},
+            "review": {"type": "boolean"},
+            "tool": {"type": "string", "description": "which tool of a list of definitions"},
+            "draft": {"type": "string", "description": "the dialect when the schema has no "
+                                                       "$schema: 2020-12, 2019-09, draft-07, draft-06, draft-04"}}},
         "response": {"required": ["valid", "errors", "draft"], "properties": {
             "valid": {"type": "boolean"},
             "errors": {"type": "array", "items": {"type": "object", "required": [
@@ -76,6 +79,8 @@ ENDPOINTS = {
         "request": {"required": ["left", "right"], "properties": {
             "left": TEXT, "right": TEXT, "ignore_order": {"type": "boolean", "default": False},
             "match_key": {"type": "string"},
+            "view": {"type": "boolean", "default": True,
+                     "description": "also return both documents formatted and line-aligned"},
             "ignore_paths": {"type": "array", "items": {"type": "string"}},
             "parse_strings": {"type": "boolean", "default": True}}},
         "response": {"required": ["equal", "changes", "patch"], "properties": {
