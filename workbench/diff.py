@@ -360,22 +360,6 @@ def _check_size(text: str, field: str, limits: Limits) -> None:
                              status=413, field=field, limit=limit)
 
 
-def _check_depth(parsed, field: str, limits: Limits) -> None:
-    """The nesting limit, proven cheaply: orjson refuses to write more than 254 levels, so a
-    successful write (decimals through the C ``str``) shows the document is within any limit
-    of 254 or more; otherwise the parser's own walk decides."""
-    text = parsed.text
-    if text.count("[") + text.count("{") <= limits.max_depth:
-        return
-    if limits.max_depth >= 254:
-        try:
-            orjson.dumps(parsed.value, default=str)
-            return
-        except (orjson.JSONEncodeError, TypeError, RecursionError):
-            pass
-    check_depth(parsed, limits.max_depth, field)
-
-
 def handle(body: dict, limits: Limits) -> dict:
     """``POST /api/diff``: ``left``, ``right`` (JSON text), ``ignore_order`` (false),
     ``match_key``, ``ignore_paths`` (list of patterns), ``parse_strings`` (true),
@@ -404,8 +388,8 @@ def _handle(body: dict, limits: Limits) -> dict:
     rparsed = parse(right_text, field="right", max_depth=limits.max_depth, check_depth=False)
 
     def depth_check():      # skipped when the diff's own canonical writes proved the depth
-        _check_depth(lparsed, "left", limits)
-        _check_depth(rparsed, "right", limits)
+        check_depth(lparsed, limits.max_depth, "left")
+        check_depth(rparsed, limits.max_depth, "right")
 
     node, render, patch = compare(lparsed.value, rparsed.value, ignore_order=ignore_order,
                                   match_key=match_key, ignore=ignore, parse_strings=parse_strings,

@@ -16,9 +16,8 @@ from typing import Any
 import orjson
 
 from .errors import WorkbenchError, bad_request, require
-from .parse import DEFAULT_MAX_DEPTH, NumberText, check_depth, parse
+from .parse import DEFAULT_MAX_DEPTH, ORJSON_MAX_DEPTH, NumberText, check_depth, parse
 
-ORJSON_MAX_DEPTH = 254  # orjson refuses to write deeper trees (measured: 255 fails); a plain writer takes over
 
 
 def check_indent(indent: Any) -> int | str:

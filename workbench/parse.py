@@ -23,6 +23,7 @@ import gc
 import json
 import re
 import threading
+from itertools import compress
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, Iterable
@@ -397,12 +398,15 @@ class Parsed:
 def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT_MAX_DEPTH,
           numbers: str = "exact", warnings: bool = True, check_depth: bool = True) -> Parsed:
     with collector_paused():
-        return _parse(text, field=field, max_depth=max_depth, numbers=numbers, warnings=warnings,
-                      check_depth=check_depth)
+        parsed, found = _parse(text, field=field, max_depth=max_depth, numbers=numbers)
+        if check_depth:
+            _check_depth(parsed, max_depth, field)
+        if warnings:
+            parsed.warnings = _warnings(text, *found, parsed.lines)
+        return parsed
 
 
-def _parse(text: str, *, field: str | None, max_depth: int, numbers: str, warnings: bool,
-           check_depth: bool) -> Parsed:
+def _parse(text: str, *, field: str | None, max_depth: int, numbers: str) -> tuple[Parsed, tuple]:
     """Parse ``text`` strictly.  ``numbers`` is ``"exact"`` (int / Decimal),
     ``"fragment"`` (every number an ``orjson.Fragment`` of its token, for writing out) or
     ``"text"`` (every number a :class:`NumberText`, the token as a ``str`` subclass).
@@ -474,40 +478,56 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str, warnin
         except InvalidOperation:
             raise _exponent_error(text, field) from None
 
-    if check_depth and text.count("[") + text.count("{") > max_depth and _depth(value) > max_depth:
-        raise _too_deep(text, max_depth, field)
-
-    parsed = Parsed(text, value)
-    if warnings:
-        parsed.warnings = _warnings(text, duplicates, long_ints, parsed.lines)
-    return parsed
+    return Parsed(text, value), (duplicates, long_ints)
 
 
 def parse_value(text: str, **kwargs) -> Any:
     return parse(text, **kwargs).value
 
 
+ORJSON_MAX_DEPTH = 254  # orjson refuses to write deeper trees (measured: 255 fails)
+
+
 def check_depth(parsed: "Parsed", max_depth: int, field=None) -> None:
-    """Raise ``too_deep`` when the parsed value nests deeper than ``max_depth``."""
+    """Raise ``too_deep`` when the parsed value nests deeper than ``max_depth``.
+
+    Cheapest proof first: fewer brackets in the text than the limit; then, for a limit of 254
+    or more, orjson writing the tree (in C; it refuses more than 254 levels); then a walk level
+    by level.  Only a document over the limit pays for finding the spot of the fault."""
     text = parsed.text
-    if text.count("[") + text.count("{") > max_depth and _depth(parsed.value) > max_depth:
+    if text.count("[") + text.count("{") <= max_depth:
+        return
+    if max_depth >= ORJSON_MAX_DEPTH:
+        try:
+            orjson.dumps(parsed.value, default=str)
+            return
+        except (orjson.JSONEncodeError, TypeError):
+            pass  # deeper than orjson writes, integers beyond 64 bits, lone surrogates
+    if _deeper_than(parsed.value, max_depth):
         raise _too_deep(text, max_depth, field)
 
 
-def _depth(root: Any) -> int:
-    if type(root) is not dict and type(root) is not list:
-        return 0
-    stack = [(root, 1)]
-    deepest = 0
-    while stack:
-        v, d = stack.pop()
-        if d > deepest:
-            deepest = d
-        for c in (v.values() if type(v) is dict else v):
-            tc = type(c)
-            if tc is dict or tc is list:
-                stack.append((c, d + 1))
-    return deepest
+_check_depth = check_depth  # for parse(), whose keyword argument has the same name
+
+_IS_CONTAINER = frozenset({dict, list}).__contains__
+
+
+def _deeper_than(root: Any, limit: int) -> bool:
+    """Whether ``root`` nests containers more than ``limit`` levels deep (the root is level 1);
+    level by level, the containers of each level picked out in C."""
+    level = [root] if type(root) in (dict, list) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return True
+        below: list = []
+        add = below.extend
+        for node in level:
+            values = node.values() if type(node) is dict else node
+            add(compress(values, map(_IS_CONTAINER, map(type, values))))
+        level = below
+    return False
 
 
 def _too_deep(text: str, max_depth: int, field) -> WorkbenchError:
@@ -750,7 +770,14 @@ def _warnings(text: str, duplicate_keys: list[str], long_int_tokens: list[str],
                                "beyond ±(2^53−1): JavaScript and many JSON tools will round it",
                     "pointer": pointer_of(parts), **where(start)}))
 
-    _walk(text, interesting, visit)
+    try:
+        _walk(text, interesting, visit)
+    except RecursionError:
+        # nesting near Python's own limit (a caller that checks depth later): the positions
+        # cannot be walked; say what was found, without places
+        return [{"code": "duplicate_key" if dup_keys_check else "unsafe_integer" if unsafe else
+                 "lone_surrogate", "pointer": "", "message": "The document nests too deeply to "
+                 "place its warnings (duplicate keys, lone surrogates or unsafe integers)"}]
     if dup_keys_check and sum(w["code"] == "duplicate_key" for _, w in found) < len(duplicate_keys):
         # a key written with escapes was not found by its plain spelling: walk every object
         found.clear()

@@ -30,7 +30,6 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from itertools import compress
 from decimal import Decimal
 
 # first: it imports jsonschema without the slow iri grammar (see there)
@@ -46,7 +45,7 @@ from referencing.exceptions import NoSuchResource, Unresolvable  # noqa: E402
 from .errors import WorkbenchError, bad_request, require  # noqa: E402
 from .format import dumps_value  # noqa: E402
 from .limits import DEFAULT_LIMITS  # noqa: E402
-from .parse import check_depth, collector_paused, error_at, locate_many, parse, pointer_of  # noqa: E402
+from .parse import collector_paused, error_at, locate_many, parse, pointer_of  # noqa: E402
 from .validate_compiled import call_bounded  # noqa: E402
 from .validate_compiled import compile_schema as compile_fast  # noqa: E402
 
@@ -894,7 +893,7 @@ def _handle(body: dict, limits) -> dict:
     draft = normalize_draft(draft or "2020-12")
 
     parsed_schema = parse(schema_text, field="schema", max_depth=limits.max_depth)
-    parsed_doc = _parse_document(document, limits)
+    parsed_doc = parse(document, field="document", max_depth=limits.max_depth)
     info = unwrap_tool(parsed_schema.value, tool)
     prefix = pointer_of(info.prefix)
     try:
@@ -963,37 +962,6 @@ def _handle(body: dict, limits) -> dict:
         "schema_root": prefix, "reviewed": bool(do_review), "review": warnings_,
         "warnings": parsed_doc.warnings, "schema_warnings": parsed_schema.warnings,
     }
-
-
-def _parse_document(text: str, limits):
-    """:func:`parse` with its nesting check done by a faster walk (level by level, the
-    containers picked out in C); only a document over the limit goes through the parser's own
-    check, for the same error."""
-    parsed = parse(text, field="document", max_depth=limits.max_depth, check_depth=False)
-    if text.count("[") + text.count("{") > limits.max_depth and \
-            _deeper_than(parsed.value, limits.max_depth):
-        check_depth(parsed, limits.max_depth, "document")
-    return parsed
-
-
-_IS_CONTAINER = frozenset({dict, list}).__contains__
-
-
-def _deeper_than(root, limit: int) -> bool:
-    """Whether ``root`` nests containers more than ``limit`` levels deep (the root is level 1)."""
-    level = [root] if type(root) in (dict, list) else []
-    depth = 0
-    while level:
-        depth += 1
-        if depth > limit:
-            return True
-        below: list = []
-        add = below.extend
-        for node in level:
-            values = node.values() if type(node) is dict else node
-            add(compress(values, map(_IS_CONTAINER, map(type, values))))
-        level = below
-    return False
 
 
 def _line_cols(text: str, offsets) -> dict:
