@@ -31,8 +31,6 @@ Numbers written differently and equal JSON-in-strings also get a ``replace`` in 
 
 from __future__ import annotations
 
-import json as _json
-import re as _re
 from decimal import Decimal
 
 import orjson
@@ -43,7 +41,7 @@ from .diff_view import Render
 from .errors import WorkbenchError, bad_request, require
 from .format import dumps_value
 from .limits import DEFAULT_LIMITS, Limits
-from .parse import Span, check_depth, collector_paused, parse, split_pointer
+from .parse import check_depth, collector_paused, locate_many, parse
 
 MAX_TEXT = 100_000          # characters of one side's JSON text in a change
 LOCATE_LIMIT = 2_000_000    # characters: larger documents give value texts, not spans
@@ -204,93 +202,7 @@ def diff_values(left, right, *, ignore_order=False, match_key=None, ignore_paths
 
 # --------------------------------------------------------------------------- the endpoint
 
-_WS = _re.compile(r"[ \t\n\r]*")
-_SCAN = _json.JSONDecoder(parse_float=len, parse_int=len, parse_constant=len).scan_once
 
-
-def _end(text: str, i: int) -> int:
-    return _SCAN(text, i)[1]
-
-
-def locate(text: str, pointers) -> dict:
-    """Spans of the values at ``pointers`` in the valid JSON ``text``: like
-    :func:`workbench.parse.locate_many`, but siblings are skipped with the C scanner directly
-    and a container stops being read once everything wanted inside it is found."""
-    trie: dict = {}
-    for p in pointers:
-        node = trie
-        for tok in split_pointer(p):
-            node = node.setdefault(tok, {})
-        node[None] = p
-    out: dict = {}
-    if trie:
-        _find(text, _WS.match(text, 0).end(), trie, out, None)
-    return out
-
-
-def _find(text: str, i: int, node: dict, out: dict, key_at):
-    """Record the spans under ``node`` for the value at ``i``; its end offset, or None when
-    reading stopped early."""
-    children = [k for k in node if k is not None]
-    end = None
-    if not children:
-        end = _end(text, i)
-    else:
-        ch = text[i]
-        if ch == "[":
-            need = {int(k): node[k] for k in children if k.isdigit()}
-            j = _WS.match(text, i + 1).end()
-            index = 0
-            if text[j] == "]":
-                end = j + 1
-            else:
-                while need:
-                    sub = need.pop(index, None)
-                    if sub is not None:
-                        start = j
-                        j = _find(text, j, sub, out, None)
-                        if j is None:
-                            if not need:
-                                break
-                            j = _end(text, start)
-                    else:
-                        j = _end(text, j)
-                    index += 1
-                    j = _WS.match(text, j).end()
-                    if text[j] == "]":
-                        end = j + 1
-                        break
-                    j = _WS.match(text, j + 1).end()
-        elif ch == "{":
-            # every member is read: with a duplicate key the last one is the value
-            j = _WS.match(text, i + 1).end()
-            if text[j] == "}":
-                end = j + 1
-            else:
-                while True:
-                    kstart = j
-                    key, j = _json.decoder.scanstring(text, j + 1)
-                    j = _WS.match(text, _WS.match(text, j).end() + 1).end()
-                    sub = node.get(key) if key is not None else None
-                    if sub is not None:
-                        start = j
-                        j = _find(text, j, sub, out, kstart)
-                        if j is None:
-                            j = _end(text, start)
-                    else:
-                        j = _end(text, j)
-                    j = _WS.match(text, j).end()
-                    if text[j] == "}":
-                        end = j + 1
-                        break
-                    j = _WS.match(text, j + 1).end()
-        else:
-            end = _end(text, i)
-    if None in node:
-        if end is None:
-            end = _end(text, i)
-        out[node[None]] = Span(i, end, key_at)
-    return end
 
 class _Texts:
     """Exact JSON text and input line of the values the changes name, found in one pass per
@@ -322,7 +234,7 @@ class _Texts:
                     want.setdefault((side, None), set()).add(outer)
                     sources[(side, None)] = self.docs[side].text
         self.exact = {side: len(self.docs[side].text) <= LOCATE_LIMIT for side in ("left", "right")}
-        self.spans = {key: locate(sources[key], ptrs) for key, ptrs in want.items()
+        self.spans = {key: locate_many(sources[key], ptrs) for key, ptrs in want.items()
                       if key[1] is not None or self.exact[key[0]]}
         self.sources = sources
 

@@ -56,12 +56,12 @@ def _reject_constant(name):
     raise _Constant(name)
 
 
-_SKIPPER = json.JSONDecoder(parse_float=len, parse_int=len, parse_constant=len)
+_SCAN = json.JSONDecoder(parse_float=len, parse_int=len, parse_constant=len).scan_once
 
 
 def _skip(text: str, i: int) -> int:
     """End offset of the (valid) JSON value starting at ``i``, scanned in C."""
-    return _SKIPPER.raw_decode(text, i)[1]
+    return _SCAN(text, i)[1]
 
 
 # --------------------------------------------------------------------------- positions
@@ -177,7 +177,8 @@ class Span:
 def locate_many(text: str, pointers: Iterable[str]) -> dict[str, Span]:
     """Spans of the values at the given JSON Pointers in a valid JSON text.
 
-    Walks only along the requested pointers; siblings are skipped with the C scanner.
+    Walks only along the requested pointers; siblings are skipped with the C scanner, and a
+    container stops being read once everything wanted inside it is found.
     A pointer that names nothing (a missing key, say) is left out of the result; its
     nearest existing parent can be looked up by the caller.
     """
@@ -188,60 +189,72 @@ def locate_many(text: str, pointers: Iterable[str]) -> dict[str, Span]:
             node = node.setdefault(tok, {})
         node[None] = p
     out: dict[str, Span] = {}
-    i = _WS.match(text, 0).end()
     if trie:
-        _descend_one(text, i, trie, out, None)
+        _find(text, _WS.match(text, 0).end(), trie, out, None)
     return out
 
 
-def _descend_one(text: str, i: int, node: dict, out: dict, key_at: int | None) -> int:
+def _find(text: str, i: int, node: dict, out: dict, key_at):
+    """Record the spans under ``node`` for the value at ``i``; its end offset, or None when
+    reading stopped early."""
     children = [k for k in node if k is not None]
+    end = None
     if not children:
         end = _skip(text, i)
-        if None in node:
-            out[node[None]] = Span(i, end, key_at)
-        return end
-    ch = text[i:i + 1]
-    if ch == "{":
-        j = _WS.match(text, i + 1).end()
-        if text[j] == "}":
-            end = j + 1
-        else:
-            while True:
-                kstart = j
-                key, j = _scanstring(text, j + 1)
-                j = _WS.match(text, j).end() + 1  # ':'
-                j = _WS.match(text, j).end()
-                if key in node:
-                    j = _descend_one(text, j, node[key], out, kstart)
-                else:
-                    j = _skip(text, j)
-                j = _WS.match(text, j).end()
-                if text[j] == "}":
-                    end = j + 1
-                    break
-                j = _WS.match(text, j + 1).end()
-    elif ch == "[":
-        j = _WS.match(text, i + 1).end()
-        index = 0
-        if text[j] == "]":
-            end = j + 1
-        else:
-            while True:
-                sub = node.get(str(index))
-                if sub is not None:
-                    j = _descend_one(text, j, sub, out, None)
-                else:
-                    j = _skip(text, j)
-                index += 1
-                j = _WS.match(text, j).end()
-                if text[j] == "]":
-                    end = j + 1
-                    break
-                j = _WS.match(text, j + 1).end()
     else:
-        end = _skip(text, i)
+        ch = text[i]
+        if ch == "[":
+            need = {int(k): node[k] for k in children if k.isdigit()}
+            j = _WS.match(text, i + 1).end()
+            index = 0
+            if text[j] == "]":
+                end = j + 1
+            else:
+                while need:
+                    sub = need.pop(index, None)
+                    if sub is not None:
+                        start = j
+                        j = _find(text, j, sub, out, None)
+                        if j is None:
+                            if not need:
+                                break
+                            j = _skip(text, start)
+                    else:
+                        j = _skip(text, j)
+                    index += 1
+                    j = _WS.match(text, j).end()
+                    if text[j] == "]":
+                        end = j + 1
+                        break
+                    j = _WS.match(text, j + 1).end()
+        elif ch == "{":
+            # every member is read: with a duplicate key the last one is the value
+            j = _WS.match(text, i + 1).end()
+            if text[j] == "}":
+                end = j + 1
+            else:
+                while True:
+                    kstart = j
+                    key, j = _scanstring(text, j + 1)
+                    j = _WS.match(text, _WS.match(text, j).end() + 1).end()
+                    sub = node.get(key) if key is not None else None
+                    if sub is not None:
+                        start = j
+                        j = _find(text, j, sub, out, kstart)
+                        if j is None:
+                            j = _skip(text, start)
+                    else:
+                        j = _skip(text, j)
+                    j = _WS.match(text, j).end()
+                    if text[j] == "}":
+                        end = j + 1
+                        break
+                    j = _WS.match(text, j + 1).end()
+        else:
+            end = _skip(text, i)
     if None in node:
+        if end is None:
+            end = _skip(text, i)
         out[node[None]] = Span(i, end, key_at)
     return end
 
