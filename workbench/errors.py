@@ -65,3 +65,13 @@ def require(body: dict, name: str, kind: type | tuple = str, *, default=_MISSING
     if not isinstance(value, kind):
         raise bad_request(f"'{name}' must be {what}", field=name, code="bad_type")
     return value
+
+
+def log_fault(what: str, exc: BaseException, logger_name: str = "workbench") -> None:
+    """Log an unexpected exception for the developer: its type and where it happened, never
+    its message (it may quote the user's data) and never the request's body."""
+    import logging
+    import traceback
+
+    logging.getLogger(logger_name).error("%s: %s\n%s", what, type(exc).__name__,
+                                         "".join(traceback.format_tb(exc.__traceback__)))

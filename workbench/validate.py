@@ -27,7 +27,8 @@ nothing fetched and in bounded time.
 
 from __future__ import annotations
 
-import logging
+import contextlib
+
 import threading
 from collections import OrderedDict
 from decimal import Decimal
@@ -42,14 +43,13 @@ import referencing.jsonschema  # noqa: E402
 from jsonschema.exceptions import best_match  # noqa: E402
 from referencing.exceptions import NoSuchResource, Unresolvable  # noqa: E402
 
-from .errors import WorkbenchError, bad_request, require  # noqa: E402
+from .errors import WorkbenchError, bad_request, log_fault, require  # noqa: E402
 from .format import dumps_value  # noqa: E402
 from .limits import DEFAULT_LIMITS  # noqa: E402
 from .parse import collector_paused, error_at, locate_many, parse, pointer_of  # noqa: E402
 from .validate_compiled import call_bounded  # noqa: E402
 from .validate_compiled import compile_schema as compile_fast  # noqa: E402
 
-log = logging.getLogger("workbench")
 
 SUPPORTED = "2020-12, 2019-09, draft-07, draft-06 and draft-04"
 
@@ -242,6 +242,24 @@ def _static_check(schema, draft: str, resolver) -> None:
                 stack.extend((s, parts + (kw, k), res, spec) for k, s in v.items() if isinstance(s, dict))
 
 
+@contextlib.contextmanager
+def _bounded(limits):
+    """Run under the pattern and work budgets; what the schema or the clock refuses becomes
+    the API's 422 (timeout, too_deep, schema_invalid for a bad pattern, ref_unresolvable)."""
+    with Budget(limits.regex_timeout, limits.work_timeout):
+        try:
+            yield
+        except WorkTimeout:
+            raise _timeout(limits) from None
+        except RecursionError:
+            raise _too_deep() from None
+        except PatternError as exc:
+            raise _schema_error(f"The pattern {exc.pattern!r} is not a valid regular expression: "
+                                f"{exc.detail}") from None
+        except Unresolvable as exc:
+            raise _unresolvable(exc) from None
+
+
 def compile_schema(schema, *, default_draft: str = "2020-12", format_assert: bool = False,
                    registry=None, limits=DEFAULT_LIMITS) -> Compiled:
     """Check ``schema`` (a parsed value) and build its validator; cached."""
@@ -254,25 +272,16 @@ def compile_schema(schema, *, default_draft: str = "2020-12", format_assert: boo
             return hit
     base = registry if registry is not None else NO_NETWORK
     combined = _with_specs(base)
-    with Budget(limits.regex_timeout, limits.work_timeout):
-        try:
-            draft, cls, meta = _dialect(schema, default_draft, combined)
-            problems = list(meta.iter_errors(schema))
-            if problems:
-                raise _meta_error(problems, draft)
-            if not isinstance(schema, (dict, bool)):
-                raise _schema_error(f"A schema must be an object or a boolean, not {_kind(schema)}")
-            validator = cls(schema, registry=base,
-                            format_checker=FORMAT_CHECKERS[draft] if format_assert else None)
-            _static_check(schema, draft, validator._resolver)
-        except WorkTimeout:
-            raise _timeout(limits) from None
-        except RecursionError:
-            raise _too_deep() from None
-        except PatternError as exc:
-            raise _schema_error(f"The pattern {exc.pattern!r} is not a valid regular expression: {exc.detail}") from None
-        except Unresolvable as exc:
-            raise _unresolvable(exc) from None
+    with _bounded(limits):
+        draft, cls, meta = _dialect(schema, default_draft, combined)
+        problems = list(meta.iter_errors(schema))
+        if problems:
+            raise _meta_error(problems, draft)
+        if not isinstance(schema, (dict, bool)):
+            raise _schema_error(f"A schema must be an object or a boolean, not {_kind(schema)}")
+        validator = cls(schema, registry=base,
+                        format_checker=FORMAT_CHECKERS[draft] if format_assert else None)
+        _static_check(schema, draft, validator._resolver)
     fast = None
     if cls is CLASSES[draft]:  # not for a custom metaschema's vocabularies
         fast = compile_fast(schema, draft, resolver=validator._resolver,
@@ -610,35 +619,26 @@ def run(compiled: Compiled, instance, limits=DEFAULT_LIMITS, max_errors: int | N
     fast = compiled.fast if path != "jsonschema" else None
     if path == "compiled" and fast is None:
         raise ValueError("this schema has no compiled form")
-    with Budget(limits.regex_timeout, limits.work_timeout):
-        try:
-            sink = None
-            if fast is not None:
-                try:
-                    sink = _run_compiled(fast, instance, max_errors)
-                except (WorkbenchError, WorkTimeout, RecursionError, PatternError):
+    with _bounded(limits):
+        sink = None
+        if fast is not None:
+            try:
+                sink = _run_compiled(fast, instance, max_errors)
+            except (WorkbenchError, WorkTimeout, RecursionError, PatternError):
+                raise
+            except Exception as exc:  # a fault of the compiled form: say so, answer with jsonschema
+                if path == "compiled":
                     raise
-                except Exception:  # a fault of the compiled form: say so, answer with jsonschema
-                    if path == "compiled":
-                        raise
-                    log.error("the compiled schema failed; validating with jsonschema", exc_info=True)
-                    fast = sink = None
-            if sink is None:
-                sink = _Sink(instance, max_errors)
-                for err in compiled.validator.iter_errors(instance):
-                    if max_errors == 0:
-                        sink.count += 1
-                        break
-                    sink.append(_light(err))
-            errors = sink.errors(compiled)  # inside the budget: messages may evaluate alternatives
-        except WorkTimeout:
-            raise _timeout(limits) from None
-        except RecursionError:
-            raise _too_deep() from None
-        except PatternError as exc:
-            raise _schema_error(f"The pattern {exc.pattern!r} is not a valid regular expression: {exc.detail}") from None
-        except Unresolvable as exc:
-            raise _unresolvable(exc) from None
+                log_fault("the compiled schema failed; validating with jsonschema", exc)
+                fast = sink = None
+        if sink is None:
+            sink = _Sink(instance, max_errors)
+            for err in compiled.validator.iter_errors(instance):
+                if max_errors == 0:
+                    sink.count += 1
+                    break
+                sink.append(_light(err))
+        errors = sink.errors(compiled)  # inside the budget: messages may evaluate alternatives
     count = sink.count
     return {"valid": count == 0, "errors": errors, "count": count,
             "truncated": count > max_errors, "draft": compiled.draft,
@@ -904,7 +904,7 @@ def _handle(body: dict, limits) -> dict:
             _place_schema_error(exc, schema_text, prefix)
         raise
     except Exception as exc:  # never a 500 for what a user typed: report, and log for us
-        log.error("validation failed with %s", type(exc).__name__, exc_info=True)
+        log_fault("validation failed", exc)
         raise WorkbenchError("validation_failed", "The validator could not evaluate this schema "
                              f"({type(exc).__name__}); please report it", field="schema") from None
 

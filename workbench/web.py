@@ -11,9 +11,7 @@ import ctypes
 import gc
 import importlib
 import json
-import logging
 import threading
-import traceback
 from pathlib import Path
 
 import orjson
@@ -21,11 +19,10 @@ from flask import Flask, Response, abort, g, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from . import __version__, security
-from .errors import WorkbenchError, bad_request
+from .errors import WorkbenchError, bad_request, log_fault
 from .format import dumps_value
 from .limits import Limits
 
-log = logging.getLogger("workbench")
 
 # name, title, one-line purpose (order = navigation order)
 VIEWS = [
@@ -155,9 +152,7 @@ def create_app(limits: Limits | None = None, *, port: int | None = None,
 
     @app.errorhandler(Exception)
     def on_unexpected(exc: Exception):
-        # never the request body, never the exception's message (it may quote user data)
-        log.error("unexpected %s in %s %s\n%s", type(exc).__name__, request.method, request.path,
-                  "".join(traceback.format_tb(exc.__traceback__)))
+        log_fault(f"unexpected error in {request.method} {request.path}", exc)
         return error_response("internal_error",
                               "Something went wrong inside the workbench; the error was logged "
                               "without your data. Please report it.", 500)
