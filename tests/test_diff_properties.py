@@ -12,6 +12,8 @@ from decimal import Decimal
 
 import jsonpatch
 import pytest
+
+from jsonutil import strict_equal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -162,17 +164,6 @@ def ref_equal(a, b, parse_strings=True, unordered=False):
         pa, pb = as_json_container(a), as_json_container(b)
         if pa is not None and pb is not None:
             return ref_equal(pa, pb, False, unordered)
-    return a == b
-
-
-def strict_equal(a, b):
-    """Exact: same types (int vs float vs bool distinct), same values, keys unordered."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(strict_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b))
     return a == b
 
 
