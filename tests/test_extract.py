@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 
 import pytest
 
 from conftest import start_server, stop_server
 from workbench.extract import locate_rows
-from workbench.parse import locate_many, parse, pointer_of
+from workbench.parse import locate_many, normalized_path, parse, pointer_of
 
 
 def extract(server, document: str, path: str, **extra):
@@ -317,3 +318,205 @@ def test_tuned_engine_matches_the_stock_library(seed):
             expected = [node.location for node in stock.find(query, json.loads(text))]
             count, got = run_rfc9535(compile_rfc9535(query, DEFAULT_LIMITS), exact, 10**6)
             assert got == expected and count == len(expected), (query, text)
+
+
+# ----------------------------------------------------------------------------- the fast path
+#
+# Common shapes (names, indices, wildcards, descendants, filters of comparisons / existence
+# tests / && || !) are evaluated directly on the tree; everything else by the library.  Both
+# must give the same nodes in the same order, on any document and query.
+
+from hypothesis import HealthCheck, assume, event, given, settings, strategies as st  # noqa: E402
+
+from workbench.extract import (_array_run, _locate_rows_all, compile_rfc9535,  # noqa: E402
+                               fast_plan, run_rfc9535)
+from workbench.limits import DEFAULT_LIMITS  # noqa: E402
+
+NAMES = ["a", "b", "c", "é", "a b", "it's", 'q"', "back\\slash", "tab\t"]
+LITERALS = ["0", "1", "2", "-3", "0.5", "1.25", "1e0", "'x'", "'y'", "''", "true", "false", "null"]
+
+json_scalars = st.sampled_from([0, 1, 2, -3, 0.5, 1.25, "x", "y", "", True, False, None])
+json_docs = st.recursive(
+    json_scalars,
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.sampled_from(NAMES[:4]), kids, max_size=4),
+    max_leaves=25)
+
+
+def quoted(name: str) -> str:
+    return "'" + name.replace("\\", "\\\\").replace("'", "\\'").replace("\t", "\\t") + "'"
+
+
+name_selectors = st.sampled_from(NAMES[:5]).map(quoted)
+index_selectors = st.integers(-3, 3).map(str)
+singular = st.builds(lambda root, steps: root + "".join(steps), st.sampled_from(["@", "@", "$"]),
+                     st.lists(st.sampled_from([".a", ".b", "['c']", "[0]", "[-1]", "['é']"]),
+                              min_size=0, max_size=2))
+comparable = st.one_of(singular, st.sampled_from(LITERALS), st.just("length(@.a)"))
+comparisons = st.builds(lambda a, op, b: f"{a} {op} {b}", comparable,
+                        st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), comparable)
+existence = st.one_of(singular, st.sampled_from(["@..a", "@.*", "@[*]", "$.a[?@ == 1]"]))
+filters = st.recursive(
+    st.one_of(comparisons, existence),
+    lambda inner: st.one_of(
+        st.builds(lambda a, b: f"{a} && {b}", inner, inner),
+        st.builds(lambda a, b: f"{a} || {b}", inner, inner),
+        inner.map(lambda a: f"!({a})"), inner.map(lambda a: f"({a})")),
+    max_leaves=4)
+selectors = st.one_of(name_selectors, index_selectors, st.just("*"), filters.map(lambda f: "?" + f),
+                      st.just("1:3"))
+segments = st.builds(lambda descend, sels: (".." if descend else "") + "[" + ", ".join(sels) + "]",
+                     st.booleans(), st.lists(selectors, min_size=1, max_size=2)) | \
+    st.sampled_from([".a", ".b", "..a", ".*", "..*", "[0]", "..c"])
+queries = st.lists(segments, max_size=4).map(lambda segs: "$" + "".join(segs))
+
+
+def stock_locations(query: str, text: str):
+    from jsonpath_rfc9535 import JSONPathEnvironment
+
+    return [node.location for node in JSONPathEnvironment().find(query, json.loads(text))]
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=json_docs, query=queries)
+def test_fast_path_finds_what_the_library_finds(doc, query):
+    """Same nodes, same order: the fast path, the configured library without it, and the
+    library as shipped (on a float tree; the documents' numbers are exact in binary)."""
+    from workbench.errors import WorkbenchError
+
+    text = json.dumps(doc, ensure_ascii=False)
+    try:
+        compiled = compile_rfc9535(query, DEFAULT_LIMITS)
+    except WorkbenchError:
+        assume(False)
+    exact = parse(text).value
+    fast = run_rfc9535(compiled, exact, 10**6)
+    event("fast path" if fast_plan(compiled) is not None else "library")
+    event("some matches" if fast[0] else "no match")
+    assert fast == run_rfc9535(compiled, exact, 10**6, use_fast=False), (query, text)
+    assert fast[1] == stock_locations(query, text), (query, text)
+    # the limit keeps the first rows and counts them all
+    count, kept = run_rfc9535(compiled, exact, 2)
+    assert (count, kept) == (fast[0], fast[1][:2])
+
+
+@pytest.mark.parametrize("query, fast", [
+    ("$..call_id", True), ("$.data[*].id", True), ("$.data[?@.status=='completed']", True),
+    ("$.data[?@.n > 1 && @.t != 'x' || !@.k]", True), ("$..[?@.a.b]", True), ("$['a','b'][0]", True),
+    ("$..[?@.b >= $.a]", True), ("$.a..b.*", True), ("$", True),
+    ("$[0:2]", False), ("$[?length(@.a) > 1]", False), ("$[?@..a]", False), ("$[?@]", False),
+    ("$[?@.*]", False), ("$.a[?match(@.b, 'x')]", False),
+])
+def test_common_shapes_take_the_fast_path(query, fast):
+    assert (fast_plan(compile_rfc9535(query, DEFAULT_LIMITS)) is not None) is fast
+
+
+def test_deeply_nested_filters_are_fine(server):
+    doc = json.dumps([{"a": 1}, {"b": 2}])
+    status, body = extract(server, doc, "$[?" + "!" * 400 + "@.a]")
+    assert status == 200 and body["count"] == 1 and body["matches"][0]["pointer"] == "/0"
+
+
+# ----------------------------------------------------------------------------- the locator, at length
+
+def reference_spans(text: str, locations: list) -> list:
+    found = locate_many(text, [pointer_of(loc) for loc in locations])
+    return [(found[pointer_of(loc)].start, found[pointer_of(loc)].end) for loc in locations]
+
+
+def render(value, data) -> str:
+    """JSON text of ``value`` in a random layout, some names spelled with escapes."""
+    text = json.dumps(value, indent=data.draw(st.sampled_from([None, 0, 1, "\t"])),
+                      separators=data.draw(st.sampled_from([(",", ":"), (", ", ": "), (" ,", " : ")])),
+                      ensure_ascii=data.draw(st.booleans()))
+    if data.draw(st.booleans()):
+        # "id" written as "i\u0064" here and there: the same name, another spelling
+        text = re.sub(r'"id"(\s*):', lambda m: ('"i\\u0064"' if data.draw(st.booleans()) else '"id"')
+                      + m.group(1) + ":", text)
+    return text
+
+
+ODD_STRINGS = ["x", "", "{\"not\": [\"json\"]}", "a\\\"b", "}]", "é", "id"]
+
+
+def random_item_value(rng: random.Random, depth: int = 0):
+    r = rng.random()
+    if depth > 2 or r < 0.6:
+        return rng.choice([0, -1.5, 1e-7, True, None] + ODD_STRINGS)
+    if r < 0.8:
+        return [random_item_value(rng, depth + 1) for _ in range(rng.randint(0, 3))]
+    return {rng.choice(["id", "x", "y\"", "é"]): random_item_value(rng, depth + 1) for _ in range(rng.randint(0, 3))}
+
+
+def random_item(rng: random.Random):
+    """An object with an "id" somewhere among other members, or (rarely) something else."""
+    if rng.random() < 0.1:
+        return random_item_value(rng)
+    before = {rng.choice(["type", "n", "é", "w\\"]): random_item_value(rng) for _ in range(rng.randint(0, 3))}
+    after = {rng.choice(["status", "m", "z"]): random_item_value(rng) for _ in range(rng.randint(0, 3))}
+    return {**before, "id": random_item_value(rng), **after}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), size=st.one_of(st.integers(0, 4), st.integers(36, 70)), data=st.data())
+def test_locate_rows_on_arrays_of_items(seed, size, data):
+    """The walk along many elements (a run of locations: one regex per element holding
+    scalars, the member walk otherwise) agrees with the parser's locator."""
+    rng = random.Random(seed)
+    value = {"object": "list", "data": [random_item(rng) for _ in range(size)]}
+    text = render(value, data)
+    tree = parse(text).value
+    for suffix in [("id",), ()]:
+        locations = [("data", i) + suffix for i, item in enumerate(tree["data"])
+                     if not suffix or (isinstance(item, dict) and "id" in item)]
+        if data.draw(st.booleans()):
+            locations = locations[:data.draw(st.integers(0, len(locations)))]
+        event(f"run of {suffix}" if _array_run(locations) else "no run")
+        assert locate_rows(text, locations) == reference_spans(text, locations), text
+        assert _locate_rows_all(text, locations) == reference_spans(text, locations), text
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=st.recursive(json_scalars, lambda kids: st.lists(kids, max_size=4)
+                        | st.dictionaries(st.sampled_from(NAMES + ["id", "\x01", "/~"]), kids, max_size=5),
+                        max_leaves=30),
+       data=st.data())
+def test_locate_rows_on_any_document(doc, data):
+    text = render(doc, data)
+    locations = list(all_locations(parse(text).value))
+    chosen = data.draw(st.lists(st.sampled_from(locations), min_size=1, max_size=8))
+    assert locate_rows(text, chosen) == reference_spans(text, chosen), text
+
+
+def test_rows_of_a_long_log_through_the_api(server):
+    """Many rows of one array (the fast row builder): text, position, path and pointer of
+    each, with names spelled with escapes, nested values and odd spacing among the items."""
+    rng = random.Random(7)
+    items = []
+    for i in range(300):
+        item = {"type": rng.choice(["function_call", "message"]), "id": f"fc_{i}",
+                "status": rng.choice(["completed", "incomplete"])}
+        if i % 7 == 0:
+            item["id"] = {"nested": [i, {"id": "inner"}]}
+        if i % 11 == 0:
+            item = {"content": [{"text": "}], \"id\": 1"}], **item}
+        items.append(item)
+    parts = []
+    for i, item in enumerate(items):
+        one = json.dumps(item, separators=(",", ":") if i % 2 else (", ", ": "))
+        if i % 5 == 0:
+            one = one.replace('"id"', '"i\\u0064"', 1)
+        parts.append(one)
+    text = '{"data": [\n' + ",\n  ".join(parts) + "\n]}"
+    tree = parse(text).value
+    for path in ["$..id", "$.data[*].id", "$.data[?@.status == 'completed']", "$.data[?@.type == 'message'].status"]:
+        status, body = extract(server, text, path, limit=1000)
+        assert status == 200, body
+        expected = run_rfc9535(compile_rfc9535(path, DEFAULT_LIMITS), tree, 10**6, use_fast=False)[1]
+        assert body["count"] == len(expected) == len(body["matches"]) > 40
+        spans = reference_spans(text, expected)
+        for row, loc, (start, end) in zip(body["matches"], expected, spans):
+            line = text.count("\n", 0, start) + 1
+            column = start - (text.rfind("\n", 0, start) + 1) + 1
+            assert (row["path"], row["pointer"]) == (normalized_path(loc), pointer_of(loc))
+            assert (row["json"], row["line"], row["column"]) == (text[start:end], line, column)
+            assert row["value"] == json.loads(text[start:end])

@@ -25,6 +25,8 @@ import ctypes
 import json
 import re
 import threading
+from bisect import bisect_right
+from itertools import islice
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -35,7 +37,8 @@ import orjson
 from .errors import WorkbenchError, bad_request, require
 from .format import dumps_value
 from .limits import DEFAULT_LIMITS, Limits
-from .parse import check_depth, escape_token, normalized_path, parse, snippet
+from .parse import (check_depth, collector_paused, escape_token, normalized_path, parse,
+                    snippet)
 
 ENGINES = {  # name → label (with {v}, the library's version)
     "rfc9535": "RFC 9535 (jsonpath-rfc9535 {v})",
@@ -124,7 +127,8 @@ def _rfc9535_env(limits: Limits):
     from jsonpath_rfc9535 import JSONPathEnvironment
     from jsonpath_rfc9535.filter_expressions import (ComparisonExpression, FloatLiteral,
                                                      IntegerLiteral, JSONPathNodeList,
-                                                     FilterExpressionLiteral, RelativeFilterQuery,
+                                                     FilterExpressionLiteral, LogicalExpression,
+                                                     PrefixExpression, RelativeFilterQuery,
                                                      RootFilterQuery, StringLiteral, _eq)
     from jsonpath_rfc9535.function_extensions.match import Match
     from jsonpath_rfc9535.function_extensions.search import Search
@@ -246,6 +250,35 @@ def _rfc9535_env(limits: Limits):
                 return lambda current, root: lget(current, root) != lit
             return lambda current, root: compare(lget(current, root), op, rget(current, root))
 
+    def fast_predicate(expr):
+        """``(current, root) -> bool`` for a filter made of comparisons of direct lookups
+        and literals, existence tests of singular queries (``@.a``, ``$.b[0]``), ``&&``,
+        ``||`` and ``!``; None for anything else (functions, ``@..a``, ``@.*``, bare ``@``),
+        which the library evaluates.  Same truth values as the library's ``evaluate``."""
+        kind = type(expr)
+        if kind is ExactComparison:
+            return expr.predicate()
+        if kind is LogicalExpression and expr.operator in ("&&", "||"):
+            left, right = fast_predicate(expr.left), fast_predicate(expr.right)
+            if left is None or right is None:
+                return None
+            if expr.operator == "&&":
+                return lambda current, root: left(current, root) and right(current, root)
+            return lambda current, root: left(current, root) or right(current, root)
+        if kind is PrefixExpression and expr.operator == "!":
+            inner = fast_predicate(expr.right)
+            if inner is None:
+                return None
+            return lambda current, root: not inner(current, root)
+        if kind in (RelativeFilterQuery, RootFilterQuery) and expr.query.segments:
+            # an existence test: true when the singular query selects a node (even null);
+            # a bare ``@`` is left to the library (it tests the value's truthiness there)
+            get = singular_getter(expr)
+            if get is None:
+                return None
+            return lambda current, root: get(current, root) is not EMPTY
+        return None
+
     class FastFilterSelector(FilterSelector):
         """The filter selector, evaluating simple comparisons without a context object
         per candidate; anything else goes through the library unchanged."""
@@ -254,8 +287,7 @@ def _rfc9535_env(limits: Limits):
 
         def __init__(self, *, env, token, expression):
             super().__init__(env=env, token=token, expression=expression)
-            inner = expression.expression
-            self._pred = inner.predicate() if type(inner) is ExactComparison else None
+            self._pred = fast_predicate(expression.expression)
 
         def locations(self, nodes):
             """Locations of the matches (no node objects), for a last segment; else None."""
@@ -500,16 +532,15 @@ def compile_rfc9535(path: str, limits: Limits):
         raise path_error(path, None, f"Invalid JSONPath: {exc}") from None
 
 
-def run_rfc9535(query, value, limit: int):
+def run_rfc9535(query, value, limit: int, use_fast: bool = True):
     """All matches of ``query``: (count, the locations of the first ``limit``)."""
     from jsonpath_rfc9535.exceptions import JSONPathError, JSONPathRecursionError
 
-    kept: list = []
-    count = 0
     try:
-        for location in _locations(query, value):
-            if count < limit:
-                kept.append(location)
+        locations = _locations(query, value, use_fast)
+        kept = list(islice(locations, limit))
+        count = len(kept)
+        for _ in locations:
             count += 1
     except JSONPathRecursionError:
         raise WorkbenchError("too_deep", "The document is nested deeper than the query engine "
@@ -523,14 +554,19 @@ def run_rfc9535(query, value, limit: int):
     return count, kept
 
 
-def _locations(query, value):
-    """The locations of every match, in order: ``query.finditer`` without building a node
-    object per match when the last segment can name its matches directly (a name, a simple
-    filter, ``..name``)."""
+def _locations(query, value, use_fast: bool = True):
+    """The locations of every match, in order: the fast path for the common shapes, else
+    ``query.finditer`` without building a node object per match when the last segment can
+    name its matches directly (a name, a simple filter, ``..name``).  ``use_fast=False``
+    (for tests) always takes the library's way."""
     from jsonpath_rfc9535.node import JSONPathNode
     from jsonpath_rfc9535.segments import JSONPathChildSegment
     from jsonpath_rfc9535.selectors import NameSelector
 
+    if use_fast:
+        plan = fast_plan(query)
+        if plan is not None:
+            return fast_locations(plan, value)
     segments = query.segments
     nodes = [JSONPathNode(value=value, location=(), parent=None, root=value)]
     if not segments:
@@ -550,6 +586,162 @@ def _locations(query, value):
     if tail is not None:
         return tail
     return (node.location for node in last.resolve(nodes))
+
+
+# --------------------------------------------------------------------------- the fast path
+#
+# The common query shapes (names, indices, ``*``, ``..``, filters whose predicate
+# ``fast_predicate`` could build) are evaluated on the parsed tree with plain loops over
+# ``(value, location)`` pairs instead of the library's node objects: the same nodes in the
+# same order (RFC 9535's, as the library produces it: descendants in pre-order, members in
+# document order), checked against the library on random documents and queries by the tests.
+# Every step is a generator, so nothing but the kept rows is held in memory.
+
+_NAME, _INDEX, _WILD, _FILTER = "name", "index", "wild", "filter"
+
+
+def fast_plan(query):
+    """``query`` as ``[(descendant, ((kind, arg), ...)), ...]`` for :func:`fast_locations`,
+    or None when a segment holds a selector it does not know (slices, filters with
+    functions...): the library runs those."""
+    from jsonpath_rfc9535.segments import JSONPathChildSegment, JSONPathRecursiveDescentSegment
+    from jsonpath_rfc9535.selectors import (FilterSelector, IndexSelector, NameSelector,
+                                            WildcardSelector)
+
+    plan = []
+    for segment in query.segments:
+        if isinstance(segment, JSONPathRecursiveDescentSegment):
+            descendant = True
+        elif type(segment) is JSONPathChildSegment:
+            descendant = False
+        else:
+            return None
+        selectors = []
+        for selector in segment.selectors:
+            kind = type(selector)
+            if kind is NameSelector:
+                selectors.append((_NAME, selector.name))
+            elif kind is IndexSelector:
+                selectors.append((_INDEX, selector.index))
+            elif kind is WildcardSelector:
+                selectors.append((_WILD, None))
+            elif isinstance(selector, FilterSelector) and getattr(selector, "_pred", None):
+                selectors.append((_FILTER, selector._pred))
+            else:
+                return None
+        plan.append((descendant, tuple(selectors)))
+    return plan
+
+
+def fast_locations(plan, value):
+    """The locations of every match of a :func:`fast_plan`, in RFC 9535 order (a generator)."""
+    nodes = iter(((value, ()),))
+    for descendant, selectors in plan:
+        if descendant and len(selectors) == 1 and selectors[0][0] is _NAME:
+            nodes = _descendant_name(nodes, selectors[0][1])
+        else:
+            nodes = _children(_preorder(nodes) if descendant else nodes, selectors, value)
+    return (loc for _, loc in nodes)
+
+
+def _children(nodes, selectors, root):
+    """The child segment ``[selectors]`` applied to each node in turn."""
+    if len(selectors) != 1:
+        for node in nodes:
+            single = (node,)
+            for selector in selectors:
+                yield from _children(single, (selector,), root)
+        return
+    kind, arg = selectors[0]
+    if kind is _NAME:
+        for value, loc in nodes:
+            if type(value) is dict and arg in value:
+                yield value[arg], loc + (arg,)
+    elif kind is _INDEX:
+        for value, loc in nodes:
+            if type(value) is list:
+                i = arg if arg >= 0 else len(value) + arg
+                if 0 <= i < len(value):
+                    yield value[i], loc + (i,)
+    elif kind is _WILD:
+        for value, loc in nodes:
+            if type(value) is dict:
+                for key, child in value.items():
+                    yield child, loc + (key,)
+            elif type(value) is list:
+                for i, child in enumerate(value):
+                    yield child, loc + (i,)
+    else:  # _FILTER
+        pred = arg
+        for value, loc in nodes:
+            if type(value) is dict:
+                for key, child in value.items():
+                    if pred(child, root):
+                        yield child, loc + (key,)
+            elif type(value) is list:
+                for i, child in enumerate(value):
+                    if pred(child, root):
+                        yield child, loc + (i,)
+
+
+def _preorder(nodes):
+    """Each node and then its descendants, containers only (selectors select nothing from
+    the others), depth first, parents before children, members and elements in order.
+    The document's depth was proven within the limit, so no depth check is needed."""
+    for value, loc in nodes:
+        kind = type(value)
+        if kind is dict:
+            stack = [(iter(value.items()), loc)]
+        elif kind is list:
+            stack = [(enumerate(value), loc)]
+        else:
+            continue
+        yield value, loc
+        while stack:
+            members, base = stack[-1]
+            for key, child in members:
+                kind = type(child)
+                if kind is dict:
+                    here = base + (key,)
+                    yield child, here
+                    stack.append((iter(child.items()), here))
+                    break
+                if kind is list:
+                    here = base + (key,)
+                    yield child, here
+                    stack.append((enumerate(child), here))
+                    break
+            else:
+                stack.pop()
+
+
+def _descendant_name(nodes, name):
+    """``..name``: :func:`_preorder` and the name selector in one loop."""
+    for value, loc in nodes:
+        kind = type(value)
+        if kind is dict:
+            if name in value:
+                yield value[name], loc + (name,)
+            stack = [(iter(value.items()), loc)]
+        elif kind is list:
+            stack = [(enumerate(value), loc)]
+        else:
+            continue
+        while stack:
+            members, base = stack[-1]
+            for key, child in members:
+                kind = type(child)
+                if kind is dict:
+                    here = base + (key,)
+                    if name in child:
+                        yield child[name], here + (name,)
+                    stack.append((iter(child.items()), here))
+                    break
+                if kind is list:
+                    stack.append((enumerate(child), base + (key,)))
+                    break
+            else:
+                stack.pop()
 
 
 def _child_name_locations(nodes, name):
@@ -687,6 +879,7 @@ class _Computed:
 # --------------------------------------------------------------------------- rows
 
 _SEGMENT_CACHE: dict = {}
+_TOKEN_CACHE: dict = {}
 _SIMPLE_KEY = re.compile(r"[^'\\\x00-\x1f]*\Z")
 
 
@@ -701,28 +894,328 @@ def _path_segment(part) -> str:
     return seg
 
 
+def _pointer_token(part) -> str:
+    token = _TOKEN_CACHE.get(part)
+    if token is None:
+        token = "/" + escape_token(part)
+        if len(_TOKEN_CACHE) < 100_000:
+            _TOKEN_CACHE[part] = token
+    return token
+
+
 def path_of(parts) -> str:
-    return "$" + "".join([_path_segment(p) for p in parts])
+    segment = _SEGMENT_CACHE.get
+    return "$" + "".join([f"[{p}]" if type(p) is int else (segment(p) or _path_segment(p))
+                          for p in parts])
 
 
 def pointer_from(parts) -> str:
-    return "".join(["/" + (str(p) if isinstance(p, int) else escape_token(p)) for p in parts])
+    token = _TOKEN_CACHE.get
+    return "".join([f"/{p}" if type(p) is int else (token(p) or _pointer_token(p))
+                    for p in parts])
 
 
-_WS = re.compile(r"[ \t\n\r]*")
+_WSC = "[ \t\n\r]*"
+_WS = re.compile(_WSC)
+_COMMA = re.compile(_WSC + "," + _WSC)
+# a member name written without escapes, up to its value: the name is the text between quotes
+_PLAIN_NAME = re.compile(r'"([^"\\]*)"' + _WSC + ":" + _WSC)
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+_PLAIN_STRING = r'"[^"\\]*"'  # a string without escapes
+_SCALAR = "(?:" + _STRING + r"|-?[0-9][-+.0-9eE]*|true|false|null)"
+# after a member's value: the members left, when all of them hold scalars, and the '}'
+_FLAT_REST = re.compile("(?:" + _WSC + "," + _WSC + _STRING + _WSC + ":" + _WSC + _SCALAR + ")*"
+                        + _WSC + r"\}", re.S)
+_FINDABLE = re.compile(r'[^"\\\x00-\x1f]*\Z')
+_FINDERS: dict = {}
 _scanstring = json.decoder.scanstring
 _SKIPPER = json.JSONDecoder(parse_float=len, parse_int=len, parse_constant=len)
+_SCAN = _SKIPPER.scan_once  # (value, end) of the JSON value at an offset, in C
 _STOP = -1
 
 
-def locate_rows(text: str, locations: list, early_exit: bool = True) -> list:
-    """``(start, end)`` offsets in ``text`` of the value at each location (a tuple of keys
-    and indices), or None where there is nothing.
+def _finder(names: tuple, budget: list):
+    """A regex that, from just inside an object (after '{' or ','), passes over members
+    with plain names and scalar values and stops at the value of the first member called
+    one of ``names`` (group 1: the name): a member is found in one C call.  None when a
+    name could be written in several ways (quotes, backslashes, control characters), for
+    more than 4 names, or once ``budget[0]`` regexes were compiled for this walk (a
+    document of objects with ever new names is walked member by member, not compiled
+    for)."""
+    if len(names) > 4:
+        return None
+    found = _FINDERS.get(names, 0)
+    if found == 0:
+        if budget[0] <= 0:
+            return None
+        budget[0] -= 1
+        found = None
+        if all(_FINDABLE.match(n) for n in names):
+            either = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+            found = re.compile(_WSC + "(?:" + _PLAIN_STRING + _WSC + ":" + _WSC + _SCALAR + _WSC + ","
+                               + _WSC + ')*?"(' + either + ')"' + _WSC + ":" + _WSC, re.S)
+        if len(_FINDERS) >= 1000:
+            _FINDERS.clear()
+        _FINDERS[names] = found
+    return found
 
-    Walks only along the wanted locations (siblings are skipped with the C scanner) and stops
-    as soon as every wanted value is found, so the first rows of a long document cost little.
-    ``early_exit=False`` (for documents with duplicate keys) walks on so that the last
-    occurrence of a key wins, as it does in the parsed tree."""
+
+def locate_rows(text: str, locations: list, early_exit: bool = True) -> list:
+    """``(start, end)`` offsets in ``text`` (valid JSON) of the value at each location (a
+    tuple of names and indices), or None where there is nothing.
+
+    Walks only along the wanted locations: members before a wanted one are passed over with
+    one regex when they hold scalars, other values are skipped with the C scanner, and the
+    walk stops as soon as every wanted value is found.  It takes the first member of a name:
+    ``early_exit=False`` (for documents with duplicate names, where the parsed tree holds the
+    last one) walks every member of the objects on the way instead."""
+    if not early_exit:
+        return _locate_rows_all(text, locations)
+    return _locate(text, locations, _array_run(locations))
+
+
+def _locate(text: str, locations: list, run) -> list:
+    """:func:`locate_rows` (first members) for locations whose :func:`_array_run` is ``run``."""
+    spans: list = [None] * len(locations)
+    visit = _visitor(text, spans)
+    if run is not None:
+        _locate_run(text, locations, run, spans, visit)
+        return spans
+    root: list = [{}, None]
+    for n, loc in enumerate(locations):
+        node = root
+        for part in loc:
+            children = node[0]
+            child = children.get(part)
+            if child is None:
+                child = children[part] = [{}, None]
+            node = child
+        if node[1] is None:
+            node[1] = [n]
+        else:
+            node[1].append(n)
+    if root[0] or root[1] is not None:
+        visit(_WS.match(text, 0).end(), root, False)
+    return spans
+
+
+def _visitor(text: str, spans: list):
+    """The walk of :func:`locate_rows`: ``visit(offset, node, need_end)`` records in
+    ``spans`` the wanted values inside the value at ``offset``, where ``node`` is
+    ``[{name or index: node}, [row numbers] or None]``; it returns the value's end offset
+    when ``need_end`` (else None once the last wanted value inside is recorded)."""
+    ws = _WS.match
+    comma = _COMMA.match
+    plain_name = _PLAIN_NAME.match
+    flat_rest = _FLAT_REST.match
+    scan = _SCAN
+    scanstring = _scanstring
+    budget = [50]
+
+    def visit(i: int, node: list, need_end: bool):
+        children, rows = node
+        if not children:
+            end = scan(text, i)[1]
+            for n in rows:
+                spans[n] = (i, end)
+            return end
+        if rows is not None:
+            need_end = True
+        todo = len(children)
+        if text[i] == "{":
+            finder = _finder(tuple(children), budget) if todo <= 4 else None
+            p = i + 1  # after '{' or ','
+            while True:
+                m = finder.match(text, p) if finder is not None else None
+                if m is not None:
+                    name = m.group(1)
+                    j = m.end()
+                else:
+                    p = ws(text, p).end()
+                    if text[p] == "}":
+                        end = p + 1
+                        break
+                    m = plain_name(text, p)
+                    if m is not None:
+                        name = m.group(1)
+                        j = m.end()
+                    else:
+                        name, j = scanstring(text, p + 1)
+                        j = ws(text, ws(text, j).end() + 1).end()
+                child = children.get(name) if todo else None
+                if child is not None:
+                    todo -= 1
+                    if todo == 0:
+                        if not need_end:
+                            visit(j, child, False)
+                            return None
+                        finder = None
+                        j = visit(j, child, True)
+                        m = flat_rest(text, j)
+                        if m is not None:
+                            end = m.end()
+                            break
+                    else:
+                        j = visit(j, child, True)
+                else:
+                    j = scan(text, j)[1]
+                m = comma(text, j)
+                if m is None:
+                    end = ws(text, j).end() + 1
+                    break
+                p = m.end()
+        elif text[i] == "[":
+            j = ws(text, i + 1).end()
+            if text[j] == "]":
+                end = j + 1
+            else:
+                get = children.get
+                index = 0
+                while True:
+                    child = get(index) if todo else None
+                    if child is not None:
+                        todo -= 1
+                        if todo == 0 and not need_end:
+                            visit(j, child, False)
+                            return None
+                        j = visit(j, child, True)
+                    else:
+                        j = scan(text, j)[1]
+                    m = comma(text, j)
+                    if m is None:
+                        end = ws(text, j).end() + 1
+                        break
+                    j = m.end()
+                    index += 1
+        else:
+            end = scan(text, i)[1]
+        if rows is not None:
+            for n in rows:
+                spans[n] = (i, end)
+        return end
+
+    return visit
+
+
+def _array_run(locations: list):
+    """``(k, suffix)`` when every location is ``prefix + (index,) + suffix``, with one
+    ``prefix`` of ``k`` parts, one ``suffix`` of at most one name and increasing indices:
+    the shape of big results (``$..call_id`` over a log, ``$.data[?@.status=='done']``),
+    located element after element without a tree of the wanted locations.  Else None."""
+    if len(locations) < 32:
+        return None
+    first, last = locations[0], locations[-1]
+    size = len(first)
+    if len(last) != size:
+        return None
+    k = next((i for i in range(size) if first[i] != last[i]), None)
+    if k is None or type(first[k]) is not int:
+        return None
+    prefix, suffix = first[:k], first[k + 1:]
+    if len(suffix) > 1 or (suffix and type(suffix[0]) is not str):
+        return None
+    previous = -1
+    after = k + 1
+    for loc in locations:
+        index = loc[k] if len(loc) == size else None
+        if type(index) is not int or index <= previous or loc[:k] != prefix or loc[after:] != suffix:
+            return None
+        previous = index
+    return k, suffix
+
+
+def _element_finder(name: str):
+    """A regex matching a whole object whose members before ``name`` and after it hold
+    scalars, with the value of ``name`` as group 1; None when ``name`` has no single
+    spelling (see :func:`_finder`)."""
+    found = _FINDERS.get(("element", name), 0)
+    if found == 0:
+        found = None
+        if len(_FINDERS) >= 1000:
+            _FINDERS.clear()
+        if _FINDABLE.match(name):
+            found = re.compile(r"\{" + _WSC + "(?:" + _PLAIN_STRING + _WSC + ":" + _WSC + _SCALAR + _WSC
+                               + "," + _WSC + ')*?"' + re.escape(name) + '"' + _WSC + ":" + _WSC
+                               + "(" + _SCALAR + ")" + _FLAT_REST.pattern, re.S)
+        _FINDERS[("element", name)] = found
+    return found
+
+
+def _locate_run(text: str, locations: list, run: tuple, spans: list, visit) -> None:
+    """:func:`locate_rows` for the locations of an :func:`_array_run`: the array's elements
+    are passed over in C, a wanted element's member is matched with one regex when the
+    element holds scalars (else walked by ``visit``)."""
+    k, suffix = run
+    comma = _COMMA.match
+    scan = _SCAN
+    i = _value_start(text, locations[0][:k])
+    j = _WS.match(text, i + 1).end()  # the first element (the array holds the wanted ones)
+    element = _element_finder(suffix[0]) if suffix else None
+    total = len(locations)
+    n = 0
+    target = locations[0][k]
+    index = 0
+    while True:
+        if index == target:
+            if not suffix:
+                end = scan(text, j)[1]
+                spans[n] = (j, end)
+            else:
+                m = element.match(text, j) if element is not None else None
+                if m is not None:
+                    spans[n] = m.span(1)
+                    end = m.end()
+                else:
+                    end = visit(j, [{suffix[0]: [{}, [n]]}, None], True)
+            n += 1
+            if n == total:
+                return
+            target = locations[n][k]
+        else:
+            end = scan(text, j)[1]
+        m = comma(text, end)
+        if m is None:  # cannot happen: the wanted elements are in the array
+            return
+        j = m.end()
+        index += 1
+
+
+def _value_start(text: str, parts) -> int:
+    """The offset where the value at ``parts`` starts (its end is not needed)."""
+    ws = _WS.match
+    i = ws(text, 0).end()
+    for part in parts:
+        if type(part) is int:
+            j = ws(text, i + 1).end()
+            for _ in range(part):
+                j = _COMMA.match(text, _SCAN(text, j)[1]).end()
+            i = j
+            continue
+        finder = _finder((part,), [1])
+        p = i + 1
+        while True:
+            m = finder.match(text, p) if finder is not None else None
+            if m is not None:
+                i = m.end()
+                break
+            p = ws(text, p).end()
+            m = _PLAIN_NAME.match(text, p)
+            if m is not None:
+                name, j = m.group(1), m.end()
+            else:
+                name, j = _scanstring(text, p + 1)
+                j = ws(text, ws(text, j).end() + 1).end()
+            if name == part:
+                i = j
+                break
+            p = _COMMA.match(text, _SCAN(text, j)[1]).end()
+    return i
+
+
+def _locate_rows_all(text: str, locations: list) -> list:
+    """:func:`locate_rows` walking every member of the objects on the way, so that the last
+    of duplicate names wins (as in the parsed tree)."""
+    early_exit = False
     root: list = [{}, None]
     wanted = 0
     for n, loc in enumerate(locations):
@@ -814,44 +1307,81 @@ def locate_rows(text: str, locations: list, early_exit: bool = True) -> list:
     return spans
 
 
-def line_cols(text: str, offsets: list[int]) -> dict[int, tuple[int, int]]:
-    """1-based (line, column) of each offset, counting newlines once in increasing order."""
-    out: dict[int, tuple[int, int]] = {}
+def line_cols(text: str, offsets: list[int]) -> list[tuple[int, int]]:
+    """1-based (line, column) of each offset.  Newlines are counted once along increasing
+    offsets; an offset before the previous one (RFC 9535 order is not always document order)
+    is looked up in an index of the line starts."""
+    out = []
     line, pos, line_start = 1, 0, 0
-    for off in sorted(set(offsets)):
-        n = text.count("\n", pos, off)
-        if n:
-            line += n
-            line_start = text.rfind("\n", pos, off) + 1
-        pos = off
-        out[off] = (line, off - line_start + 1)
+    starts = None
+    count, rfind = text.count, text.rfind
+    for off in offsets:
+        if off >= pos:
+            n = count("\n", pos, off)
+            if n:
+                line += n
+                line_start = rfind("\n", pos, off) + 1
+            pos = off
+            out.append((line, off - line_start + 1))
+        else:
+            if starts is None:
+                starts = [0] + [m.end() for m in re.finditer("\n", text)]
+            k = bisect_right(starts, off)
+            out.append((k, off - starts[k - 1] + 1))
     return out
 
 
 def build_rows(text: str, parsed, kept: list) -> list[dict]:
     """The response rows for the kept matches: path, pointer, value, exact text, position."""
-    early = not any(w.get("code") == "duplicate_key" for w in parsed.warnings)
-    located = [loc for loc in kept if not isinstance(loc, _Computed)]
-    spans = iter(locate_rows(text, located, early_exit=early))
-    spans_list = []
-    for loc in kept:
-        spans_list.append(None if isinstance(loc, _Computed) else next(spans))
-    positions = line_cols(text, [sp[0] for sp in spans_list if sp is not None])
+    duplicates = any(w.get("code") == "duplicate_key" for w in parsed.warnings)
+    located = [loc for loc in kept if type(loc) is tuple]
+    run = _array_run(located) if len(located) == len(kept) else None
+    if duplicates:
+        spans = _locate_rows_all(text, located)
+    else:
+        spans = _locate(text, located, run)
+    if run is not None and None not in spans:
+        return _run_rows(text, located, run, spans)
+    positions = iter(line_cols(text, [span[0] for span in spans if span is not None]))
+    spans = iter(spans)
     rows = []
-    for loc, span in zip(kept, spans_list):
-        if isinstance(loc, _Computed):
-            rows.append({"path": None, "pointer": None, "value": loc.value,
-                         "json": dumps_value(loc.value).decode("utf-8"), "line": None,
-                         "column": None, "computed": True})
+    append = rows.append
+    fragment = orjson.Fragment
+    for loc in kept:
+        if type(loc) is not tuple:  # a value jsonpath-ng computed
+            append({"path": None, "pointer": None, "value": loc.value,
+                    "json": dumps_value(loc.value).decode("utf-8"), "line": None,
+                    "column": None, "computed": True})
             continue
+        span = next(spans)
         if span is None:  # cannot happen for locations taken from the parsed tree
-            rows.append({"path": path_of(loc), "pointer": pointer_from(loc), "value": None,
-                         "json": None, "line": None, "column": None})
+            append({"path": path_of(loc), "pointer": pointer_from(loc), "value": None,
+                    "json": None, "line": None, "column": None})
             continue
         js = text[span[0]:span[1]]
-        line, column = positions[span[0]]
-        rows.append({"path": path_of(loc), "pointer": pointer_from(loc),
-                     "value": orjson.Fragment(js), "json": js, "line": line, "column": column})
+        line, column = next(positions)
+        append({"path": path_of(loc), "pointer": pointer_from(loc), "value": fragment(js),
+                "json": js, "line": line, "column": column})
+    return rows
+
+
+def _run_rows(text: str, locations: list, run: tuple, spans: list) -> list[dict]:
+    """:func:`build_rows` for the locations of an :func:`_array_run`: every path and pointer
+    is the prefix's, the index and the suffix's, written once."""
+    k, suffix = run
+    prefix = locations[0][:k]
+    path_before, path_after = path_of(prefix), path_of(suffix)[1:]
+    pointer_before, pointer_after = pointer_from(prefix), pointer_from(suffix)
+    fragment = orjson.Fragment
+    rows = []
+    append = rows.append
+    for loc, (start, end), (line, column) in zip(locations, spans,
+                                                 line_cols(text, [span[0] for span in spans])):
+        i = loc[k]
+        js = text[start:end]
+        append({"path": f"{path_before}[{i}]{path_after}",
+                "pointer": f"{pointer_before}/{i}{pointer_after}", "value": fragment(js),
+                "json": js, "line": line, "column": column})
     return rows
 
 
@@ -901,7 +1431,9 @@ def extract(document_text: str, path: str, engine: str = DEFAULT_ENGINE, limit: 
     if not isinstance(path, str):
         raise bad_request("'path' must be a string holding a JSONPath expression", field="path",
                           code="bad_type")
-    with Watchdog(limits.work_timeout):
+    # the collector paused for the whole request: the walks and the rows create many objects,
+    # none cyclic, and each of its passes would go over the millions in the parsed tree
+    with collector_paused(), Watchdog(limits.work_timeout):
         if engine == "rfc9535":
             query = compile_rfc9535(path, limits)
         else:
