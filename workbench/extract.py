@@ -14,9 +14,16 @@ Engines
   responses say so.  It works on a float view of the document (what its users feed it);
   values and texts returned are still taken from the document exactly.
 
-Speed: the engine only yields locations; path strings, pointers, texts and positions are
-built for the rows returned (``limit``), never for all matches (``count`` says how many).
-Every request runs under the ``work_timeout`` watchdog.
+Speed: the common query shapes (names, indices, ``*``, ``..``, filters of comparisons and
+existence tests joined by ``&&``/``||``/``!``) run on the parsed tree as plain loops over
+``(value, location)`` pairs (:func:`fast_plan`); other shapes run in the library.  Either
+way only locations come out: path strings, pointers, exact texts and positions are built for
+the rows returned (``limit``), never for all matches (``count`` says how many).  The texts
+are found by walking the document text along the wanted locations only (:func:`locate_rows`:
+scalar members are passed over with one regex, other values skipped by the C scanner, and an
+array of wanted items is walked element by element).  The garbage collector is paused for the
+request (millions of objects, none cyclic).  Every request runs under the ``work_timeout``
+watchdog.
 """
 
 from __future__ import annotations
@@ -26,15 +33,15 @@ import json
 import re
 import threading
 from bisect import bisect_right
-from itertools import islice
 from decimal import Decimal, InvalidOperation
+from itertools import islice
 from typing import Any
 
 import jsonpath_ng.ext  # noqa: F401  (imported here, never under a request's watchdog)
 import jsonpath_rfc9535  # noqa: F401
 import orjson
 
-from .errors import WorkbenchError, bad_request, require
+from .errors import WorkbenchError, bad_request, log_fault, require
 from .format import dumps_value
 from .limits import DEFAULT_LIMITS, Limits
 from .parse import (check_depth, collector_paused, escape_token, normalized_path, parse,
@@ -246,9 +253,25 @@ def _rfc9535_env(limits: Limits):
                 # _eq with a string: equal only to the same string (EMPTY, numbers, bools never)
                 lit = self.right.value
                 if op == "==":
-                    return lambda current, root: lget(current, root) == lit
+                    def equals(current, root):
+                        return lget(current, root) == lit
+                    name = _member_name(self.left)
+                    if name is not None:
+                        # for the fast path's loop: (member, string) of ``@.member == 'string'``
+                        equals.member_equals = (name, lit)
+                    return equals
                 return lambda current, root: lget(current, root) != lit
             return lambda current, root: compare(lget(current, root), op, rget(current, root))
+
+    def _member_name(expr):
+        """``name`` for the relative query ``@.name`` (``@['name']``), else None."""
+        if (type(expr) is not RelativeFilterQuery or len(expr.query.segments) != 1
+                or not expr.query.singular_query()):
+            return None
+        selectors = expr.query.segments[0].selectors
+        if len(selectors) == 1 and type(selectors[0]) is NameSelector:
+            return selectors[0].name
+        return None
 
     def fast_predicate(expr):
         """``(current, root) -> bool`` for a filter made of comparisons of direct lookups
@@ -598,6 +621,7 @@ def _locations(query, value, use_fast: bool = True):
 # Every step is a generator, so nothing but the kept rows is held in memory.
 
 _NAME, _INDEX, _WILD, _FILTER = "name", "index", "wild", "filter"
+_ABSENT = object()  # a missing member: equal to no string
 
 
 def fast_plan(query):
@@ -671,6 +695,17 @@ def _children(nodes, selectors, root):
             elif type(value) is list:
                 for i, child in enumerate(value):
                     yield child, loc + (i,)
+    elif hasattr(arg, "member_equals"):  # ``[?@.name == 'string']``, the predicate inlined
+        name, string = arg.member_equals
+        for value, loc in nodes:
+            if type(value) is list:
+                for i, child in enumerate(value):
+                    if type(child) is dict and child.get(name, _ABSENT) == string:
+                        yield child, loc + (i,)
+            elif type(value) is dict:
+                for key, child in value.items():
+                    if type(child) is dict and child.get(name, _ABSENT) == string:
+                        yield child, loc + (key,)
     else:  # _FILTER
         pred = arg
         for value, loc in nodes:
@@ -1336,10 +1371,16 @@ def build_rows(text: str, parsed, kept: list) -> list[dict]:
     duplicates = any(w.get("code") == "duplicate_key" for w in parsed.warnings)
     located = [loc for loc in kept if type(loc) is tuple]
     run = _array_run(located) if len(located) == len(kept) else None
-    if duplicates:
+    spans = None
+    if not duplicates:
+        try:
+            spans = _locate(text, located, run)
+        except (StopIteration, LookupError, ValueError, TypeError, AttributeError) as exc:
+            # never expected (the tests compare it with the parser's locator on random
+            # documents); should it happen, the plain walk answers and the fault is logged
+            log_fault("extract: fast locator", exc)
+    if spans is None:
         spans = _locate_rows_all(text, located)
-    else:
-        spans = _locate(text, located, run)
     if run is not None and None not in spans:
         return _run_rows(text, located, run, spans)
     positions = iter(line_cols(text, [span[0] for span in spans if span is not None]))
