@@ -148,7 +148,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
     print_table(head, [(r["query"], f"{r['matches']:,}", f"{r['api_default_s']:.2f} s",
                         f"{r['api_all_s']:.2f} s ({r['api_all_mb']:.0f} MB)", f"{r['jsonpath_ng_s']:.2f} s",
                         f"{r['ratio_default']:.1f}×", f"{r['ratio_all']:.1f}×",
-                        f"{r['api_default_cpu_s']:.2f} / {r['api_all_cpu_s']:.2f} / {r['jsonpath_ng_cpu_s']:.2f} s",
+                        f"{r['api_default_cpu_s']:.2f} / {r['api_all_cpu_s']:.2f} / "
+                        f"{r['jsonpath_ng_cpu_s']:.2f} s",
                         f"{r['ratio_default_cpu']:.1f}× / {r['ratio_all_cpu']:.1f}×") for r in rows])
     print("× = jsonpath-ng time / API time, wall clock (higher is better; the target is ≥ 2× with paths).")
     print("CPU = seconds of CPU used by server + client for the request, and by jsonpath-ng: steadier")

@@ -444,14 +444,16 @@ def random_item_value(rng: random.Random, depth: int = 0):
         return rng.choice([0, -1.5, 1e-7, True, None] + ODD_STRINGS)
     if r < 0.8:
         return [random_item_value(rng, depth + 1) for _ in range(rng.randint(0, 3))]
-    return {rng.choice(["id", "x", "y\"", "é"]): random_item_value(rng, depth + 1) for _ in range(rng.randint(0, 3))}
+    return {rng.choice(["id", "x", "y\"", "é"]): random_item_value(rng, depth + 1)
+            for _ in range(rng.randint(0, 3))}
 
 
 def random_item(rng: random.Random):
     """An object with an "id" somewhere among other members, or (rarely) something else."""
     if rng.random() < 0.1:
         return random_item_value(rng)
-    before = {rng.choice(["type", "n", "é", "w\\"]): random_item_value(rng) for _ in range(rng.randint(0, 3))}
+    before = {rng.choice(["type", "n", "é", "w\\"]): random_item_value(rng)
+              for _ in range(rng.randint(0, 3))}
     after = {rng.choice(["status", "m", "z"]): random_item_value(rng) for _ in range(rng.randint(0, 3))}
     return {**before, "id": random_item_value(rng), **after}
 
@@ -508,7 +510,8 @@ def test_rows_of_a_long_log_through_the_api(server):
         parts.append(one)
     text = '{"data": [\n' + ",\n  ".join(parts) + "\n]}"
     tree = parse(text).value
-    for path in ["$..id", "$.data[*].id", "$.data[?@.status == 'completed']", "$.data[?@.type == 'message'].status"]:
+    for path in ["$..id", "$.data[*].id", "$.data[?@.status == 'completed']",
+                 "$.data[?@.type == 'message'].status"]:
         status, body = extract(server, text, path, limit=1000)
         assert status == 200, body
         expected = run_rfc9535(compile_rfc9535(path, DEFAULT_LIMITS), tree, 10**6, use_fast=False)[1]
