@@ -44,8 +44,7 @@ import orjson
 from .errors import WorkbenchError, bad_request, log_fault, require
 from .format import dumps_value
 from .limits import DEFAULT_LIMITS, Limits
-from .parse import (check_depth, collector_paused, escape_token, normalized_path, parse,
-                    snippet)
+from .parse import collector_paused, escape_token, normalized_path, parse, snippet
 
 ENGINES = {  # name → label (with {v}, the library's version)
     "rfc9535": "RFC 9535 (jsonpath-rfc9535 {v})",
@@ -1437,26 +1436,6 @@ def _run_rows(text: str, locations: list, run: tuple, spans: list) -> list[dict]
 
 # --------------------------------------------------------------------------- entry points
 
-ORJSON_MAX_DEPTH = 254  # orjson refuses to write deeper trees
-
-
-def _nothing(obj):
-    return None
-
-
-def prove_depth(parsed, max_depth: int) -> None:
-    """Raise ``too_deep`` when the document nests deeper than ``max_depth``.  orjson writing
-    the tree (in C, a few times faster than a Python walk) proves depth <= 254; a tree it
-    cannot write (deeper, huge integers, lone surrogates) is measured by the parser's walk."""
-    if max_depth >= ORJSON_MAX_DEPTH:
-        try:
-            orjson.dumps(parsed.value, default=_nothing)
-            return
-        except (orjson.JSONEncodeError, TypeError):
-            pass
-    check_depth(parsed, max_depth, field="document")
-
-
 def check_engine(engine: Any) -> str:
     if engine not in ENGINES:
         raise bad_request(f"Unknown engine {engine!r}: use \"rfc9535\" (default) or \"jsonpath-ng\"",
@@ -1488,9 +1467,7 @@ def extract(document_text: str, path: str, engine: str = DEFAULT_ENGINE, limit: 
             query = compile_rfc9535(path, limits)
         else:
             query = compile_ng(path)
-        parsed = parse(document_text, field="document", max_depth=limits.max_depth,
-                       check_depth=False)
-        prove_depth(parsed, limits.max_depth)
+        parsed = parse(document_text, field="document", max_depth=limits.max_depth)
         if engine == "rfc9535":
             count, kept = run_rfc9535(query, parsed.value, limit)
         else:
