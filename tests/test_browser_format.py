@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-import random
 import time
 from pathlib import Path
 
 import pytest
+
+from jsonutil import log_chunks
 
 pytestmark = pytest.mark.browser
 
@@ -254,18 +255,9 @@ def make_big_document(path: Path, target_bytes: int, shared: Path | None) -> int
     if not items:
         items = [{"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
                   "arguments": "{\"city\":\"Zürich\"}", "status": "completed"}]
-    rng = random.Random(7)
-    parts, size, n = [], 2, 0
-    while size < target_bytes:
-        item = dict(items[n % len(items)])
-        item["seq"] = n
-        item["score"] = round(rng.random(), 6)
-        chunk = json.dumps(item, ensure_ascii=False)
-        parts.append(chunk)
-        size += len(chunk.encode()) + 2
-        n += 1
+    parts = log_chunks(items, target_bytes, seed=7)
     path.write_text("[\n" + ",\n".join(parts) + "\n]\n", encoding="utf-8")
-    return n
+    return len(parts)
 
 
 def test_twenty_megabytes_stay_usable(page, tmp_path, request):

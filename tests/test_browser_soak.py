@@ -15,7 +15,6 @@ Run: ``.venv/bin/python -m pytest -q tests/test_browser_soak.py`` (about 2-3 min
 from __future__ import annotations
 
 import json
-import random
 import sys
 import time
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from common import fixture_items  # noqa: E402
+from jsonutil import log_chunks  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -91,16 +91,8 @@ def soak(tmp_path_factory) -> Soak:
     exactly the last item breaks."""
     base = tmp_path_factory.mktemp("soak")
     items = fixture_items()
-    rng = random.Random(8)
-    parts, size, n = [], 2, 0
-    while size < TARGET_BYTES:
-        item = dict(items[n % len(items)])
-        item["seq"] = n
-        item["score"] = round(rng.random(), 6)
-        chunk = json.dumps(item, ensure_ascii=False)
-        parts.append(chunk)
-        size += len(chunk.encode()) + 2
-        n += 1
+    parts = log_chunks(items, TARGET_BYTES, seed=8)
+    n = len(parts)
     needle = n * 9 // 10
     parts[needle] = parts[needle][:-1] + f', "soak_note": "{NEEDLE}"}}'
     text = "[\n" + ",\n".join(parts) + "\n]\n"
