@@ -92,6 +92,7 @@ def test_sixteen_clients_mixed_with_large_requests():
                     latencies.append(time.perf_counter() - t0)
                     if not ok:
                         failures.append(f"{name}: {getattr(r, 'status', r)}")
+            c.close()  # clients go away afterwards: the server drops their buffers
 
         def large_client(name: str, payload: str, expect: tuple):
             c = http.client.HTTPConnection(server.host, server.port, timeout=120)
@@ -105,6 +106,7 @@ def test_sixteen_clients_mixed_with_large_requests():
                     peak[0] = max(peak[0], rss_mb(pid))
                     if r.status not in expect:
                         failures.append(f"{name} large: {r.status}")
+            c.close()
 
         threads = [threading.Thread(target=small_client, args=(i,)) for i in range(CLIENTS - 2)]
         threads.append(threading.Thread(target=large_client, args=("format", big, (200,))))
