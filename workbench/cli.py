@@ -52,13 +52,11 @@ def _is_loopback(host: str) -> bool:
 
 
 def tune_malloc() -> None:
-    """glibc only: big buffers always mmapped (returned to the system when freed) and few
-    arenas, so memory goes back near its start after a 20 MB document (measured in
-    tests/test_load.py). Elsewhere a no-op."""
+    """glibc only: one malloc arena for all threads, so the heap trims after a large request
+    give its memory back (measured in tests/test_load.py; a fixed mmap threshold was tried and
+    cost 7% of parse speed for nothing more).  Elsewhere a no-op."""
     try:
-        libc = ctypes.CDLL("libc.so.6")
-        libc.mallopt(-3, 1024 * 1024)  # M_MMAP_THRESHOLD: fixed 1 MiB, no dynamic growth
-        libc.mallopt(-8, 1)            # M_ARENA_MAX
+        ctypes.CDLL("libc.so.6").mallopt(-8, 1)  # M_ARENA_MAX
     except (OSError, AttributeError):
         pass
 
@@ -80,8 +78,8 @@ def use_system_malloc() -> None:
     """Restart this very command once with ``PYTHONMALLOC=malloc`` (Linux, unless the user set
     PYTHONMALLOC).  Python's own small-object arenas stay pinned by a few long-lived objects
     made while a 20 MB document was being parsed beside other requests (measured: 47 MB at
-    start, 133 MB after); with glibc's malloc and the trims below it returns to ~50 MB, for
-    about 10% of parse speed."""
+    start, 133 MB after); with glibc's malloc and the trims after large requests it returns to
+    ~50 MB, for about 10% of parse speed."""
     if sys.platform.startswith("linux") and "PYTHONMALLOC" not in os.environ:
         os.environ["PYTHONMALLOC"] = "malloc"
         try:
