@@ -44,7 +44,8 @@ import orjson
 from .errors import WorkbenchError, bad_request, log_fault, require
 from .format import dumps_value
 from .limits import DEFAULT_LIMITS, Limits
-from .parse import collector_paused, escape_token, normalized_path, parse, snippet
+from .parse import (collector_paused, escape_token, locate_many, normalized_path, parse,
+                    pointer_of, snippet)
 
 ENGINES = {  # name → label (with {v}, the library's version)
     "rfc9535": "RFC 9535 (jsonpath-rfc9535 {v})",
@@ -967,7 +968,6 @@ _FINDERS: dict = {}
 _scanstring = json.decoder.scanstring
 _SKIPPER = json.JSONDecoder(parse_float=len, parse_int=len, parse_constant=len)
 _SCAN = _SKIPPER.scan_once  # (value, end) of the JSON value at an offset, in C
-_STOP = -1
 
 
 def _finder(names: tuple, budget: list):
@@ -1250,97 +1250,10 @@ def _value_start(text: str, parts) -> int:
 
 def _locate_rows_all(text: str, locations: list) -> list:
     """:func:`locate_rows` walking every member of the objects on the way, so that the last
-    of duplicate names wins (as in the parsed tree)."""
-    early_exit = False
-    root: list = [{}, None]
-    wanted = 0
-    for n, loc in enumerate(locations):
-        node = root
-        for part in loc:
-            child = node[0].get(part)
-            if child is None:
-                child = node[0][part] = [{}, None]
-            node = child
-        if node[1] is None:
-            node[1] = []
-            wanted += 1
-        node[1].append(n)
-    spans: list = [None] * len(locations)
-    remaining = [wanted]
-    ws = _WS.match
-    skip = _SKIPPER.raw_decode
-    scan = _scanstring
-
-    def found(rows, start, end) -> bool:
-        for n in rows:
-            spans[n] = (start, end)
-        remaining[0] -= 1
-        return early_exit and remaining[0] <= 0
-
-    def visit(i: int, node: list) -> int:
-        children, rows = node
-        if not children:
-            end = skip(text, i)[1]
-            if rows is not None and found(rows, i, end):
-                return _STOP
-            return end
-        todo = len(children)
-        ch = text[i]
-        if ch == "{":
-            j = ws(text, i + 1).end()
-            if text[j] == "}":
-                end = j + 1
-            else:
-                while True:
-                    key, j = scan(text, j + 1)
-                    j = ws(text, ws(text, j).end() + 1).end()
-                    child = children.get(key)
-                    if child is not None:
-                        j = visit(j, child)
-                        if j == _STOP:
-                            return _STOP
-                        todo -= 1
-                        if todo == 0 and rows is None and early_exit:
-                            return skip(text, i)[1]
-                    else:
-                        j = skip(text, j)[1]
-                    j = ws(text, j).end()
-                    if text[j] == "}":
-                        end = j + 1
-                        break
-                    j = ws(text, j + 1).end()
-        elif ch == "[":
-            j = ws(text, i + 1).end()
-            index = 0
-            if text[j] == "]":
-                end = j + 1
-            else:
-                while True:
-                    child = children.get(index)
-                    if child is not None:
-                        j = visit(j, child)
-                        if j == _STOP:
-                            return _STOP
-                        todo -= 1
-                        if todo == 0 and rows is None and early_exit:
-                            return skip(text, i)[1]
-                    else:
-                        j = skip(text, j)[1]
-                    index += 1
-                    j = ws(text, j).end()
-                    if text[j] == "]":
-                        end = j + 1
-                        break
-                    j = ws(text, j + 1).end()
-        else:
-            end = skip(text, i)[1]
-        if rows is not None and found(rows, i, end):
-            return _STOP
-        return end
-
-    if wanted:
-        visit(ws(text, 0).end(), root)
-    return spans
+    of duplicate names wins (as in the parsed tree): the parser's own locator."""
+    pointers = [pointer_of(loc) for loc in locations]
+    found = locate_many(text, set(pointers))
+    return [(found[p].start, found[p].end) if p in found else None for p in pointers]
 
 
 def line_cols(text: str, offsets: list[int]) -> list[tuple[int, int]]:
