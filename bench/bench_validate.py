@@ -44,6 +44,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from common import best, process_cpu, start_server  # noqa: E402
 DATA = ROOT / "bench" / "data"
 
 SCHEMA = {
@@ -141,49 +144,20 @@ def time_plain(text: str) -> tuple[float, set, int, dict]:
     return t2 - t0, items, len(errors), {"parse": round(t1 - t0, 3), "validate": round(t2 - t1, 3)}, cpu
 
 
-def start_server() -> tuple[subprocess.Popen, str, int]:
-    proc = subprocess.Popen([sys.executable, "-m", "workbench", "--port", "0"], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        line = proc.stdout.readline()
-        m = re.search(r"http://([\d.]+):(\d+)", line)
-        if m:
-            return proc, m.group(1), int(m.group(2))
-        if proc.poll() is not None:
-            break
-    proc.kill()
-    raise RuntimeError("the server did not start: " + proc.stderr.read()[:2000])
-
-
-def _cpu_of(pid: int) -> float:
-    """User + system CPU seconds of a process so far (Linux ``/proc``; 0 elsewhere)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return 0.0
-
-
 def time_api(conn: http.client.HTTPConnection, payload: bytes, pid: int) -> tuple[float, set, int, dict]:
-    c0 = _cpu_of(pid)
+    c0 = process_cpu(pid)
     t0 = time.perf_counter()
     conn.request("POST", "/api/validate", payload, {"Content-Type": "application/json"})
     resp = conn.getresponse()
     data = resp.read()
     elapsed = time.perf_counter() - t0
-    cpu = _cpu_of(pid) - c0
+    cpu = process_cpu(pid) - c0
     body = json.loads(data)
     if resp.status != 200:
         raise RuntimeError(f"the API answered {resp.status}: {data[:300]!r}")
     located = sum(1 for e in body["errors"] if e.get("line"))
     return elapsed, invalid_items(e["pointer"] for e in body["errors"]), body["count"], \
         {"located": located, "returned": len(body["errors"]), "truncated": body["truncated"]}, cpu
-
-
-def best(fn, repeat: int):
-    runs = [fn() for _ in range(max(1, repeat))]
-    return min(runs, key=lambda r: r[0])
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
