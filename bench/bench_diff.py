@@ -23,6 +23,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from common import Server  # noqa: E402
 
 WORDS = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
          "sigma tau upsilon phi chi psi omega weather paris berlin tokyo lookup search email").split()
@@ -129,36 +132,6 @@ def deepdiff_time(left_text, right_text, ignore_order, cap):
     return q.get() if not q.empty() else None
 
 
-class ApiServer:
-    """The real server (python -m workbench --port 0) in a subprocess."""
-
-    def __enter__(self):
-        import re
-        import subprocess
-        self.proc = subprocess.Popen([sys.executable, "-m", "workbench", "--port", "0"],
-                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            line = self.proc.stdout.readline()
-            m = re.search(r"(http://\S+)", line)
-            if m:
-                self.url = m.group(1).rstrip("/")
-                return self
-        raise RuntimeError("server did not start")
-
-    def __exit__(self, *exc):
-        self.proc.terminate()
-        self.proc.wait(10)
-
-    def diff(self, body: dict) -> dict:
-        import urllib.request
-        req = urllib.request.Request(self.url + "/api/diff", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
-        with urllib.request.urlopen(req, timeout=600) as r:
-            return json.loads(r.read())
-
-
 def fmt_s(t):
     return "> cap" if t is None else f"{t:.3f} s"
 
@@ -187,9 +160,9 @@ def main(argv=None):
           f"reverse: {reverse_n:,} items ({len(rlt) / 1e6:.2f} MB)")
 
     rows = []
-    with ApiServer() as server:
+    with Server() as server:
         def api(l_text, r_text, **opts):
-            return lambda: server.diff({"left": l_text, "right": r_text, **opts})
+            return lambda: server.api("diff", json.dumps({"left": l_text, "right": r_text, **opts}).encode())[1]
 
         def core(l_text, r_text, **opts):
             def run():
@@ -206,7 +179,7 @@ def main(argv=None):
         cases = [("5MB ordered" if not args.quick else "0.5MB ordered", lt, rt, {}),
                  ("5MB ignore_order" if not args.quick else "0.5MB ignore_order", lt, rt, {"ignore_order": True}),
                  (f"reverse {reverse_n}", rlt, rrt, {})]
-        server.diff({"left": "[1]", "right": "[2]"})   # warm up
+        server.api("diff", b'{"left": "[1]", "right": "[2]"}')   # warm up
         for name, a, b, opts in cases:
             t_api, res = timed(api(a, b, **opts), repeat)
             t_core, core_res = timed(core(a, b, **opts), repeat)
