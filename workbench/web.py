@@ -94,13 +94,12 @@ def create_app(limits: Limits | None = None, *, port: int | None = None,
                       SEND_FILE_MAX_AGE_DEFAULT=0)
     app.debug = False
 
-    def set_port(new_port: int) -> None:
+    def set_port(new_port: int | None) -> None:
         app.config["WORKBENCH_PORT"] = new_port
         app.config["WORKBENCH_ALLOWED_HOSTS"] = security.allowed_hosts(new_port, host)
 
     app.set_port = set_port  # type: ignore[attr-defined]
-    set_port(port) if port is not None else app.config.update(
-        WORKBENCH_ALLOWED_HOSTS=security.allowed_hosts(None, host))
+    set_port(port)  # None (in-process test clients): the Host check looks at the name only
 
     @app.before_request
     def check_request():
@@ -196,18 +195,13 @@ def create_app(limits: Limits | None = None, *, port: int | None = None,
         # a core may give its page more context (a gallery, say) and a form to prefill and run
         # from the query string (``/gate?case=NAME`` works with JavaScript off)
         extra = module.page_context(request.args) if hasattr(module, "page_context") else {}
-        if request.method == "POST":
-            form = None
-        else:
-            form = extra.pop("form", None)
+        prefill = extra.pop("form", None)
         try:
-            if form is None and request.method == "POST":
-                form = _form_body(name)
+            form = _form_body(name) if request.method == "POST" else prefill
             if form:
                 result = module.handle(form, g.limits)
         except WorkbenchError as exc:
             error, status = exc.to_dict(), exc.status
-        extra.pop("form", None)
         return render_template(f"{name}.html", view=name, form=form or {}, result=result,
                                error=error, **extra), status
 
