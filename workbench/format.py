@@ -127,11 +127,7 @@ def format_text(text: str, indent: Any = 2, sort_keys: bool = False, *,
                       "lines_out": formatted.count("\n") + 1}}
 
 
-def minify(text: str, **kwargs) -> str:
-    return format_text(text, indent=0, **kwargs)["formatted"]
-
-
-__all__ = ["format_text", "dumps_tree", "plain_dumps", "check_indent", "minify", "WorkbenchError"]
+__all__ = ["format_text", "dumps_tree", "plain_dumps", "check_indent", "WorkbenchError"]
 
 
 def dumps_value(value: Any) -> bytes:

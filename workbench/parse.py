@@ -259,21 +259,6 @@ def _find(text: str, i: int, node: dict, out: dict, key_at):
     return end
 
 
-def locate(text: str, pointer: str) -> Span | None:
-    return locate_many(text, [pointer]).get(pointer)
-
-
-def nearest_span(text: str, pointer: str) -> tuple[str, Span]:
-    """The span of ``pointer`` or, when it names nothing, of its nearest existing parent."""
-    parts = split_pointer(pointer)
-    candidates = [pointer_of(parts[:n]) for n in range(len(parts), -1, -1)]
-    found = locate_many(text, candidates)
-    for c in candidates:
-        if c in found:
-            return c, found[c]
-    return "", Span(0, len(text))
-
-
 # --------------------------------------------------------------------------- the walker
 
 class _StopWalk(Exception):
@@ -402,11 +387,6 @@ class Parsed:
     def spans(self, pointers: Iterable[str]) -> dict[str, Span]:
         return locate_many(self.text, pointers)
 
-    def json_text(self, pointer: str) -> str | None:
-        """The exact text of the value at ``pointer`` as the user wrote it."""
-        span = locate(self.text, pointer)
-        return None if span is None else self.text[span.start:span.end]
-
 
 def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT_MAX_DEPTH,
           numbers: str = "exact", warnings: bool = True, check_depth: bool = True) -> Parsed:
@@ -492,10 +472,6 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str) -> tup
             raise _exponent_error(text, field) from None
 
     return Parsed(text, value), (duplicates, long_ints)
-
-
-def parse_value(text: str, **kwargs) -> Any:
-    return parse(text, **kwargs).value
 
 
 ORJSON_MAX_DEPTH = 254  # orjson refuses to write deeper trees (measured: 255 fails)
