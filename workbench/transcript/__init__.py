@@ -1,0 +1,97 @@
+"""Transcripts, streams and sessions: the checks *between* items (``transcript-rules.md``,
+``agents-rules.md``), behind ``POST /api/transcript`` and ``workbench transcript``.
+
+No Flask here.  :func:`handle` answers the endpoint; :func:`analyse` is the same work for the
+command line and tests.
+
+Request (``REQUEST``, :mod:`workbench.fields`): ``text`` (required: anything of the kinds
+below, exactly as typed) and ``tools`` (optional: tool definitions, read like the gate's
+``schema``; for an Agents session ``agent.tools`` inside the text is used when ``tools`` is
+not given).
+
+Response (200) — the fields of ``api.md`` first, then the extra ones this core adds::
+
+    {
+      "kind": "response" | "item_list" | "response_stream" | "chat_completion"
+              | "chat_messages" | "chat_stream" | "agents_session" | "item",
+      "calls": [                       # every function call found, in text order
+        {"pointer": "/output/2",       # RFC 6901, see "Places" below
+         "line": 14, "column": 5,      # 1-based, in the pasted text
+         "dialect": "open_responses" | "chat_completions" | "agents_api",
+         "name": "get_weather", "call_id": "call_1", "turn_id": "turn_2",  # turn_id: agents only
+         "verdict": "ok" | <a gate verdict of replay-rules.md>,
+         "execute": true,              # the gate's execute
+         "reason": "...",              # the gate's one sentence
+         "id": "fc_1",                 # the item id when there is one
+         "pending": true,              # agents only: in required_actions (false: history call)
+         "report": {...},              # agents pending actions: the gate's door-2 report
+         "tool_result": {...},         # agents pending actions: the event the gate proposes
+         "answered_by": [3]}           # indices into ``results`` (agents) / output places
+      ],
+      "findings": [
+        {"code": "orphan_output",      # the words of the tables of the two rule pages
+         "severity": "error" | "warning" | "info",
+         "message": "a sentence a person can act on",
+         "pointer": "/input/4/call_id", "line": 31, "column": 18,
+         "related": [                  # optional: the other places the finding is about
+           {"role": "call" | "output" | "first" | "second" | "action" | "result" | "done"
+                    | "added" | "item" | "response" | "error" | "terminal",
+            "pointer": "/input/1", "line": 9, "column": 5,
+            "call_id": "call_3c91",    # when the place has one
+            "turn_id": "turn_2",
+            "diff": [{"at": 7, "left": "1", "right": "l"}]}],   # near misses only, see below
+         # optional extras by code:
+         "schema": "FunctionCall", "keyword": "required", "rule": "spec" | "gate",
+         "event": 12,                  # streams: the index of the event (0-based)
+         "item": 3}                    # the index into ``items`` the finding is about
+      ],
+      "items": [...],     # streams: the rebuilt final items (Responses items; for a Chat stream
+                          # one assistant message per choice with content and tool_calls);
+                          # other kinds: [] (the items are in the pasted text itself)
+      "chain": null | {"session_id": "sess_8f21",
+                       "links": [{"object": "agent", "id": "agent_main"},
+                                 {"object": "turn", "id": "turn_2"},
+                                 {"object": "function_call", "call_id": "call_3c91",
+                                  "turn_id": "turn_2", "name": "lookup_order", "pending": true},
+                                 {"object": "tool_result", "call_id": "call_3c91",
+                                  "turn_id": "turn_2", "success": false},
+                                 {"object": "subagent", "id": "sub_7a12",
+                                  "via": "create_subagent_call", "agent_id": "agent_main"}]},
+                          # each link may also carry pointer/line/column, "broken": true and
+                          # "findings": [indices into findings] (a drifted pair, an unanswered
+                          # action, a result that answers nothing); orchestration items appear
+                          # as {"object": "send_subagent_input_call" | "wait_for_subagents_call"
+                          # | "interrupt_subagent_call" | "agent_message", "id", "subagent_id"?,
+                          # "from"?}
+      # extras:
+      "summary": {"calls": 3, "outputs": 2, "errors": 1, "warnings": 0, "infos": 2,
+                  "events": 77, "lines": 160, "items": 4},
+      "source": "json" | "json_lines" | "sse" | "json_events",   # how the text was read
+      "timeline": null | [             # streams only: one row per output item, deltas folded
+        {"output_index": 0, "item_id": "fc_1", "type": "function_call", "name": "weather",
+         "call_id": "call_1", "first_line": 5, "last_line": 40,
+         "events": {"response.output_item.added": 1,
+                    "response.function_call_arguments.delta": 12, ...},
+         "status": "completed", "broken": [4, 5]}],   # broken: indices into findings
+      "results": [...],   # agents: every tool_result event found
+                          # {pointer, line, column, turn_id, call_id, success, matched}
+                          # matched: the index into calls it answers, or null
+      "spec": {"checked": 120, "skipped_same_shape": 0, "note": "..."},
+      "truncated": {"findings": 0, "calls": 0}   # how many were left off over the limits
+    }
+
+Places.  ``line``/``column`` are always in the pasted text (one LineIndex over all of it).
+When the text is one JSON value, ``pointer`` is relative to that value.  For JSON Lines and
+streams, ``pointer`` is relative to the JSON value on the line given by ``line`` (the event's
+``data:`` line for SSE), and ``event`` gives the event's index.
+
+Near misses (``near_miss_id``, ``result_pair_mismatch``): ``related[].diff`` lists, for the
+shortest edit script between the id written (``left``: the output's / result's) and the id it
+should have matched (``right``: the call's / action's), each differing position ``at`` (0-based,
+in the left id) with ``left`` and ``right`` the characters there (``""`` for an insertion or a
+deletion).  ``call_3c9l`` against ``call_3c91`` is ``[{"at": 8, "left": "l", "right": "1"}]``.
+"""
+
+from .core import REQUEST, analyse, handle
+
+__all__ = ["handle", "analyse", "REQUEST"]
