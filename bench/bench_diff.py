@@ -150,7 +150,7 @@ def main(argv=None):
 
     import jsonpatch
     from workbench.diff import diff_values
-    from workbench.parse import parse
+    from workbench.jsontext import parse
 
     left, right = make_pair(size)
     lt, rt = json.dumps(left), json.dumps(right)

@@ -94,7 +94,7 @@ def ng_time(text: str, path: str):
     normalized path and the JSON Pointer of each match."""
     from jsonpath_ng.ext import parse as ng_parse
 
-    from workbench.extract import _ng_parts, path_of, pointer_from
+    from workbench.extract.core import _ng_parts, path_of, pointer_from
 
     cpu0 = time.process_time()
     t0 = time.perf_counter()

@@ -14,7 +14,7 @@ types, required keys, ``additionalProperties: false``, ``pattern``, ``enum``, bo
   .iter_errors(value))`` -- Python's ``re``, floats, no positions, no time bound;
 * ``workbench core, compiled``: ``parse(text)`` (exact numbers) then ``run(compiled, value,
   path="compiled")`` -- the schema as generated Python functions
-  (:mod:`workbench.validate_compiled`), errors sorted into document order with messages and
+  (:mod:`workbench.validate.compiled`), errors sorted into document order with messages and
   schema pointers;
 * ``workbench core, jsonschema``: the same with ``path="jsonschema"`` (the path used for
   schemas the compiler leaves alone);
@@ -114,7 +114,7 @@ def invalid_items(pointers) -> set[int]:
 
 def time_core(text: str, schema_text: str, path: str) -> tuple[float, set, int, dict]:
     from workbench.limits import DEFAULT_LIMITS
-    from workbench.parse import parse
+    from workbench.jsontext import parse
     from workbench.validate import compile_schema, run
 
     limits = DEFAULT_LIMITS.with_(max_errors=1_000_000, work_timeout=600)

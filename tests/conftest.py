@@ -115,6 +115,20 @@ def stop_server(server: Server) -> None:
         server.proc.kill()
 
 
+@pytest.fixture
+def app():
+    """The application in-process (the Flask tutorial's fixture): for tests of the web layer that
+    need no socket.  The Host check looks at the name only (no port)."""
+    from workbench.web import create_app
+    return create_app()
+
+
+@pytest.fixture
+def client(app):
+    """A test client of :func:`app`; requests carry ``Host: 127.0.0.1`` (as a browser would)."""
+    return app.test_client()
+
+
 @pytest.fixture(scope="session")
 def server():
     s = start_server()

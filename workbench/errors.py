@@ -60,7 +60,7 @@ def require(body: dict, name: str, kind: type | tuple = str, *, default=_MISSING
             raise bad_request(f"The request needs the field '{name}' ({what})", field=name,
                               code="missing_field")
         return default
-    if isinstance(value, bool) and kind is not bool and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+    if isinstance(value, bool) and kind not in (bool, object) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
         raise bad_request(f"'{name}' must be {what}", field=name, code="bad_type")
     if not isinstance(value, kind):
         raise bad_request(f"'{name}' must be {what}", field=name, code="bad_type")

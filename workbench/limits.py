@@ -18,12 +18,13 @@ import os
 from dataclasses import dataclass, fields, replace
 
 MiB = 1024 * 1024
+DEFAULT_MAX_DEPTH = 512
 
 
 @dataclass(frozen=True)
 class Limits:
     max_body: int = 64 * MiB
-    max_depth: int = 512
+    max_depth: int = DEFAULT_MAX_DEPTH
     regex_timeout: float = 1.0
     max_matches: int = 10_000
     max_changes: int = 10_000

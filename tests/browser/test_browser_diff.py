@@ -1,0 +1,199 @@
+"""The Diff view in Chromium, through the real server."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def fill(page, side: str, text: str) -> None:
+    page.locator(f"#{side}").fill(text)
+
+
+def compare(page) -> None:
+    page.locator("#run").click()
+    page.wait_for_function("() => { const h = document.getElementById('headline'); "
+                           "return h && !h.querySelector('.spinner'); }")
+
+
+def test_call_id_and_whitespace_in_arguments_show_one_change(page, server):
+    left = {"type": "function_call", "id": "fc_1", "call_id": "call_A1", "name": "get_weather",
+            "arguments": '{"location": "Paris", "days": 3}', "status": "completed"}
+    right = dict(left, call_id="call_B7", arguments='{"location":"Paris",\n "days":3}')
+    page.goto("/diff")
+    fill(page, "left", json.dumps(left, indent=2))
+    fill(page, "right", json.dumps(right))
+    compare(page)
+    assert page.locator("#headline").inner_text().startswith("1 change: 0 added, 0 removed, 1 changed")
+    rows = page.locator("#change-list tbody tr")
+    assert rows.count() == 1
+    assert rows.first.locator("td.ptr").inner_text().strip() == "/call_id"
+    # in the aligned view exactly one line per side is marked changed; arguments is a note
+    changed = page.locator("#dgrid .drow.k-chg")
+    assert changed.count() == 1
+    assert "call_A1" in changed.first.inner_text() and "call_B7" in changed.first.inner_text()
+    assert page.locator("#dgrid .drow.k-note").count() == 1
+    assert "~" in changed.first.locator(".mk").first.inner_text()
+    # turning the option off makes the whitespace a change
+    page.locator("#parse_strings").uncheck()
+    page.wait_for_function("() => document.getElementById('headline').textContent.startsWith('2 changes')")
+    assert page.locator("#change-list tbody tr").count() == 2
+
+
+def test_next_and_previous_change_by_keyboard(page, server):
+    page.goto("/diff")
+    page.get_by_role("button", name="Sample").first.click()
+    page.wait_for_selector("#dgrid .drow")
+    total = int(page.locator("#diffview").get_attribute("data-changes"))
+    assert total >= 3
+    status, api = server.api("diff", {"left": page.locator("#left").input_value(),
+                                      "right": page.locator("#right").input_value()})
+    segs = [c["seg"] for c in api["changes"]]
+    page.locator("#headline").click()          # focus outside the text fields
+
+    def current():
+        return int(page.locator("#diffview").get_attribute("data-current"))
+
+    def current_row_is(i):
+        page.wait_for_function(f"() => document.getElementById('diffview').dataset.current === '{i}'")
+        row = page.locator("#dgrid .drow.current").first
+        row.wait_for()
+        assert int(row.get_attribute("data-seg")) == segs[i]
+        assert row.is_visible()
+        assert page.locator('#change-list tr[aria-current="true"]').get_attribute("data-index") == str(i)
+
+    page.keyboard.press("n")
+    current_row_is(0)
+    page.keyboard.press("n")
+    current_row_is(1)
+    page.keyboard.press("F7")
+    current_row_is(2)
+    page.keyboard.press("p")
+    current_row_is(1)
+    page.keyboard.press("Shift+F7")
+    current_row_is(0)
+    assert "change 1 of" in page.locator("#change-pos").inner_text()
+    # n inside a text field types, it does not navigate
+    page.locator("#match_key").focus()
+    page.keyboard.press("n")
+    assert current() == 0 and page.locator("#match_key").input_value() == "n"
+    # clicking a pointer in the list goes to that change
+    page.locator("#change-list tbody tr").nth(total - 1).locator("button.linkish").click()
+    current_row_is(total - 1)
+
+
+def test_front_insertion_is_one_added_block_with_fillers(page, server):
+    items = [{"id": f"m{i}", "text": f"line {i}"} for i in range(40)]
+    page.goto("/diff")
+    fill(page, "left", json.dumps(items, indent=2))
+    fill(page, "right", json.dumps([{"id": "new", "text": "first"}] + items, indent=2))
+    compare(page)
+    assert page.locator("#headline").inner_text().startswith("1 change: 1 added")
+    added = page.locator("#dgrid .drow.k-add")
+    assert added.count() == 4
+    assert added.first.locator(".code.fill").count() == 1      # nothing on the left
+    assert page.locator("#dgrid .drow.k-del, #dgrid .drow.k-chg").count() == 0
+    # the long unchanged tail is folded; unfolding shows it
+    fold = page.locator("#dgrid button.fold")
+    assert fold.count() == 1 and "unchanged lines" in fold.inner_text()
+    rows_before = int(page.locator("#dgrid").get_attribute("data-rows"))
+    fold.click()
+    page.wait_for_function(f"() => Number(document.getElementById('dgrid').dataset.rows) > {rows_before}")
+
+
+def test_a_move_marks_both_ends(page, server):
+    items = [{"id": f"m{i}"} for i in range(30)]
+    page.goto("/diff")
+    fill(page, "left", json.dumps(items, indent=2))
+    fill(page, "right", json.dumps(items[1:] + items[:1], indent=2))
+    compare(page)
+    assert page.locator("#headline").inner_text().startswith("1 change: 0 added, 0 removed, 0 changed, 1 moved")
+    page.locator("#headline").click()
+    page.keyboard.press("n")
+    page.locator("#dgrid").evaluate("el => { el.scrollTop = 0; }")
+    page.locator("#dgrid .drow.current.k-mvf").first.wait_for()
+    assert "⇄" in page.locator("#dgrid .drow.k-mvf .mk").first.inner_text()
+    page.locator("#dgrid").evaluate("el => { el.scrollTop = el.scrollHeight; }")
+    page.locator("#dgrid .drow.current.k-mvt").first.wait_for()
+
+
+def test_copy_and_download_the_patch(page, server):
+    page.goto("/diff")
+    fill(page, "left", '{"a": 1, "big": 12345678901234567890, "x": 1.10}')
+    fill(page, "right", '{"a": 2, "big": 12345678901234567891, "x": 1.10}')
+    compare(page)
+    page.evaluate("window.__workbenchLastCopy = null")
+    page.locator("#copy-patch").click()
+    page.wait_for_function("() => window.__workbenchLastCopy !== null")
+    copied = page.evaluate("window.__workbenchLastCopy")
+    assert '"value":12345678901234567891' in copied          # exact, not rounded by JavaScript
+    assert json.loads(copied) == [{"op": "replace", "path": "/a", "value": 2},
+                                  {"op": "replace", "path": "/big", "value": 12345678901234567891}]
+    with page.expect_download() as dl:
+        page.locator("#download-patch").click()
+    assert dl.value.suggested_filename == "patch.json"
+    assert json.loads(Path(dl.value.path()).read_text()) == json.loads(copied)
+
+
+def test_a_parse_error_names_the_side_and_marks_the_input(page, server):
+    page.goto("/diff")
+    fill(page, "left", "{}")
+    fill(page, "right", '{\n  "a": 1\n  "b": 2\n}')
+    compare(page)
+    assert "The right document is not valid JSON" in page.locator("#headline").inner_text()
+    assert "error at 3:3" in page.locator("#right-status").inner_text()
+    assert page.locator("#right").get_attribute("data-marked-line") == "3"
+
+
+def test_five_megabyte_pair_stays_responsive(page, server, tmp_path):
+    sys.path.insert(0, str(ROOT / "bench"))
+    from bench_diff import make_pair
+    left, right = make_pair(5_000_000)
+    (tmp_path / "left.json").write_text(json.dumps(left, indent=1))
+    (tmp_path / "right.json").write_text(json.dumps(right, indent=1))
+    page.goto("/diff")
+    t0 = time.time()
+    page.locator("#left_file").set_input_files(str(tmp_path / "left.json"))
+    page.locator("#left-big").wait_for()
+    page.locator("#right_file").set_input_files(str(tmp_path / "right.json"))
+    page.wait_for_function("() => /changes?:/.test(document.getElementById('headline')?.textContent || '')",
+                           timeout=60_000)
+    elapsed = time.time() - t0
+    count = int(page.locator("#diffview").get_attribute("data-changes"))
+    assert count > 1000
+    # only the rows in view exist in the page
+    assert page.locator("#dgrid .drow").count() < 200
+    assert page.locator("#change-list tbody tr").count() == 500
+    # the last change is one key press (Shift+F7 from the start) away, and is drawn
+    page.locator("#headline").click()
+    t1 = time.time()
+    page.keyboard.press("Shift+F7")
+    page.wait_for_function(f"() => document.getElementById('diffview').dataset.current === '{count - 1}'")
+    page.locator("#dgrid .drow.current").first.wait_for()
+    assert time.time() - t1 < 5
+    print(f"\n5 MB pair: result shown in {elapsed:.1f} s, {count} changes")
+
+
+def test_plain_form_with_javascript_off(browser, server):
+    context = browser.new_context(java_script_enabled=False, base_url=server.url)
+    try:
+        page = context.new_page()
+        page.goto("/diff")
+        page.locator("#left").fill('{"a": [1, 2, 3], "b": "x"}')
+        page.locator("#right").fill('{"a": [0, 1, 2, 3], "b": "y"}')
+        page.locator("#run").click()
+        page.wait_for_load_state("load")
+        assert page.locator("#headline").inner_text().startswith("2 changes: 1 added, 0 removed, 1 changed")
+        assert page.locator("#change-list tbody tr").count() == 2
+        patch = json.loads(page.locator("#patch").inner_text())
+        assert patch == [{"op": "add", "path": "/a/0", "value": 0}, {"op": "replace", "path": "/b", "value": "y"}]
+    finally:
+        context.close()

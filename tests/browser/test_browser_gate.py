@@ -1,0 +1,193 @@
+"""The Gate page in a real browser: every gallery case loads with one click and shows its
+verdict; a blocked item is walked and the failing path read in the schema step; envelopes are
+walked call by call; the ok output is copied; and the page works as a plain form without
+JavaScript."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from workbench.gate.cases import CASES, SALES_SCHEMA
+
+pytestmark = pytest.mark.browser
+
+
+def expected_headline(verdict: str) -> str:
+    return "ok — may be executed" if verdict == "ok" else f"Blocked: {verdict}"
+
+
+def wait_verdict(page, verdict: str):
+    page.wait_for_function(
+        "([want]) => document.getElementById('verdict-live').textContent.includes(want)",
+        arg=[expected_headline(verdict)], timeout=15000)
+
+
+def test_each_gallery_case_loads_with_one_click(page):
+    page.goto("/gate")
+    for case in CASES:
+        page.click(f'a[data-case="{case["name"]}"]')
+        wait_verdict(page, case["verdict"])
+        assert page.input_value("#item") == case["item"]
+        assert page.input_value("#schema") == case.get("schema", "")
+        assert page.input_value("#original") == case.get("original", "")
+        banner = page.locator("#verdict-banner")
+        assert banner.get_attribute("data-verdict") == case["verdict"]
+        statuses = page.locator("ol.walk > li").evaluate_all("els => els.map(e => e.dataset.status)")
+        assert len(statuses) == 3
+        if case["verdict"] == "ok":
+            assert "fail" not in statuses
+        else:
+            assert statuses.count("fail") == 1
+            failing = page.locator("ol.walk > li[data-status=fail]")
+            assert failing.locator(".mark").inner_text() == "✗"
+            assert "failed:" in failing.locator(".sr-only").first.inner_text()
+        for path, reason in case.get("fail_paths", []):
+            row = page.locator(f'#schema-fails tr[data-path="{path}"]')
+            assert row.locator("td").nth(1).inner_text() == reason
+
+
+def test_walk_a_blocked_item_and_read_the_failing_path(page):
+    page.goto("/gate")
+    item = {"type": "function_call", "id": "fc_009", "name": "get_latest_sales_report",
+            "call_id": "call_129", "status": "completed", "arguments": "{\"region\":\"global\"}"}
+    page.fill("#item", json.dumps(item, indent=2))
+    page.click("#schema-pane > summary")
+    page.fill("#schema", SALES_SCHEMA)
+    page.click("#gate-run")
+    wait_verdict(page, "arguments_schema")
+    steps = page.locator("ol.walk > li")
+    assert steps.nth(0).get_attribute("data-status") == "pass"
+    assert steps.nth(1).get_attribute("data-status") == "fail"
+    assert steps.nth(2).get_attribute("data-status") == "skipped"
+    schema_step = page.locator("li[data-check=schema]")
+    assert schema_step.locator(".fail-path").all_inner_texts() == ["/region"]
+    assert "enum" in schema_step.locator("#schema-fails").inner_text()
+    assert "rule 8" in schema_step.locator(".rule-plain").inner_text().lower()
+    # the spec's wording is one click away
+    details = schema_step.locator("details.spec")
+    assert details.get_attribute("open") is None
+    details.locator("summary").click()
+    assert "never silently changed" in details.inner_text()
+    # the failing value is marked in the arguments viewer
+    page.wait_for_selector("li[data-check=schema] .jv-row.error[data-pointer='/region']")
+    # the three marks are text, not colour alone
+    assert [m for m in page.locator("ol.walk .mark").all_inner_texts()] == ["✓", "✗", "–"]
+    assert "/region" in page.inner_text("#verdict-banner")
+
+
+def test_format_failure_marks_the_field_in_the_item(page):
+    page.goto("/gate")
+    page.click('a[data-case="incomplete"]')
+    wait_verdict(page, "status")
+    fmt = page.locator("li[data-check=format]")
+    assert fmt.locator(".fail-field").inner_text() == "status"
+    page.wait_for_selector("li[data-check=format] .item-viewer .jv-row.error[data-pointer='/status']")
+    page.click('a[data-case="trailing-comma"]')
+    wait_verdict(page, "arguments_parse")
+    text = page.inner_text("li[data-check=format]")
+    assert "line 3, column 1" in text or "line 2" in text
+    assert "^" in page.inner_text("li[data-check=format] pre.snippet")
+
+
+def test_ok_output_is_copied(page):
+    page.goto("/gate")
+    page.click('a[data-case="ok"]')
+    wait_verdict(page, "ok")
+    fco = page.inner_text("#fco")
+    assert json.loads(fco) == {"type": "function_call_output", "call_id": "call_123", "output": ""}
+    page.click("#copy-fco")
+    page.wait_for_function("() => window.__workbenchLastCopy !== undefined")
+    assert json.loads(page.evaluate("window.__workbenchLastCopy"))["call_id"] == "call_123"
+
+
+def test_envelope_calls_are_walked(page):
+    page.goto("/gate")
+    page.click('a[data-case="whole-response"]')
+    wait_verdict(page, "namespaced")
+    calls = page.locator("#envelope li.call")
+    assert calls.count() == 2
+    assert "a whole response" in page.inner_text("#envelope h3")
+    page.click("#envelope button[data-walk='1']")
+    wait_verdict(page, "arguments_schema")
+    assert json.loads(page.input_value("#item"))["call_id"] == "call_129"
+    assert page.locator("li[data-check=schema] .fail-path").all_inner_texts() == ["/region"]
+
+
+def test_chat_completions_equivalent_is_shown_for_comparison(page):
+    page.goto("/gate")
+    page.click('a[data-case="chat-completion"]')
+    wait_verdict(page, "namespaced")
+    eq = page.locator("#envelope details.equivalent")
+    eq.locator("summary").click()
+    assert "comparison only" in eq.inner_text()
+    assert "function_call" in eq.inner_text()
+    eq.locator("button[data-walk-equivalent]").click()
+    wait_verdict(page, "missing_fields")  # no item id is invented for the comparison
+    page.click('a[data-case="chat-completion"]')
+    wait_verdict(page, "namespaced")
+    page.click("#envelope button[data-walk='0']")
+    wait_verdict(page, "not_function_call")  # the Chat envelope itself is not an item
+
+
+def test_unreadable_item_points_at_the_spot(page):
+    page.goto("/gate")
+    page.fill("#item", '{\n  "type": "function_call",\n}')
+    page.click("#gate-run")
+    page.wait_for_selector("#error .msg")
+    assert "could not be read" in page.inner_text("#verdict-live")
+    assert "line 2" in page.inner_text("#error")
+    assert "error at 2:" in page.inner_text("#item-status")
+
+
+def test_live_result_as_you_type(page):
+    page.goto("/gate")
+    page.click('a[data-case="ok"]')
+    wait_verdict(page, "ok")
+    text = page.input_value("#item").replace('"completed"', '"in_progress"')
+    page.fill("#item", text)
+    wait_verdict(page, "status")
+
+
+def test_input_survives_a_reload(page):
+    page.goto("/gate")
+    page.click('a[data-case="unknown-tool"]')
+    wait_verdict(page, "unknown_tool")
+    page.reload()
+    wait_verdict(page, "unknown_tool")
+    assert "delete_sales_report" in page.input_value("#item")
+
+
+def test_rules_section_lists_the_codes_in_order(page):
+    page.goto("/gate")
+    codes = page.locator(".rules-table tbody tr td:nth-child(2)").all_inner_texts()
+    assert codes == ["namespaced", "not_function_call", "status", "missing_fields", "arguments_type",
+                     "arguments_parse", "unknown_tool", "arguments_schema", "replay_mismatch", "ok"]
+
+
+def test_plain_form_without_javascript(browser, server):
+    context = browser.new_context(java_script_enabled=False, base_url=server.url)
+    page = context.new_page()
+    try:
+        page.goto("/gate?case=schema-enum")
+        assert "Blocked: arguments_schema" in page.inner_text("#verdict-live")
+        assert page.locator("li[data-check=schema] .fail-path").all_inner_texts() == ["/region"]
+        # the gallery links are plain links
+        with page.expect_navigation():
+            page.click('a[data-case="ok"]')
+        assert "ok — may be executed" in page.inner_text("#verdict-live")
+        assert "function_call_output" in page.inner_text("#fco")
+        # the form posts
+        page.fill("#item", page.input_value("#item").replace("call_123", ""))
+        with page.expect_navigation():
+            page.click("#gate-run")
+        assert "Blocked: missing_fields" in page.inner_text("#verdict-live")
+        # an envelope's calls can be walked with plain forms too
+        page.goto("/gate?case=whole-response")
+        with page.expect_navigation():
+            page.click("#envelope button[data-walk='1']")
+        assert "Blocked: arguments_schema" in page.inner_text("#verdict-live")
+        assert "call_129" in page.input_value("#item")
+    finally:
+        context.close()

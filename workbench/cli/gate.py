@@ -1,0 +1,383 @@
+"""``workbench gate``: the replay gate on the command line.
+
+    workbench gate ITEM [--schema FILE] [--original FILE] [--json]
+    workbench gate --jsonl LOG [--schema FILE] [--original FILE] [--json]
+
+ITEM is a file or ``-`` for standard input.  Exit status: 0 when the verdict is ``ok`` (with
+``--jsonl``: every line ok), 1 when it blocks (any line blocked), 2 when the input cannot be
+read or parsed (a missing file, not JSON, an invalid schema).
+
+The JSON Lines path is built for big logs: the schema is read and compiled once, each line is
+parsed once (orjson, falling back to the strict parser for anything it refuses, so the verdict
+is always the strict one), and only the verdict is computed per line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+EXIT_OK, EXIT_BLOCKED, EXIT_UNREADABLE = 0, 1, 2
+SHOW_BLOCKED = 20
+PROGRESS_MIN_BYTES = 8 * 1024 * 1024
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "gate", help="may this tool call be replayed? format → schema → diff, one verdict",
+        description="Run the replay gate (docs: replay-rules) on one Open Responses item, or on "
+                    "every line of a JSON Lines log. Exit status: 0 ok, 1 blocked, 2 unreadable "
+                    "input.")
+    p.add_argument("item", nargs="?", metavar="ITEM",
+                   help="file holding one item as JSON ('-' reads standard input)")
+    p.add_argument("--schema", metavar="FILE",
+                   help="the tool's parameters schema, one function tool definition, or a list "
+                        "of them (the tool is then chosen by the item's name)")
+    p.add_argument("--original", metavar="FILE",
+                   help="the item as the first provider sent it (rule 9 compares type, call_id "
+                        "and name)")
+    p.add_argument("--json", action="store_true",
+                   help="print the same JSON object as POST /api/gate (with --jsonl: a JSON summary)")
+    p.add_argument("--jsonl", metavar="FILE",
+                   help="gate every line of a JSON Lines log ('-' reads standard input)")
+    p.add_argument("--show", type=int, default=SHOW_BLOCKED, metavar="N",
+                   help=f"with --jsonl: list the first N blocked line numbers (default {SHOW_BLOCKED})")
+    p.add_argument("--max-depth", type=int, help="deepest nesting of objects/arrays (default 512)")
+    p.add_argument("--regex-timeout", type=float, help="seconds one schema pattern may run")
+    p.set_defaults(func=run)
+    return p
+
+
+# --------------------------------------------------------------------------- input
+
+class Unreadable(Exception):
+    def __init__(self, body: dict):
+        super().__init__(body.get("error", {}).get("message", ""))
+        self.body = body
+
+
+def _error_body(code: str, message: str, field: str, **extra) -> dict:
+    return {"error": {"code": code, "message": message, "field": field, **extra}}
+
+
+def _read_text(path: str, field: str) -> str:
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+    except FileNotFoundError:
+        raise Unreadable(_error_body("file_not_found", f"No such file: {path}", field)) from None
+    except IsADirectoryError:
+        raise Unreadable(_error_body("file_unreadable", f"{path} is a folder, not a file", field)) from None
+    except OSError as exc:
+        raise Unreadable(_error_body("file_unreadable", f"Cannot read {path}: {exc.strerror}", field)) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Unreadable(_error_body(
+            "parse_error", f"{path} is not UTF-8 text: byte 0x{data[exc.start]:02x} at byte offset "
+                           f"{exc.start} is not valid", field, offset=exc.start)) from None
+
+
+def _limits(args):
+    from ..limits import Limits
+    return Limits.from_env(max_depth=args.max_depth, regex_timeout=args.regex_timeout)
+
+
+# --------------------------------------------------------------------------- output
+
+def _marks(stream) -> dict:
+    enc = getattr(stream, "encoding", None) or "ascii"
+    try:
+        "✓✗–→…".encode(enc)
+        return {"pass": "✓", "fail": "✗", "skipped": "–", "arrow": "→", "more": "…"}
+    except (UnicodeEncodeError, LookupError):
+        return {"pass": "+", "fail": "x", "skipped": "-", "arrow": "->", "more": "..."}
+
+
+def _print_error(body: dict, name: str, as_json: bool) -> None:
+    if as_json:
+        from ..jsontext import dumps_value
+        sys.stdout.write(dumps_value(body).decode("utf-8") + "\n")
+        return
+    e = body["error"]
+    where = f" (line {e['line']}, column {e['column']})" if "line" in e else ""
+    field = e.get("field")
+    label = {"item": name, "schema": "--schema", "original": "--original"}.get(field, field or name)
+    print(f"workbench gate: {label}: {e['message']}{where}", file=sys.stderr)
+    if e.get("snippet"):
+        print(e["snippet"], file=sys.stderr)
+
+
+def _step_line(step: dict, m: dict) -> list[str]:
+    mark = m[step["status"]]
+    check = step["check"]
+    rules = step["rules"]
+    span = f"rule {rules[0]}" if len(rules) == 1 else f"rules {rules[0]}–{rules[-1]}"
+    out = []
+    if step["status"] == "skipped":
+        out.append(f"  {mark} {check:<7} skipped: {step['note']}")
+        return out
+    if step["status"] == "pass":
+        if check == "format":
+            what = "type, status, id, name, call_id and arguments are in order"
+        elif check == "schema":
+            who = f"tool {step['tool']}" if step.get("tool") else "the parameters schema"
+            what = step.get("note") or f"the arguments fit {who}"
+        else:
+            n = len(step.get("differences") or [])
+            what = ("same call as the original" +
+                    (f" ({n} non-blocking difference{'s' if n != 1 else ''})" if n else ""))
+        out.append(f"  {mark} {check:<7} {what} ({span})")
+        if check == "diff":
+            for d in step.get("differences") or []:
+                out.append(f"              {d['field']}: {d['change']} — {d['note']}")
+        return out
+    out.append(f"  {mark} {check:<7} {step['reason']}")
+    if check == "format" and step.get("code") == "arguments_parse":
+        if "parse_error" in step and step["parse_error"].get("snippet"):
+            out.append("              in the arguments string:")
+            out.extend("              " + line for line in step["parse_error"]["snippet"].split("\n"))
+    if check == "schema":
+        for f in step.get("fail", []):
+            out.append(f"              {f['path'] or '/':<20} {f['reason']:<22} {f.get('message', '')}")
+    if check == "diff":
+        for d in step.get("differences", []):
+            flag = "blocking" if d["blocking"] else "not blocking"
+            out.append(f"              {d['field'] or '(item)'}: {d.get('left', 'missing')} "
+                       f"{m['arrow']} {d.get('right', 'missing')} ({flag})")
+    return out
+
+
+def format_report(result: dict, name: str, stream=None) -> str:
+    m = _marks(stream or sys.stdout)
+    lines = [f"gate: {name}"]
+    for step in result["steps"]:
+        lines.extend(_step_line(step, m))
+    if result["execute"]:
+        lines.append(f"OK       {result['verdict']} — {result['reason']}")
+        from ..jsontext import dumps_value
+        lines.append("function_call_output to attach after running the tool (fill in output):")
+        lines.append("  " + dumps_value(result["function_call_output"]).decode("utf-8"))
+    else:
+        lines.append(f"BLOCKED  {result['verdict']} — {result['reason']}")
+    env = result.get("envelope")
+    if env:
+        lines.append("")
+        lines.append(env["message"])
+        for c in env["calls"]:
+            v = f" → {c['verdict']}" if c.get("verdict") else ""
+            lines.append(f"  [{c['index']}] {c['pointer'] or '/'}  {c.get('name') or '?'}  "
+                         f"call_id {c.get('call_id') or '?'}  ({c['dialect']}){v}")
+        if env["calls"]:
+            lines.append("  (gate one of them: save its JSON to a file, or use the page's "
+                         "\"walk this call\")")
+    for w in result.get("warnings") or []:
+        lines.append(f"warning: {w['message']} at {w.get('pointer') or '/'} "
+                     f"(line {w.get('line')}, column {w.get('column')})")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- commands
+
+def run(args) -> int:
+    if args.jsonl is not None:
+        if args.item is not None:
+            print("workbench gate: give either ITEM or --jsonl FILE, not both", file=sys.stderr)
+            return EXIT_UNREADABLE
+        return run_jsonl(args)
+    if args.item is None:
+        print("workbench gate: give an ITEM file ('-' for standard input) or --jsonl FILE",
+              file=sys.stderr)
+        return EXIT_UNREADABLE
+    from ..errors import WorkbenchError
+    from ..gate import Gate
+    limits = _limits(args)
+    name = "standard input" if args.item == "-" else args.item
+    try:
+        item_text = _read_text(args.item, "item")
+        schema_text = _read_text(args.schema, "schema") if args.schema else None
+        original_text = _read_text(args.original, "original") if args.original else None
+        if not item_text.strip():
+            raise Unreadable(_error_body("parse_error", "The item is empty", "item"))
+        result = Gate(schema_text, original_text, limits=limits).run(item_text)
+    except Unreadable as exc:
+        _print_error(exc.body, name, args.json)
+        return EXIT_UNREADABLE
+    except WorkbenchError as exc:
+        _print_error(exc.to_body(), name, args.json)
+        return EXIT_UNREADABLE
+    if args.json:
+        from ..jsontext import dumps_value
+        sys.stdout.write(dumps_value(result).decode("utf-8") + "\n")
+    else:
+        print(format_report(result, name))
+    return EXIT_OK if result["execute"] else EXIT_BLOCKED
+
+
+def gate_lines(lines, gate, *, on_progress=None):
+    """Gate an iterable of raw lines (bytes).  Returns a dict: ``counts`` per verdict, the line
+    numbers of lines that are ``not_json``, of ``blocked`` items and of items the gate could
+    not finish (``unchecked``: a schema pattern over its time limit…), and ``blank`` lines."""
+    import orjson
+
+    from ..errors import WorkbenchError
+    from ..jsontext import parse
+
+    counts: dict[str, int] = {}
+    not_json: list[int] = []
+    blocked: list[int] = []
+    unchecked: list[tuple[int, str]] = []
+    blank = 0
+    verdict = gate.verdict
+    loads = orjson.loads
+    max_depth = gate.limits.max_depth
+    get = counts.get
+    n = 0
+    for n, line in enumerate(lines, 1):
+        try:
+            item = loads(line)
+            if len(line) > max_depth and line.count(b"{") + line.count(b"[") > max_depth:
+                raise ValueError("maybe too deep: let the strict parser decide")
+        except (ValueError, TypeError):
+            if not line.strip():
+                blank += 1
+                continue
+            try:
+                item = parse(line.decode("utf-8"), field="item", max_depth=max_depth,
+                             warnings=False).value
+            except (UnicodeDecodeError, WorkbenchError, ArithmeticError):
+                not_json.append(n)
+                continue
+        try:
+            v = verdict(item)
+        except WorkbenchError as exc:
+            unchecked.append((n, exc.code))
+            continue
+        counts[v] = get(v, 0) + 1
+        if v != "ok":
+            blocked.append(n)
+        if on_progress is not None and not n & 0x3FFF:
+            on_progress(n)
+    return {"counts": counts, "not_json": not_json, "blocked": blocked, "blank": blank,
+            "unchecked": unchecked, "lines": n}
+
+
+class _Progress:
+    """Progress on standard error (a terminal only), for large files."""
+
+    def __init__(self, f, total: int):
+        self.f, self.total, self.last = f, total, 0.0
+
+    def __call__(self, n: int) -> None:
+        now = time.monotonic()
+        if now - self.last < 0.25:
+            return
+        self.last = now
+        try:
+            pos = self.f.tell()
+        except (OSError, ValueError):
+            pos = 0
+        pct = f"{100 * pos / self.total:5.1f}% · " if self.total else ""
+        sys.stderr.write(f"\rgating… {pct}{n:,} lines")
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()
+
+
+def run_jsonl(args) -> int:
+    from ..errors import WorkbenchError
+    from ..gate import VERDICTS, Gate
+    limits = _limits(args)
+    name = "standard input" if args.jsonl == "-" else args.jsonl
+    try:
+        schema_text = _read_text(args.schema, "schema") if args.schema else None
+        original_text = _read_text(args.original, "original") if args.original else None
+        gate = Gate(schema_text, original_text, limits=limits)
+    except Unreadable as exc:
+        _print_error(exc.body, name, args.json)
+        return EXIT_UNREADABLE
+    except WorkbenchError as exc:
+        _print_error(exc.to_body(), name, args.json)
+        return EXIT_UNREADABLE
+    try:
+        f = sys.stdin.buffer if args.jsonl == "-" else open(args.jsonl, "rb", buffering=1 << 20)
+    except FileNotFoundError:
+        _print_error(_error_body("file_not_found", f"No such file: {args.jsonl}", "jsonl"), name, args.json)
+        return EXIT_UNREADABLE
+    except OSError as exc:
+        _print_error(_error_body("file_unreadable", f"Cannot read {args.jsonl}: {exc.strerror}",
+                                 "jsonl"), name, args.json)
+        return EXIT_UNREADABLE
+    progress = None
+    try:
+        size = os.fstat(f.fileno()).st_size if f is not sys.stdin.buffer else 0
+    except (OSError, ValueError):
+        size = 0
+    if sys.stderr.isatty() and (size >= PROGRESS_MIN_BYTES or f is sys.stdin.buffer):
+        progress = _Progress(f, size)
+    started = time.perf_counter()
+    try:
+        out = gate_lines(f, gate, on_progress=progress)
+    finally:
+        if progress is not None:
+            progress.done()
+        if f is not sys.stdin.buffer:
+            f.close()
+    seconds = time.perf_counter() - started
+    counts, not_json, blocked = out["counts"], out["not_json"], out["blocked"]
+    unchecked, blank = out["unchecked"], out["blank"]
+    items = sum(counts.values())
+    ordered = {v: counts[v] for v in VERDICTS if v in counts}
+    any_blocked = bool(blocked or not_json or unchecked)
+    if args.json:
+        from ..jsontext import dumps_value
+        summary = {"file": name, "lines": out["lines"], "items": items,
+                   "counts": ordered, "ok": counts.get("ok", 0), "blocked": len(blocked),
+                   "blocked_lines": blocked[:10_000], "not_json": len(not_json),
+                   "not_json_lines": not_json[:10_000], "unchecked": len(unchecked),
+                   "unchecked_lines": [{"line": n, "code": c} for n, c in unchecked[:10_000]],
+                   "blank_lines": blank, "seconds": round(seconds, 3)}
+        sys.stdout.write(dumps_value(summary).decode("utf-8") + "\n")
+    else:
+        print(format_summary(name, ordered, not_json, blocked, blank, seconds, args.show,
+                             unchecked))
+    return EXIT_BLOCKED if any_blocked else EXIT_OK
+
+
+def _line_list(numbers: list[int], show: int, more: str) -> str:
+    shown = ", ".join(str(n) for n in numbers[:show])
+    if len(numbers) > show:
+        shown += f" {more} and {len(numbers) - show:,} more"
+    return shown
+
+
+def format_summary(name, counts, not_json, blocked, blank, seconds, show, unchecked=()) -> str:
+    m = _marks(sys.stdout)
+    items = sum(counts.values())
+    lines = [f"gate: {name}: {items:,} item{'s' if items != 1 else ''} in {seconds:.2f} s"]
+    width = max([len(v) for v in counts] + [8])
+    for v, c in counts.items():
+        mark = m["pass"] if v == "ok" else m["fail"]
+        lines.append(f"  {mark} {v:<{width}} {c:>10,}")
+    if not_json:
+        lines.append(f"  {m['fail']} {'not JSON':<{width}} {len(not_json):>10,}   lines "
+                     f"{_line_list(not_json, show, m['more'])}")
+    if unchecked:
+        lines.append(f"  {m['fail']} {'unchecked':<{width}} {len(unchecked):>10,}   lines "
+                     f"{_line_list([n for n, _ in unchecked], show, m['more'])} "
+                     f"({', '.join(sorted({c for _, c in unchecked}))})")
+    if blank:
+        lines.append(f"    {'blank':<{width}} {blank:>10,}   (skipped)")
+    if blocked:
+        lines.append(f"blocked: {len(blocked):,} item{'s' if len(blocked) != 1 else ''} — lines "
+                     f"{_line_list(blocked, show, m['more'])}")
+    else:
+        lines.append("blocked: none" + (" (but some lines are not JSON)" if not_json else ""))
+    return "\n".join(lines)

@@ -1,0 +1,37 @@
+"""The command line: ``workbench [serve]`` runs the local server; every other subcommand calls
+the same core as the web layer (one module per subcommand in this package)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .. import __version__
+from . import gate, serve
+
+# each module adds its subcommand with ``add_parser(subparsers)``; order = order in --help
+SUBCOMMANDS = [serve, gate]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="workbench",
+                                     description="JSON Workbench: format, extract, validate, diff "
+                                                 "and gate JSON, locally.")
+    parser.add_argument("--version", action="version", version=f"workbench {__version__}")
+    serve.add_server_flags(parser)  # bare ``workbench`` serves
+    sub = parser.add_subparsers(dest="command")
+    for module in SUBCOMMANDS:
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        return serve.serve(args)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""``workbench serve`` (the default command): the local server on 127.0.0.1, with every limit
+as a flag."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import signal
+import sys
+import threading
+import webbrowser
+
+from .. import __version__
+from ..limits import Limits
+from ..runtime.memory import tune_malloc, use_system_malloc
+
+DEFAULT_PORT = 8765
+LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+
+
+def _add_limit_flags(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("limits (defaults in the README; also WORKBENCH_<NAME> variables)")
+    g.add_argument("--max-body", type=int, help="largest request body in bytes (default 64 MiB)")
+    g.add_argument("--max-depth", type=int, help="deepest nesting of objects/arrays (default 512)")
+    g.add_argument("--regex-timeout", type=float, help="seconds one schema pattern may run (default 1.0)")
+    g.add_argument("--max-matches", type=int, help="JSONPath matches returned (default 10000)")
+    g.add_argument("--max-changes", type=int, help="diff changes returned (default 10000)")
+    g.add_argument("--max-errors", type=int, help="validation errors returned (default 1000)")
+    g.add_argument("--diff-max-bytes", type=int, help="largest document per diff side (default 32 MiB)")
+    g.add_argument("--work-timeout", type=float, help="seconds one request's work may take (default 20)")
+
+
+def limits_from_args(args) -> Limits:
+    return Limits.from_env(max_body=getattr(args, "max_body", None),
+                           max_depth=getattr(args, "max_depth", None),
+                           regex_timeout=getattr(args, "regex_timeout", None),
+                           max_matches=getattr(args, "max_matches", None),
+                           max_changes=getattr(args, "max_changes", None),
+                           max_errors=getattr(args, "max_errors", None),
+                           diff_max_bytes=getattr(args, "diff_max_bytes", None),
+                           work_timeout=getattr(args, "work_timeout", None))
+
+
+def _is_loopback(host: str) -> bool:
+    if host in LOOPBACK:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def make_server(app, host: str, port: int, limits: Limits, threads: int = 8):
+    """The waitress server.  Waitress buffers a whole body before the app sees it: keep it in
+    memory (request bodies are never written to disk) and let the app answer the JSON 413 up to
+    4x the body limit (beyond that waitress itself refuses)."""
+    from waitress.server import create_server
+
+    body_cap = 4 * limits.max_body
+    return create_server(app, host=host, port=port, threads=threads,
+                         max_request_body_size=body_cap, inbuf_overflow=body_cap,
+                         recv_bytes=256 * 1024,  # large bodies arrive in fewer reads
+                         ident="workbench", clear_untrusted_proxy_headers=True)
+
+
+def serve(args) -> int:
+    use_system_malloc()
+    tune_malloc()
+    from ..web import create_app
+
+    host = args.host
+    if not _is_loopback(host):
+        print(f"WARNING: listening on {host}, not on loopback. Other machines may reach this "
+              "workbench and the documents pasted into it. Use only on a network you trust.",
+              file=sys.stderr)
+    limits = limits_from_args(args)
+    app = create_app(limits, host=host)
+    bind_host = host.strip("[]")
+    server = make_server(app, bind_host, args.port, limits, args.threads)
+    port = server.effective_port
+    app.set_port(port)
+    signal.signal(signal.SIGTERM, _interrupt)
+    shown = f"[{bind_host}]" if ":" in bind_host else bind_host
+    url = f"http://{shown}:{port}/"
+    try:
+        print(f"JSON Workbench {__version__} serving on {url}  (Ctrl-C stops)", flush=True)
+        if args.open:
+            threading.Timer(0.3, webbrowser.open, args=(url,)).start()
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+        print("stopped", flush=True)
+    return 0
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def add_server_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+                   help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
+    p.add_argument("--open", action="store_true", help="open the browser")
+    p.add_argument("--threads", type=int, default=8, help=argparse.SUPPRESS)
+    _add_limit_flags(p)
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser("serve", help="run the local server (the default)")
+    add_server_flags(p)
+    p.set_defaults(func=serve)
+    return p

@@ -1,0 +1,238 @@
+"""Ignore patterns for the diff: which members are not compared.
+
+A pattern is either JSONPath-like or JSON-Pointer-like:
+
+* JSONPath (starts with ``$``): ``$..id`` (every member named ``id`` at any depth),
+  ``$.output[*].id``, ``$['created_at']``, ``$..["a","b"]``, ``$.items[0]``, ``$..*``.
+  Supported selectors: names (``.name``, ``['name']``, ``["name"]``, unions of names),
+  wildcards (``.*``, ``[*]``), array indices (``[0]``) and the descendant segment ``..``.
+  Filters and slices are refused with a clear ``path_syntax`` error.
+* JSON Pointer (starts with ``/``): ``/output/*/id`` where ``*`` matches any one member
+  name or index and ``**`` any number of levels (``/output/**/id``); a numeric token matches
+  an array index or a member of that name.
+
+A path is the list of parts from the root (member names as ``str``, array indices as ``int``).
+Matching runs as a small NFA over the parts, so a whole set of patterns costs one pass.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from ..errors import WorkbenchError
+from ..jsontext import unescape_token
+
+ANY = object()          # wildcard selector
+
+
+class Step:
+    """One step of a pattern: ``desc`` = may skip any number of levels first."""
+
+    __slots__ = ("desc", "names", "indices", "wild")
+
+    def __init__(self, desc: bool, names=(), indices=(), wild: bool = False):
+        self.desc = desc
+        self.names = frozenset(names)
+        self.indices = frozenset(indices)
+        self.wild = wild
+
+    def matches(self, part) -> bool:
+        if self.wild:
+            return True
+        if type(part) is int:
+            return part in self.indices
+        return part in self.names
+
+
+def _syntax(pattern: str, message: str) -> WorkbenchError:
+    return WorkbenchError("path_syntax", f"Ignore path {pattern!r}: {message}", field="ignore_paths")
+
+
+_NAME = re.compile(r"[A-Za-z_\u0080-\U0010ffff][A-Za-z0-9_\-\u0080-\U0010ffff]*")
+_QUOTED = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*\"""")
+_INT = re.compile(r"-?\d+")
+
+
+def _unquote(token: str, pattern: str) -> str:
+    body = token[1:-1]
+    if token[0] == "'":
+        body = body.replace("\\'", "'").replace('"', '\\"')
+    try:
+        return json.loads('"' + body + '"')
+    except ValueError:
+        raise _syntax(pattern, f"bad escape in the name {token}") from None
+
+
+def _parse_jsonpath(pattern: str) -> list[Step]:
+    steps: list[Step] = []
+    i, n = 1, len(pattern)
+    while i < n:
+        desc = False
+        if pattern.startswith("..", i):
+            desc = True
+            i += 2
+            if i < n and pattern[i] != "[":
+                # $..name or $..*
+                if pattern[i] == "*":
+                    steps.append(Step(True, wild=True))
+                    i += 1
+                    continue
+                m = _NAME.match(pattern, i)
+                if not m:
+                    raise _syntax(pattern, f"expected a member name after '..' at position {i}")
+                steps.append(Step(True, names=[m.group()]))
+                i = m.end()
+                continue
+        elif pattern[i] == ".":
+            i += 1
+            if i < n and pattern[i] == "*":
+                steps.append(Step(False, wild=True))
+                i += 1
+                continue
+            m = _NAME.match(pattern, i)
+            if not m:
+                raise _syntax(pattern, f"expected a member name after '.' at position {i}")
+            steps.append(Step(False, names=[m.group()]))
+            i = m.end()
+            continue
+        if i >= n or pattern[i] != "[":
+            raise _syntax(pattern, f"unexpected {pattern[i:i + 1]!r} at position {i}")
+        names, indices, wild = [], [], False
+        j = i + 1
+        while True:
+            while j < n and pattern[j] == " ":
+                j += 1
+            if j >= n:
+                raise _syntax(pattern, "a '[' is never closed")
+            ch = pattern[j]
+            if ch == "*":
+                wild = True
+                j += 1
+            elif ch in "'\"":
+                m = _QUOTED.match(pattern, j)
+                if not m:
+                    raise _syntax(pattern, f"unterminated name at position {j}")
+                names.append(_unquote(m.group(), pattern))
+                j = m.end()
+            elif ch == "?":
+                raise _syntax(pattern, "filters ([?...]) are not supported in ignore paths")
+            else:
+                m = _INT.match(pattern, j)
+                if not m:
+                    raise _syntax(pattern, f"unexpected {ch!r} at position {j}")
+                if pattern.startswith(":", m.end()):
+                    raise _syntax(pattern, "slices are not supported in ignore paths")
+                value = int(m.group())
+                if value < 0:
+                    raise _syntax(pattern, "negative indices are not supported in ignore paths")
+                indices.append(value)
+                j = m.end()
+            while j < n and pattern[j] == " ":
+                j += 1
+            if j < n and pattern[j] == ",":
+                j += 1
+                continue
+            if j < n and pattern[j] == "]":
+                j += 1
+                break
+            raise _syntax(pattern, f"expected ',' or ']' at position {j}")
+        steps.append(Step(desc, names=names, indices=indices, wild=wild))
+        i = j
+    return steps
+
+
+def _parse_pointer(pattern: str) -> list[Step]:
+    steps: list[Step] = []
+    desc = False
+    for token in pattern[1:].split("/"):
+        if token == "**":
+            desc = True
+            continue
+        if token == "*":
+            steps.append(Step(desc, wild=True))
+        else:
+            name = unescape_token(token)
+            indices = [int(name)] if re.fullmatch(r"0|[1-9]\d*", name) else []
+            steps.append(Step(desc, names=[name], indices=indices))
+        desc = False
+    if desc:   # a trailing /** : everything below
+        steps.append(Step(True, wild=True))
+    return steps
+
+
+def compile_pattern(pattern: str) -> list[Step]:
+    if not isinstance(pattern, str):
+        raise WorkbenchError("bad_type", "'ignore_paths' must be a list of strings", status=400,
+                             field="ignore_paths")
+    p = pattern.strip()
+    if p.startswith("$"):
+        steps = _parse_jsonpath(p)
+    elif p.startswith("/"):
+        steps = _parse_pointer(p)
+    else:
+        raise _syntax(pattern, "a pattern starts with '$' (JSONPath, e.g. $..id) or '/' "
+                               "(JSON Pointer, e.g. /output/*/id)")
+    if not steps:
+        raise _syntax(pattern, "it names the whole document; nothing would be compared")
+    return steps
+
+
+class Ignore:
+    """A set of compiled patterns; ``match(parts)`` tells whether a path is ignored,
+    ``below(parts)`` whether anything under it could be."""
+
+    def __init__(self, patterns):
+        self.patterns = [compile_pattern(p) for p in patterns]
+        self.sources = list(patterns)
+
+    def __bool__(self):
+        return bool(self.patterns)
+
+    def _states(self, parts) -> list[tuple[int, int]]:
+        states = [(k, 0) for k in range(len(self.patterns))]
+        for part in parts:
+            nxt = set()
+            for k, s in states:
+                steps = self.patterns[k]
+                if s >= len(steps):
+                    continue
+                step = steps[s]
+                if step.desc:
+                    nxt.add((k, s))
+                if step.matches(part):
+                    nxt.add((k, s + 1))
+            states = list(nxt)
+            if not states:
+                break
+        return states
+
+    def match(self, parts) -> bool:
+        return any(s == len(self.patterns[k]) for k, s in self._states(parts))
+
+    def below(self, parts) -> bool:
+        """Whether some path strictly under ``parts`` may match."""
+        return any(s < len(self.patterns[k]) for k, s in self._states(parts))
+
+    def state(self, parts):
+        return frozenset(self._states(parts))
+
+    # incremental use by the diff walk: states after one more part
+    def step(self, states, part):
+        nxt = set()
+        for k, s in states:
+            steps = self.patterns[k]
+            if s >= len(steps):
+                continue
+            st = steps[s]
+            if st.desc:
+                nxt.add((k, s))
+            if st.matches(part):
+                nxt.add((k, s + 1))
+        return frozenset(nxt)
+
+    def accepts(self, states) -> bool:
+        return any(s == len(self.patterns[k]) for k, s in states)
+
+    def start(self):
+        return frozenset((k, 0) for k in range(len(self.patterns)))

@@ -1,0 +1,434 @@
+"""From a diff plan to what people read: the change list and the line-aligned side-by-side view.
+
+One pass over the plan (:mod:`diff_core`) emits, in display order,
+
+* the **changes** (``add``/``remove``/``replace``/``move``), each with its left and right
+  pointers, and **notes** (same value written differently: ``1.0``/``1``, or a JSON string
+  whose JSON is equal but whose text is not);
+* optionally the **view**: both documents formatted (2-space indent, keys sorted so both
+  sides line up) and a list of segments ``[kind, left_lines, right_lines]`` that align them.
+  ``kind`` is ``eq`` (context; ``[eq, n, n, 1]``: the same text on both sides, sent once), ``chg``, ``add``, ``del``, ``mvf`` (a moved item where it
+  was), ``mvt`` (where it went), ``note`` or ``ign`` (an ignored member).  Each change
+  carries ``seg``, the index of the segment that shows it (a move also ``seg_to``, the
+  segment of its other end).
+
+Unchanged subtrees are written by orjson in one call per run of equal items, so the view of
+two 5 MB documents costs tens of milliseconds, not a Python walk over every node.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import orjson
+
+from .walk import ADD, DEL, EQ, MVF, MVT, NUM, OBJ, PAIR, REP, STR, ptr
+from ..jsontext import encode_string
+
+_FMT = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
+
+
+def _fmt_default(obj):
+    if isinstance(obj, Decimal):
+        return orjson.Fragment(str(obj))
+    raise TypeError
+
+
+def _plain(value, level: int = 0) -> str:
+    """Iterative 2-space, sorted-keys writer for what orjson refuses."""
+    out: list[str] = []
+    stack: list = [(value, 0)]
+    while stack:
+        item = stack.pop()
+        if type(item) is _Raw:
+            out.append(item)
+            continue
+        v, d = item
+        t = type(v)
+        if t is dict or t is list:
+            if not v:
+                out.append("{}" if t is dict else "[]")
+                continue
+            out.append("{" if t is dict else "[")
+            work: list = []
+            items = [(k, v[k]) for k in sorted(v)] if t is dict else list(enumerate(v))
+            for n, (k, c) in enumerate(items):
+                head = "\n" + "  " * (d + 1)
+                if t is dict:
+                    head += encode_string(k) + ": "
+                work.append(_Raw(head))
+                work.append((c, d + 1))
+                if n < len(items) - 1:
+                    work.append(_Raw(","))
+            work.append(_Raw("\n" + "  " * d + ("}" if t is dict else "]")))
+            stack.extend(reversed(work))
+        elif t is str:
+            out.append(encode_string(v))
+        elif v is True:
+            out.append("true")
+        elif v is False:
+            out.append("false")
+        elif v is None:
+            out.append("null")
+        else:
+            out.append(str(v))
+    text = "".join(out)
+    return text.replace("\n", "\n" + "  " * level) if level else text
+
+
+class _Raw(str):
+    __slots__ = ()
+
+
+def _string(value: str) -> str:
+    try:
+        return orjson.dumps(value).decode()
+    except orjson.JSONEncodeError:      # lone surrogates
+        return encode_string(value)
+
+
+_KEYS: dict[str, str] = {}
+
+
+def key_text(key: str) -> str:
+    text = _KEYS.get(key)
+    if text is None:
+        text = _string(key)
+        if len(_KEYS) < 100_000:
+            _KEYS[key] = text
+    return text
+
+
+def fmt(value, level: int) -> str:
+    """``value`` formatted; lines after the first indented for nesting ``level``."""
+    t = type(value)
+    if t is str:
+        return _string(value)
+    if t is not dict and t is not list:
+        return _plain(value)
+    try:
+        text = orjson.dumps(value, default=_fmt_default, option=_FMT).decode()
+    except (orjson.JSONEncodeError, TypeError):
+        return _plain(value, level)
+    if level and "\n" in text:
+        text = text.replace("\n", "\n" + "  " * level)
+    return text
+
+
+def fmt_items(items, level: int) -> str:
+    """Lines of consecutive array items — or, given a dict, object members — with commas
+    between them and none after the last, each at nesting ``level``."""
+    try:
+        text = orjson.dumps(items, default=_fmt_default, option=_FMT).decode()
+    except (orjson.JSONEncodeError, TypeError):
+        text = _plain(items)
+    body = text[2:-2]      # drop "[\n" and "\n]"
+    if level > 1:
+        pad = "  " * (level - 1)
+        body = pad + body.replace("\n", "\n" + pad)
+    return body
+
+
+class StrCtx:
+    """Changes inside a JSON string: where the string is, and its two parses."""
+
+    __slots__ = ("lparsed", "rparsed", "outer_lp", "outer_rp")
+
+    def __init__(self, lparsed, rparsed, outer_lp, outer_rp):
+        self.lparsed, self.rparsed = lparsed, rparsed
+        self.outer_lp, self.outer_rp = outer_lp, outer_rp
+
+
+class Render:
+    def __init__(self, *, max_changes: int = 10_000, view: bool = True, max_notes: int = 1000,
+                 reuse_equal_text: bool = True):
+        self.max_changes = max_changes
+        self.max_notes = max_notes
+        self.changes: list[dict] = []
+        self.notes: list[dict] = []
+        self.count = 0
+        self.note_count = 0
+        self.summary = {"added": 0, "removed": 0, "changed": 0, "moved": 0}
+        self.view = view
+        self.reuse = reuse_equal_text
+        self.L: list[str] = []
+        self.R: list[str] = []
+        self.segs: list[list] = []
+        self._pending = 0
+        self._moves: dict = {}
+        self._eq_l: list[str] = []
+        self._eq_r: list[str] = []
+        self._eq_same = True
+        self._second = None
+
+    # ---------------------------------------------------------------- records
+    def change(self, op, lp, rp, lv, rv, ctx, **extra) -> int:
+        self.count += 1
+        key = {"add": "added", "remove": "removed", "replace": "changed", "move": "moved"}[op]
+        self.summary[key] += 1
+        if len(self.changes) >= self.max_changes:
+            return -1
+        rec = {"op": op, "_lp": lp, "_rp": rp, "_lv": lv, "_rv": rv, "_ctx": ctx, **extra}
+        self.changes.append(rec)
+        return len(self.changes) - 1
+
+    def note(self, kind, lp, rp, lv, rv, ctx):
+        self.note_count += 1
+        if len(self.notes) < self.max_notes:
+            self.notes.append({"kind": kind, "_lp": lp, "_rp": rp, "_lv": lv, "_rv": rv,
+                               "_ctx": ctx})
+
+    def seg(self, kind, ltext, rtext):
+        """Append lines to both sides as one segment.  Unchanged ("eq") pieces are gathered
+        and written as one segment when something else comes; when both sides' text is the
+        same the right text is not repeated (segment ``[eq, n, n, 1]``)."""
+        if kind == "eq":
+            same = ltext is rtext or ltext == rtext
+            if self._eq_l and self._eq_same == same:
+                self._eq_l.append(ltext)
+                if not same:
+                    self._eq_r.append(rtext)
+                return
+            self._flush()
+            self._eq_same = same
+            self._eq_l = [ltext]
+            self._eq_r = [] if same else [rtext]
+            return
+        self._flush()
+        nl = ltext.count("\n") + 1 if ltext is not None else 0
+        nr = rtext.count("\n") + 1 if rtext is not None else 0
+        if ltext is not None:
+            self.L.append(ltext)
+        if rtext is not None:
+            self.R.append(rtext)
+        segs = self.segs
+        index = len(segs)
+        segs.append([kind, nl, nr])
+        for c in range(self._pending, len(self.changes)):
+            self.changes[c]["seg"] = index
+        self._pending = len(self.changes)
+        if self._second is not None:
+            self.changes[self._second]["seg_to"] = index
+            self._second = None
+
+    def _flush(self):
+        if not self._eq_l:
+            return
+        lt = "\n".join(self._eq_l)
+        nl = lt.count("\n") + 1
+        self.L.append(lt)
+        if self._eq_same:
+            self.segs.append(["eq", nl, nl, 1])
+        else:
+            rt = "\n".join(self._eq_r)
+            self.R.append(rt)
+            self.segs.append(["eq", nl, rt.count("\n") + 1])
+        self._eq_l = []
+        self._eq_r = []
+
+    # ---------------------------------------------------------------- the pass
+    def run(self, node, left, right):
+        if node is None:
+            if self.view:
+                lt = fmt(left, 0)
+                self.seg("eq", lt, lt if self.reuse else fmt(right, 0))
+            return
+        self.render(node, left, right, "", "", 0, "", "", "", "", None)
+
+    def render(self, node, lv, rv, lp, rp, level, lpre, rpre, lc, rc, ctx):
+        view = self.view
+        if node is None:
+            if view:
+                lt = lpre + fmt(lv, level) + lc
+                rt = rpre + fmt(rv, level) + rc
+                self.seg("eq", lt, rt)
+            return
+        kind = node[0]
+        if kind == REP:
+            self.change("replace", lp, rp, lv, rv, ctx)
+            if view:
+                self.seg("chg", lpre + fmt(lv, level) + lc, rpre + fmt(rv, level) + rc)
+        elif kind == NUM:
+            self.note("number", lp, rp, lv, rv, ctx)
+            if view:
+                self.seg("note", lpre + fmt(lv, level) + lc, rpre + fmt(rv, level) + rc)
+        elif kind == STR:
+            inner = node[3]
+            before = self.count
+            if inner is not None:
+                sctx = StrCtx(node[4], node[5], lp, rp)
+                self.view = False
+                try:
+                    self.render(inner, node[4].value, node[5].value, "", "", 0, "", "", "", "", sctx)
+                finally:
+                    self.view = view
+            if self.count == before:
+                self.note("json_string", lp, rp, lv, rv, ctx)
+                seg_kind = "note"
+            else:
+                seg_kind = "chg"
+            if view:
+                self.seg(seg_kind, lpre + fmt(lv, level) + lc, rpre + fmt(rv, level) + rc)
+        elif kind == OBJ:
+            self.render_obj(node, lp, rp, level, lpre, rpre, lc, rc, ctx)
+        else:
+            self.render_arr(node, lp, rp, level, lpre, rpre, lc, rc, ctx)
+
+    def render_obj(self, node, lp, rp, level, lpre, rpre, lc, rc, ctx):
+        _, entries, l, r, ignored = node
+        view = self.view
+        ind1 = "  " * (level + 1)
+        if not view:
+            for k, what, payload in entries:
+                if what == DEL:
+                    self.change("remove", ptr(lp, k), None, l[k], None, ctx)
+                elif what == ADD:
+                    self.change("add", None, ptr(rp, k), None, r[k], ctx)
+                else:
+                    self.render(payload, l[k], r[k], ptr(lp, k), ptr(rp, k), level + 1,
+                                "", "", "", "", ctx)
+            return
+        self.seg("eq", lpre + "{", rpre + "{")
+        by_key = {k: (what, payload) for k, what, payload in entries}
+        ign = set(ignored)
+        last_l = max(l) if l else None
+        last_r = max(r) if r else None
+        run: list = []          # equal members present on both sides: written together
+
+        def flush():
+            body = fmt_items({k: l[k] for k in run}, level + 1)
+            rbody = body if self.reuse else fmt_items({k: r[k] for k in run}, level + 1)
+            self.seg("eq", body + ("," if run[-1] != last_l else ""),
+                     rbody + ("," if run[-1] != last_r else ""))
+            run.clear()
+
+        for k in sorted(l.keys() | r.keys()):
+            e = by_key.get(k)
+            if e is None and k not in ign and k in l and k in r:
+                run.append(k)
+                continue
+            if run:
+                flush()
+            head = ind1 + key_text(k) + ": "
+            lcm = "," if k != last_l else ""
+            rcm = "," if k != last_r else ""
+            if e is None:
+                lt = head + fmt(l[k], level + 1) + lcm if k in l else None
+                if k in r:
+                    if self.reuse and lt is not None and k not in ign and lcm == rcm:
+                        rt = lt
+                    else:
+                        rt = head + fmt(r[k], level + 1) + rcm
+                else:
+                    rt = None
+                self.seg("ign" if k in ign else "eq", lt, rt)
+                continue
+            what, payload = e
+            if what == DEL:
+                self.change("remove", ptr(lp, k), None, l[k], None, ctx)
+                self.seg("del", head + fmt(l[k], level + 1) + lcm, None)
+            elif what == ADD:
+                self.change("add", None, ptr(rp, k), None, r[k], ctx)
+                self.seg("add", None, head + fmt(r[k], level + 1) + rcm)
+            else:
+                self.render(payload, l[k], r[k], ptr(lp, k), ptr(rp, k), level + 1, head, head,
+                            lcm, rcm, ctx)
+        if run:
+            flush()
+        ind = "  " * level
+        self.seg("eq", ind + "}" + lc, ind + "}" + rc)
+
+    def _move(self, l, r, i, j, lp, rp, ctx):
+        key = (id(l), i)
+        c = self._moves.get(key)
+        if c is None:
+            c = self.change("move", ptr(lp, i), ptr(rp, j), l[i], r[j], ctx,
+                            **{"from": ptr(lp, i), "to": ptr(rp, j)})
+            self._moves[key] = c
+        elif c >= 0:
+            self._second = c      # the next segment shows the other end of this move
+        return c
+
+    def render_arr(self, node, lp, rp, level, lpre, rpre, lc, rc, ctx):
+        _, entries, l, r, _unordered = node
+        view = self.view
+        if not view:
+            for tag, i, j, child in entries:
+                if tag == DEL:
+                    self.change("remove", ptr(lp, i), None, l[i], None, ctx)
+                elif tag == ADD:
+                    self.change("add", None, ptr(rp, j), None, r[j], ctx)
+                elif tag == MVF or tag == MVT:
+                    self._move(l, r, i, j, lp, rp, ctx)
+                    if tag == MVT and child is not None:
+                        self.render(child, l[i], r[j], ptr(lp, i), ptr(rp, j), level + 1,
+                                    "", "", "", "", ctx)
+                elif child is not None:
+                    self.render(child, l[i], r[j], ptr(lp, i), ptr(rp, j), level + 1,
+                                "", "", "", "", ctx)
+            return
+        n, m = len(l), len(r)
+        ind1 = "  " * (level + 1)
+        self.seg("eq", lpre + "[", rpre + "[")
+        seen_l = seen_r = 0
+        k, total = 0, len(entries)
+        while k < total:
+            tag, i, j, child = entries[k]
+            if tag == EQ or (tag == PAIR and child is None):
+                # a run of equal items, contiguous on both sides: one orjson call
+                k2 = k + 1
+                while k2 < total:
+                    t2, i2, j2, c2 = entries[k2]
+                    if (t2 == EQ or (t2 == PAIR and c2 is None)) and i2 == i + (k2 - k) and j2 == j + (k2 - k):
+                        k2 += 1
+                    else:
+                        break
+                cnt = k2 - k
+                seen_l += cnt
+                seen_r += cnt
+                lbody = fmt_items(l[i:i + cnt], level + 1)
+                if self.reuse:
+                    rbody = lbody
+                else:
+                    rbody = fmt_items(r[j:j + cnt], level + 1)
+                self.seg("eq", lbody + ("," if seen_l < n else ""), rbody + ("," if seen_r < m else ""))
+                k = k2
+                continue
+            k += 1
+            if tag == PAIR:
+                seen_l += 1
+                seen_r += 1
+                self.render(child, l[i], r[j], ptr(lp, i), ptr(rp, j), level + 1, ind1, ind1,
+                            "," if seen_l < n else "", "," if seen_r < m else "", ctx)
+            elif tag == DEL:
+                seen_l += 1
+                self.change("remove", ptr(lp, i), None, l[i], None, ctx)
+                self.seg("del", ind1 + fmt(l[i], level + 1) + ("," if seen_l < n else ""), None)
+            elif tag == ADD:
+                seen_r += 1
+                self.change("add", None, ptr(rp, j), None, r[j], ctx)
+                self.seg("add", None, ind1 + fmt(r[j], level + 1) + ("," if seen_r < m else ""))
+            elif tag == MVF:
+                seen_l += 1
+                self._move(l, r, i, j, lp, rp, ctx)
+                self.seg("mvf", ind1 + fmt(l[i], level + 1) + ("," if seen_l < n else ""), None)
+            else:  # MVT
+                seen_r += 1
+                self._move(l, r, i, j, lp, rp, ctx)
+                if child is not None:
+                    self.view = False
+                    try:
+                        self.render(child, l[i], r[j], ptr(lp, i), ptr(rp, j), level + 1,
+                                    "", "", "", "", ctx)
+                    finally:
+                        self.view = True
+                self.seg("mvt", None, ind1 + fmt(r[j], level + 1) + ("," if seen_r < m else ""))
+        ind = "  " * level
+        self.seg("eq", ind + "]" + lc, ind + "]" + rc)
+
+    def view_result(self) -> dict:
+        """``left``/``right``: the formatted documents' lines; ``segments``: ``[kind,
+        left_lines, right_lines]``, or ``[eq, n, n, 1]`` for lines that are the same on both
+        sides, which are sent once (in ``left``) and not repeated in ``right``."""
+        self._flush()
+        return {"left": "\n".join(self.L), "right": "\n".join(self.R), "segments": self.segs}

@@ -1,0 +1,74 @@
+"""A request's fields, declared once per endpoint: read (and type-checked) by the core, turned into
+form fields by the web layer, and described by the OpenAPI document from the same declaration.
+
+Each view core declares ``REQUEST = Fields(Field(...), ...)`` and starts ``handle`` with
+``values = REQUEST.read(body)``; deeper checks (an indent of 0–8, a known engine) stay in the core.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import require
+
+_TYPES = {str: "string", bool: "boolean", int: "integer", float: "number", list: "array", dict: "object"}
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    kind: type | tuple = str
+    required: bool = False
+    default: Any = None
+    text: bool = False           # the user's text, kept exactly as typed (a file upload may fill it)
+    what: str = ""               # for the error message: "'indent' must be <what>"
+    doc: str = ""
+    schema: dict = field(default_factory=dict)  # extra JSON Schema for the OpenAPI description
+
+    def describe(self) -> str:
+        if self.what:
+            return self.what
+        if self.text:
+            return "a string holding JSON text"
+        return {str: "a string", bool: "true or false", int: "a whole number",
+                list: "a list"}.get(self.kind, "a value") if isinstance(self.kind, type) else "a value"
+
+    def read(self, body: dict) -> Any:
+        if self.required:
+            return require(body, self.name, self.kind, what=self.describe())
+        return require(body, self.name, self.kind, default=self.default, what=self.describe())
+
+    def json_schema(self) -> dict:
+        out: dict = {}
+        if self.kind in _TYPES:
+            out["type"] = _TYPES[self.kind]
+        if self.text:
+            out["description"] = "the user's text exactly as typed"
+        elif self.doc:
+            out["description"] = self.doc
+        if not self.required and self.default is not None:
+            out["default"] = self.default
+        out.update(self.schema)
+        return out
+
+
+class Fields:
+    """The fields of one endpoint's request body, in order."""
+
+    def __init__(self, *fields: Field):
+        self.fields = fields
+        self.by_name = {f.name: f for f in fields}
+
+    def read(self, body: dict) -> dict:
+        """Every declared field of ``body``: required ones checked present, all type-checked,
+        defaults filled in.  Undeclared fields are ignored."""
+        return {f.name: f.read(body) for f in self.fields}
+
+    @property
+    def text_fields(self) -> list[str]:
+        return [f.name for f in self.fields if f.text]
+
+    def json_schema(self) -> dict:
+        return {"type": "object", "required": [f.name for f in self.fields if f.required],
+                "properties": {f.name: f.json_schema() for f in self.fields}}

@@ -1,0 +1,5 @@
+"""The Format view: re-indent or minify a document exactly, sorted keys on request."""
+
+from .core import REQUEST, check_indent, format_text, handle
+
+__all__ = ["REQUEST", "format_text", "check_indent", "handle"]

@@ -1,0 +1,26 @@
+"""JSON text, exactly: strict parsing with positions, the one exact writer, pointers, equality.
+
+Every view reads and writes JSON through this package and nowhere else:
+
+* :mod:`.parse` — strict RFC 8259 parsing into exact values (:func:`parse` → :class:`Parsed`);
+* :mod:`.positions` — offset → line/column (:class:`LineIndex`), the caret :func:`snippet`,
+  :func:`error_at`, and value spans at pointers (:func:`locate_many`);
+* :mod:`.diagnose` — the plain messages for text that is not JSON;
+* :mod:`.warnings` — duplicate keys, lone surrogates, unsafe integers;
+* :mod:`.pointer` — RFC 6901 pointers and RFC 9535 normalized paths;
+* :mod:`.write` — the exact writer used for every answer;
+* :mod:`.equal` — JSON equality with exact numbers (``1`` and ``1.0`` equal, ``1`` and ``true`` not).
+"""
+
+from .equal import json_equal
+from .parse import ORJSON_MAX_DEPTH, NumberText, Parsed, check_depth, parse
+from .pointer import escape_token, normalized_path, pointer_of, split_pointer, unescape_token
+from .positions import LineIndex, Span, error_at, line_col, locate_many, skip_value, snippet, walk
+from .write import dumps_tree, dumps_value, encode_string, plain_dumps
+
+__all__ = [
+    "parse", "Parsed", "NumberText", "check_depth", "ORJSON_MAX_DEPTH",
+    "LineIndex", "Span", "line_col", "snippet", "error_at", "locate_many", "skip_value", "walk",
+    "pointer_of", "split_pointer", "escape_token", "unescape_token", "normalized_path",
+    "dumps_value", "dumps_tree", "plain_dumps", "encode_string", "json_equal",
+]

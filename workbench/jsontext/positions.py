@@ -1,0 +1,256 @@
+"""Where things are in a JSON text: offset → line/column, the caret snippet, errors placed at an
+offset, and the spans of values at JSON Pointers (:func:`locate_many`) or along a walk.
+
+Positions are only computed when something needs them: the walkers skip every subtree that holds
+nothing wanted with the standard library's C scanner, so placing a handful of warnings in a 20 MB
+document costs a fraction of its parse.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from ..errors import WorkbenchError
+from .pointer import split_pointer
+
+_WS = re.compile(r"[ \t\n\r]*")
+_scanstring = json.decoder.scanstring
+_SCAN = json.JSONDecoder(parse_float=len, parse_int=len, parse_constant=len).scan_once
+
+
+def skip_value(text: str, i: int) -> int:
+    """End offset of the (valid) JSON value starting at ``i``, scanned in C."""
+    return _SCAN(text, i)[1]
+
+
+class LineIndex:
+    """Offset → (line, column) for one text; 1-based, columns in characters."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self._starts: list[int] | None = None
+        self._lookups = 0
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        text = self.text
+        offset = max(0, min(offset, len(text)))
+        self._lookups += 1
+        if self._starts is None and self._lookups > 16 and len(text) > 100_000:
+            self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        if self._starts is not None:
+            line = bisect.bisect_right(self._starts, offset)
+            return line, offset - self._starts[line - 1] + 1
+        line = text.count("\n", 0, offset) + 1
+        return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    return LineIndex(text).line_col(offset)
+
+
+def snippet(text: str, offset: int, width: int = 100) -> str:
+    """The line holding ``offset`` (cut to ``width`` around it) and a caret under the spot."""
+    offset = max(0, min(offset, len(text)))
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    if end == -1:
+        end = len(text)
+    line = text[start:end].replace("\r", " ")
+    col = offset - start
+    if len(line) > width:
+        left = max(0, col - width // 2)
+        cut = line[left:left + width]
+        prefix = "…" if left > 0 else ""
+        suffix = "…" if left + width < len(line) else ""
+        line, col = prefix + cut + suffix, col - left + len(prefix)
+    caret_pad = "".join("\t" if ch == "\t" else " " for ch in line[:col])
+    return f"{line}\n{caret_pad}^"
+
+
+def error_at(text: str, offset: int, code: str, message: str, *, field: str | None = None,
+             **extra) -> WorkbenchError:
+    line, column = line_col(text, offset)
+    return WorkbenchError(code, message, field=field, line=line, column=column, offset=offset,
+                          snippet=snippet(text, offset), **extra)
+
+
+@dataclass
+class Span:
+    """Where a value sits in the text: ``start``/``end`` offsets of the value; ``key`` the
+    offset of its member name's opening quote when it is an object member."""
+
+    start: int
+    end: int
+    key: int | None = None
+
+
+def locate_many(text: str, pointers: Iterable[str]) -> dict[str, Span]:
+    """Spans of the values at the given JSON Pointers in a valid JSON text.
+
+    Walks only along the requested pointers; siblings are skipped with the C scanner, and a
+    container stops being read once everything wanted inside it is found.
+    A pointer that names nothing (a missing key, say) is left out of the result; its
+    nearest existing parent can be looked up by the caller.
+    """
+    trie: dict = {}
+    for p in pointers:
+        node = trie
+        for tok in split_pointer(p):
+            node = node.setdefault(tok, {})
+        node[None] = p
+    out: dict[str, Span] = {}
+    if trie:
+        _find(text, _WS.match(text, 0).end(), trie, out, None)
+    return out
+
+
+def _find(text: str, i: int, node: dict, out: dict, key_at):
+    """Record the spans under ``node`` for the value at ``i``; its end offset, or None when
+    reading stopped early."""
+    children = [k for k in node if k is not None]
+    end = None
+    if not children:
+        end = skip_value(text, i)
+    else:
+        ch = text[i]
+        if ch == "[":
+            need = {int(k): node[k] for k in children if k.isdigit()}
+            j = _WS.match(text, i + 1).end()
+            index = 0
+            if text[j] == "]":
+                end = j + 1
+            else:
+                while need:
+                    sub = need.pop(index, None)
+                    if sub is not None:
+                        start = j
+                        j = _find(text, j, sub, out, None)
+                        if j is None:
+                            if not need:
+                                break
+                            j = skip_value(text, start)
+                    else:
+                        j = skip_value(text, j)
+                    index += 1
+                    j = _WS.match(text, j).end()
+                    if text[j] == "]":
+                        end = j + 1
+                        break
+                    j = _WS.match(text, j + 1).end()
+        elif ch == "{":
+            # every member is read: with a duplicate key the last one is the value
+            j = _WS.match(text, i + 1).end()
+            if text[j] == "}":
+                end = j + 1
+            else:
+                while True:
+                    kstart = j
+                    key, j = _scanstring(text, j + 1)
+                    j = _WS.match(text, _WS.match(text, j).end() + 1).end()
+                    sub = node.get(key) if key is not None else None
+                    if sub is not None:
+                        start = j
+                        j = _find(text, j, sub, out, kstart)
+                        if j is None:
+                            j = skip_value(text, start)
+                    else:
+                        j = skip_value(text, j)
+                    j = _WS.match(text, j).end()
+                    if text[j] == "}":
+                        end = j + 1
+                        break
+                    j = _WS.match(text, j + 1).end()
+        else:
+            end = skip_value(text, i)
+    if None in node:
+        if end is None:
+            end = skip_value(text, i)
+        out[node[None]] = Span(i, end, key_at)
+    return end
+
+
+# --------------------------------------------------------------------------- the walker
+
+class _StopWalk(Exception):
+    pass
+
+
+def walk(text: str, interesting: list[int], visit) -> None:
+    """Walk the valid JSON ``text`` in Python, only as far as needed to reach the sorted
+    ``interesting`` offsets: a value that holds none of them is skipped with the C scanner,
+    and the walk stops as soon as none is left ahead.
+
+    ``visit(kind, parts, start, end, extra)`` is called for values and events on the way:
+    ``"string"`` and ``"number"`` values (extra None) and ``"duplicate"`` keys (start/end the
+    first and second key offsets, extra the key); ``parts`` is the list of path parts.
+    Arrays are entered without measuring them first (they are where large documents are
+    large); objects are measured in C and entered only when they hold an offset.
+    """
+    count = len(interesting)
+
+    def nothing_ahead(j: int) -> bool:
+        return bisect.bisect_left(interesting, j) >= count
+
+    def walk_value(i: int, parts: list, end: int | None = None) -> int:
+        ch = text[i]
+        if ch == "{":
+            if end is None:
+                end = skip_value(text, i)
+                k = bisect.bisect_left(interesting, i)
+                if k >= count or interesting[k] >= end:
+                    return end
+            seen: dict[str, int] = {}
+            j = _WS.match(text, i + 1).end()
+            if text[j] != "}":
+                while True:
+                    kstart = j
+                    key, j = _scanstring(text, j + 1)
+                    if key in seen:
+                        visit("duplicate", parts, seen[key], kstart, key)
+                    else:
+                        seen[key] = kstart
+                    j = _WS.match(text, j).end() + 1
+                    j = _WS.match(text, j).end()
+                    parts.append(key)
+                    j = walk_value(j, parts)
+                    parts.pop()
+                    j = _WS.match(text, j).end()
+                    if text[j] == "}":
+                        break
+                    j = _WS.match(text, j + 1).end()
+            return end
+        if ch == "[":
+            j = _WS.match(text, i + 1).end()
+            index = 0
+            if text[j] != "]":
+                while True:
+                    if nothing_ahead(j):
+                        raise _StopWalk
+                    parts.append(index)
+                    j = walk_value(j, parts)
+                    parts.pop()
+                    index += 1
+                    j = _WS.match(text, j).end()
+                    if text[j] == "]":
+                        break
+                    j = _WS.match(text, j + 1).end()
+            return j + 1
+        if end is None:
+            end = skip_value(text, i)
+        if ch == '"':
+            visit("string", parts, i, end, None)
+        elif ch == "-" or ch.isdigit():
+            visit("number", parts, i, end, None)
+        return end
+
+    start = _WS.match(text, 0).end()
+    try:
+        walk_value(start, [], len(text.rstrip(" \t\r\n")) if text[start] == "{" else None)
+    except _StopWalk:
+        pass
+
+

@@ -1,0 +1,119 @@
+"""Every route, declared: the pages (``/format`` … ``/gate``, each also a plain form) and the API
+(``POST /api/format`` …), each a line that names its view from :mod:`.views`."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, g, render_template, request
+
+from .. import __version__
+from ..errors import WorkbenchError
+from ..jsontext import dumps_value
+from .forms import form_body, json_body
+from .views import VIEW, VIEWS, View
+
+pages = Blueprint("pages", __name__)
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+def json_response(obj, status: int = 200) -> Response:
+    return Response(dumps_value(obj), status=status, mimetype="application/json")
+
+
+def error_response(code: str, message: str, status: int, **extra) -> Response:
+    return json_response({"error": {"code": code, "message": message, **extra}}, status)
+
+
+# --------------------------------------------------------------------------- the API
+
+def answer(view: View) -> Response:
+    return json_response(view.core.handle(json_body(), g.limits))
+
+
+@api.post("/format")
+def api_format():
+    return answer(VIEW["format"])
+
+
+@api.post("/extract")
+def api_extract():
+    return answer(VIEW["extract"])
+
+
+@api.post("/validate")
+def api_validate():
+    return answer(VIEW["validate"])
+
+
+@api.post("/diff")
+def api_diff():
+    return answer(VIEW["diff"])
+
+
+@api.post("/gate")
+def api_gate():
+    return answer(VIEW["gate"])
+
+
+@api.get("/openapi.json")
+def api_openapi():
+    from .openapi import spec
+    return json_response(spec())
+
+
+@api.get("/health")
+def api_health():
+    return json_response({"ok": True, "version": __version__, "views": {v.name: True for v in VIEWS}})
+
+
+# --------------------------------------------------------------------------- the pages
+
+def page(view: View):
+    """A view's page: empty on GET (or prefilled by its ``page_context``), the form's result on
+    POST; a WorkbenchError is shown on the page with its status."""
+    form, result, error, status = {}, None, None, 200
+    extra = view.page_context(request.args)
+    prefill = extra.pop("form", None)
+    try:
+        form = form_body(view.text_fields) if request.method == "POST" else prefill
+        if form:
+            result = view.core.handle(form, g.limits)
+    except WorkbenchError as exc:
+        error, status = exc.to_dict(), exc.status
+    return render_template(f"{view.name}.html", view=view.name, form=form or {}, result=result,
+                           error=error, **extra), status
+
+
+@pages.get("/")
+def home():
+    return render_template("home.html", view="home")
+
+
+@pages.route("/format", methods=["GET", "POST"])
+def format_page():
+    return page(VIEW["format"])
+
+
+@pages.route("/extract", methods=["GET", "POST"])
+def extract_page():
+    return page(VIEW["extract"])
+
+
+@pages.route("/validate", methods=["GET", "POST"])
+def validate_page():
+    return page(VIEW["validate"])
+
+
+@pages.route("/diff", methods=["GET", "POST"])
+def diff_page():
+    return page(VIEW["diff"])
+
+
+@pages.route("/gate", methods=["GET", "POST"])
+def gate_page():
+    return page(VIEW["gate"])
+
+
+@pages.app_context_processor
+def page_context():
+    return {"views": [(v.name, v.title, v.purpose) for v in VIEWS], "version": __version__,
+            "limits": current_app.config["WORKBENCH_LIMITS"]}
