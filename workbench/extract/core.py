@@ -32,7 +32,6 @@ import ctypes
 import json
 import re
 import threading
-from bisect import bisect_right
 from decimal import Decimal, InvalidOperation
 from itertools import islice
 from typing import Any
@@ -45,7 +44,8 @@ from ..errors import WorkbenchError, bad_request, log_fault
 from ..fields import Field, Fields
 from ..jsontext import dumps_value
 from ..limits import DEFAULT_LIMITS, Limits
-from ..jsontext import escape_token, locate_many, normalized_path, parse, pointer_of, snippet
+from ..jsontext import (error_at, escape_token, line_cols, locate_many, normalized_path, parse,
+                        pointer_of)
 from ..runtime import collector_paused
 
 ENGINES = {  # name → label (with {v}, the library's version)
@@ -529,10 +529,7 @@ def path_error(path: str, offset: int | None, message: str, **extra) -> Workbenc
     """A 422 ``path_syntax`` error pointing at ``offset`` (0-based) in the expression."""
     if offset is None or offset < 0 or offset > len(path):
         offset = len(path)
-    line = path.count("\n", 0, offset) + 1
-    column = offset - (path.rfind("\n", 0, offset) + 1) + 1
-    return WorkbenchError("path_syntax", message, field="path", line=line, column=column,
-                          offset=offset, snippet=snippet(path, offset), **extra)
+    return error_at(path, offset, "path_syntax", message, field="path", **extra)
 
 
 def compile_rfc9535(path: str, limits: Limits):
@@ -1255,30 +1252,6 @@ def _locate_rows_all(text: str, locations: list) -> list:
     pointers = [pointer_of(loc) for loc in locations]
     found = locate_many(text, set(pointers))
     return [(found[p].start, found[p].end) if p in found else None for p in pointers]
-
-
-def line_cols(text: str, offsets: list[int]) -> list[tuple[int, int]]:
-    """1-based (line, column) of each offset.  Newlines are counted once along increasing
-    offsets; an offset before the previous one (RFC 9535 order is not always document order)
-    is looked up in an index of the line starts."""
-    out = []
-    line, pos, line_start = 1, 0, 0
-    starts = None
-    count, rfind = text.count, text.rfind
-    for off in offsets:
-        if off >= pos:
-            n = count("\n", pos, off)
-            if n:
-                line += n
-                line_start = rfind("\n", pos, off) + 1
-            pos = off
-            out.append((line, off - line_start + 1))
-        else:
-            if starts is None:
-                starts = [0] + [m.end() for m in re.finditer("\n", text)]
-            k = bisect_right(starts, off)
-            out.append((k, off - starts[k - 1] + 1))
-    return out
 
 
 def build_rows(text: str, parsed, kept: list) -> list[dict]:

@@ -15,12 +15,13 @@ Every view reads and writes JSON through this package and nowhere else:
 from .equal import json_equal
 from .parse import ORJSON_MAX_DEPTH, NumberText, Parsed, check_depth, parse
 from .pointer import escape_token, normalized_path, pointer_of, split_pointer, unescape_token
-from .positions import LineIndex, Span, error_at, line_col, locate_many, skip_value, snippet, walk
+from .positions import (LineIndex, Span, error_at, line_col, line_cols, locate_many, skip_value,
+                        snippet, walk)
 from .write import dumps_tree, dumps_value, encode_string, plain_dumps
 
 __all__ = [
     "parse", "Parsed", "NumberText", "check_depth", "ORJSON_MAX_DEPTH",
-    "LineIndex", "Span", "line_col", "snippet", "error_at", "locate_many", "skip_value", "walk",
+    "LineIndex", "Span", "line_col", "line_cols", "snippet", "error_at", "locate_many", "skip_value", "walk",
     "pointer_of", "split_pointer", "escape_token", "unescape_token", "normalized_path",
     "dumps_value", "dumps_tree", "plain_dumps", "encode_string", "json_equal",
 ]

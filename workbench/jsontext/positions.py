@@ -9,6 +9,7 @@ document costs a fraction of its parse.
 from __future__ import annotations
 
 import bisect
+from bisect import bisect_right
 import json
 import re
 from dataclasses import dataclass
@@ -46,6 +47,30 @@ class LineIndex:
             return line, offset - self._starts[line - 1] + 1
         line = text.count("\n", 0, offset) + 1
         return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def line_cols(text: str, offsets: list[int]) -> list[tuple[int, int]]:
+    """1-based (line, column) of each offset.  Newlines are counted once along increasing
+    offsets; an offset before the previous one (RFC 9535 order is not always document order)
+    is looked up in an index of the line starts."""
+    out = []
+    line, pos, line_start = 1, 0, 0
+    starts = None
+    count, rfind = text.count, text.rfind
+    for off in offsets:
+        if off >= pos:
+            n = count("\n", pos, off)
+            if n:
+                line += n
+                line_start = rfind("\n", pos, off) + 1
+            pos = off
+            out.append((line, off - line_start + 1))
+        else:
+            if starts is None:
+                starts = [0] + [m.end() for m in re.finditer("\n", text)]
+            k = bisect_right(starts, off)
+            out.append((k, off - starts[k - 1] + 1))
+    return out
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:

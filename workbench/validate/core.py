@@ -47,7 +47,7 @@ from ..errors import WorkbenchError, bad_request, log_fault  # noqa: E402
 from ..fields import Field, Fields  # noqa: E402
 from ..jsontext import dumps_value  # noqa: E402
 from ..limits import DEFAULT_LIMITS  # noqa: E402
-from ..jsontext import error_at, locate_many, parse, pointer_of  # noqa: E402
+from ..jsontext import error_at, line_cols, locate_many, parse, pointer_of  # noqa: E402
 from ..runtime import collector_paused
 from .compiled import call_bounded  # noqa: E402
 from .compiled import compile_schema as compile_fast  # noqa: E402
@@ -936,7 +936,8 @@ def _handle(body: dict, limits) -> dict:
         span = spans.get(p.rsplit("/", 1)[0] if at == "parent" else p)
         if span is not None:
             offsets[id(e)] = span.key if at == "key" and span.key is not None else span.start
-    places = _line_cols(parsed_doc.text, offsets.values())
+    wanted = sorted(set(offsets.values()))
+    places = dict(zip(wanted, line_cols(parsed_doc.text, wanted)))
     for e in out["errors"]:
         offset = offsets.get(id(e))
         if offset is not None:
@@ -973,22 +974,6 @@ def _handle(body: dict, limits) -> dict:
         "schema_root": prefix, "reviewed": bool(do_review), "review": warnings_,
         "warnings": parsed_doc.warnings, "schema_warnings": parsed_schema.warnings,
     }
-
-
-def _line_cols(text: str, offsets) -> dict:
-    """``{offset: (line, column)}`` for a few offsets: one pass over the text up to the last
-    (counting newlines in C), no index of every line."""
-    out: dict = {}
-    line, at, line_start = 1, 0, 0
-    for offset in sorted(set(offsets)):
-        offset = max(0, min(offset, len(text)))
-        n = text.count("\n", at, offset)
-        if n:
-            line += n
-            line_start = text.rfind("\n", at, offset) + 1
-        at = offset
-        out[offset] = (line, offset - line_start + 1)
-    return out
 
 
 def _place_schema_error(exc: WorkbenchError, text: str, prefix: str) -> None:
