@@ -499,6 +499,22 @@ class Gate:
             o = self.original if isinstance(self.original, dict) else {}
             self._original_keys = tuple(o.get(k, _MISSING) for k in BLOCKING_FIELDS)
 
+    @classmethod
+    def from_values(cls, tools: Any = None, original: Any = _MISSING, *,
+                    limits: Limits = DEFAULT_LIMITS) -> "Gate":
+        g = cls(None, None, limits=limits)
+        if tools is not None:
+            g.tools = ToolSet(tools, limits)
+        return g.with_original(original) if original is not _MISSING else g
+
+    def with_original(self, original: Any) -> "Gate":
+        import copy
+        g = copy.copy(self)
+        g.original = original
+        o = original if isinstance(original, dict) else {}
+        g._original_keys = tuple(o.get(k, _MISSING) for k in BLOCKING_FIELDS)
+        return g
+
     # -- the verdict alone (JSON Lines) ----------------------------------------------
 
     def verdict(self, item: Any) -> str:
@@ -915,6 +931,41 @@ def _ok_reason(item: dict, tool: Tool | None) -> str:
 
 
 # --------------------------------------------------------------------------- entry points
+
+def gate_value(item_value: Any, tools: Any = None, original: Any = _MISSING, *,
+               dialect: str = "auto", item_text: str | None = None,
+               limits: Limits = DEFAULT_LIMITS) -> dict:
+    """The gate's answer for one **already parsed** item: the same dict as ``POST /api/gate``
+    (``verdict``, ``execute``, ``reason``, ``rule``, ``steps``, ``function_call_output`` — and
+    for the Agents API dialect ``dialect``, ``report`` and ``tool_result``), for the transcript
+    core to call once per call it finds.
+
+    * ``item_value``: the item as parsed by :func:`workbench.jsontext.parse` (exact numbers).
+    * ``tools``: ``None`` (no schema step), the parsed value of tool definitions (a parameters
+      schema, one definition, a list, a namespace, a request's ``tools``, an Agents session's
+      ``agent.tools``), or — to read and compile them once for many calls — the ``Gate`` returned
+      by :func:`prepare` (``tools`` then comes from it; ``original`` too unless given).
+    * ``original``: the parsed original item (rule 9), or leave it out.
+    * ``dialect``: ``"auto"`` (an item with ``turn_id`` is an Agents API action),
+      ``"open_responses"`` or ``"agents_api"``.
+    * ``item_text``: the item's exact text when known (positions in the steps; else none).
+
+    ``warnings`` holds the arguments string's warnings (big integers, lone surrogates…, the
+    same objects Format gives); the item text's own warnings are the caller's (it parsed it).
+    Raises WorkbenchError 422 ``schema_invalid`` when ``tools`` is not a usable tool list.
+    """
+    g = tools if isinstance(tools, Gate) else Gate.from_values(tools, original, limits=limits)
+    if isinstance(tools, Gate) and original is not _MISSING:
+        g = g.with_original(original)
+    result = g.report(item_value, item_text)
+    result.setdefault("warnings", [])
+    return result
+
+
+def prepare(tools: Any = None, original: Any = _MISSING, *, limits: Limits = DEFAULT_LIMITS) -> "Gate":
+    """Tool definitions (parsed) read and compiled once, for many :func:`gate_value` calls."""
+    return Gate.from_values(tools, original, limits=limits)
+
 
 def gate(item_text: str, schema_text: str | None = None, original_text: str | None = None, *,
          limits: Limits = DEFAULT_LIMITS) -> dict:
