@@ -19,6 +19,8 @@ import os
 import sys
 import time
 
+from . import common
+
 EXIT_OK, EXIT_BLOCKED, EXIT_UNREADABLE = 0, 1, 2
 SHOW_BLOCKED = 20
 PROGRESS_MIN_BYTES = 8 * 1024 * 1024
@@ -52,35 +54,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 # --------------------------------------------------------------------------- input
 
-class Unreadable(Exception):
-    def __init__(self, body: dict):
-        super().__init__(body.get("error", {}).get("message", ""))
-        self.body = body
-
-
-def _error_body(code: str, message: str, field: str, **extra) -> dict:
-    return {"error": {"code": code, "message": message, "field": field, **extra}}
-
-
-def _read_text(path: str, field: str) -> str:
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as f:
-                data = f.read()
-    except FileNotFoundError:
-        raise Unreadable(_error_body("file_not_found", f"No such file: {path}", field)) from None
-    except IsADirectoryError:
-        raise Unreadable(_error_body("file_unreadable", f"{path} is a folder, not a file", field)) from None
-    except OSError as exc:
-        raise Unreadable(_error_body("file_unreadable", f"Cannot read {path}: {exc.strerror}", field)) from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise Unreadable(_error_body(
-            "parse_error", f"{path} is not UTF-8 text: byte 0x{data[exc.start]:02x} at byte offset "
-                           f"{exc.start} is not valid", field, offset=exc.start)) from None
+Unreadable, _error_body, _read_text = common.Unreadable, common.error_body, common.read_text
 
 
 def _limits(args):
@@ -90,27 +64,12 @@ def _limits(args):
 
 # --------------------------------------------------------------------------- output
 
-def _marks(stream) -> dict:
-    enc = getattr(stream, "encoding", None) or "ascii"
-    try:
-        "✓✗–→…".encode(enc)
-        return {"pass": "✓", "fail": "✗", "skipped": "–", "arrow": "→", "more": "…"}
-    except (UnicodeEncodeError, LookupError):
-        return {"pass": "+", "fail": "x", "skipped": "-", "arrow": "->", "more": "..."}
+_marks = common.marks
+_GATE_LABELS = {"schema": "--schema", "original": "--original"}
 
 
 def _print_error(body: dict, name: str, as_json: bool) -> None:
-    if as_json:
-        from ..jsontext import dumps_value
-        sys.stdout.write(dumps_value(body).decode("utf-8") + "\n")
-        return
-    e = body["error"]
-    where = f" (line {e['line']}, column {e['column']})" if "line" in e else ""
-    field = e.get("field")
-    label = {"item": name, "schema": "--schema", "original": "--original"}.get(field, field or name)
-    print(f"workbench gate: {label}: {e['message']}{where}", file=sys.stderr)
-    if e.get("snippet"):
-        print(e["snippet"], file=sys.stderr)
+    common.print_error(body, name, command="gate", as_json=as_json, labels=_GATE_LABELS)
 
 
 def _step_line(step: dict, m: dict) -> list[str]:
