@@ -49,6 +49,7 @@ from ..jsontext import dumps_value  # noqa: E402
 from ..limits import DEFAULT_LIMITS  # noqa: E402
 from ..jsontext import error_at, line_cols, locate_many, parse, pointer_of  # noqa: E402
 from ..runtime import collector_paused
+from ..tools import choose as choose_tool  # noqa: E402
 from .compiled import call_bounded  # noqa: E402
 from .compiled import compile_schema as compile_fast  # noqa: E402
 
@@ -758,106 +759,12 @@ def validate_value(schema, instance, *, limits=DEFAULT_LIMITS, format_assert: bo
 
 # --------------------------------------------------------------------------- tool definitions
 
-HOSTED_TOOLS = {"web_search", "web_search_preview", "file_search", "code_interpreter", "computer_use_preview",
-                "computer_use", "computer", "image_generation", "mcp", "local_shell", "shell", "apply_patch",
-                "custom", "web_search_2025_08_26", "web_search_preview_2025_03_11"}
-
-
-class ToolInfo:
-    def __init__(self, schema, name=None, prefix=(), is_tool=False, strict=False, names=(), notes=()):
-        self.schema = schema
-        self.name = name
-        self.prefix = tuple(prefix)
-        self.is_tool = is_tool
-        self.strict = strict
-        self.names = list(names)
-        self.notes = list(notes)
-
-
-def _tool_kind(v) -> str | None:
-    if not isinstance(v, dict):
-        return None
-    t = v.get("type")
-    if t == "function":
-        if isinstance(v.get("function"), dict):
-            return "chat"
-        if isinstance(v.get("name"), str) or "parameters" in v:
-            return "responses"
-        return None
-    if t == "namespace" and isinstance(v.get("tools"), list):
-        return "namespace"
-    if isinstance(t, str) and (":" in t or t in HOSTED_TOOLS):
-        return "hosted"
-    if "type" not in v and isinstance(v.get("name"), str) and isinstance(v.get("parameters"), dict):
-        return "legacy"  # Chat Completions' old "functions" entries: {name, description, parameters}
-    return None
-
-
-def _functions(v, prefix=()):
-    """(kind, definition, path parts) of every tool in a tool, namespace or list of tools."""
-    kind = _tool_kind(v)
-    if kind == "namespace":
-        for i, t in enumerate(v["tools"]):
-            yield from _functions(t, prefix + ("tools", i))
-    elif kind is not None:
-        yield kind, v, prefix
-
-
-def unwrap_tool(value, name: str | None = None) -> ToolInfo:
-    """The schema to validate against: the ``parameters`` of a function tool definition (of a
-    list or namespace of them: the one called ``name``, else the first), or ``value`` itself."""
-    is_list = isinstance(value, list) and value and all(_tool_kind(t) for t in value)
-    if not is_list and _tool_kind(value) is None:
-        return ToolInfo(value)
-    tools = []
-    if is_list:
-        for i, t in enumerate(value):
-            tools.extend(_functions(t, (i,)))
-    else:
-        tools.extend(_functions(value))
-    funcs = [(k, t, p) for k, t, p in tools if k != "hosted"]
-
-    def fname(k, t):
-        return (t["function"].get("name") if k == "chat" else t.get("name"))
-
-    names = [n for n in (fname(k, t) for k, t, p in funcs) if isinstance(n, str)]
-    notes = []
-    if name is not None:
-        chosen = [(k, t, p) for k, t, p in funcs if fname(k, t) == name]
-        if not chosen:
-            raise bad_request(f"No function tool named {name!r} here; the tools are: "
-                              f"{', '.join(names) or 'none'}", field="tool", code="unknown_tool")
-        chosen = chosen[0]
-    elif funcs:
-        chosen = funcs[0]
-        if len(funcs) > 1:
-            notes.append({"code": "several_tools", "pointer": "",
-                          "message": f"{len(funcs)} function tools were given; the document is validated "
-                                     f"against the first, {fname(chosen[0], chosen[1])!r} (choose another "
-                                     "with the tool option)"})
-    else:
-        hosted = tools[0][1].get("type") if tools else None
-        notes.append({"code": "no_parameters", "pointer": "",
-                      "message": f"The tool {hosted!r} is a hosted tool without a parameters schema: "
-                                 "nothing in the document is checked"})
-        return ToolInfo({}, hosted, (), True, False, names, notes)
-    kind, tool, prefix = chosen
-    holder, hprefix = (tool["function"], prefix + ("function",)) if kind == "chat" else (tool, prefix)
-    strict = holder.get("strict") is True
-    tname = holder.get("name") if isinstance(holder.get("name"), str) else None
-    if "parameters" not in holder or holder["parameters"] is None:
-        notes.append({"code": "no_parameters", "pointer": "",
-                      "message": f"The function {tname!r} declares no parameters schema: any arguments "
-                                 "are accepted"})
-        return ToolInfo({}, tname, hprefix, True, strict, names, notes)
-    return ToolInfo(holder["parameters"], tname, hprefix + ("parameters",), True, strict, names, notes)
-
-
 def tool_parameters(schema_value) -> tuple:
     """``(parameters schema, tool name)`` of a function tool definition (Responses
     ``{type: "function", name, parameters}`` or Chat Completions ``{type: "function",
-    function: {name, parameters}}``); a bare schema gives ``(schema, None)``."""
-    info = unwrap_tool(schema_value)
+    function: {name, parameters}}``); a bare schema gives ``(schema, None)``.  Read by
+    :func:`workbench.tools.choose`, the one reader of tool definitions."""
+    info = choose_tool(schema_value)
     return info.schema, info.name
 
 
@@ -905,7 +812,7 @@ def _handle(body: dict, limits) -> dict:
 
     parsed_schema = parse(schema_text, field="schema", max_depth=limits.max_depth)
     parsed_doc = parse(document, field="document", max_depth=limits.max_depth)
-    info = unwrap_tool(parsed_schema.value, tool)
+    info = choose_tool(parsed_schema.value, tool, text=parsed_schema.text)
     prefix = pointer_of(info.prefix)
     try:
         compiled = compile_schema(info.schema, default_draft=draft, format_assert=format_assert, limits=limits)
