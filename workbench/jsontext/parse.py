@@ -55,6 +55,7 @@ class Parsed:
     value: Any
     warnings: list[dict] = field(default_factory=list)
     _lines: LineIndex | None = None
+    duplicate_mark: str | None = None  # keep_duplicates: the tag on repeated keys (see parse)
 
     @property
     def lines(self) -> LineIndex:
@@ -67,17 +68,30 @@ class Parsed:
 
 
 def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT_MAX_DEPTH,
-          numbers: str = "exact", warnings: bool = True, check_depth: bool = True) -> Parsed:
+          numbers: str = "exact", warnings: bool = True, check_depth: bool = True,
+          keep_duplicates: bool = False) -> Parsed:
+    """Parse ``text`` strictly (see :func:`_parse` for ``numbers``).
+
+    ``keep_duplicates=True`` (the formatter's option) keeps every member of an object with a
+    repeated key, in place: the second and later ``"a"`` become the key ``"a" + mark + n`` where
+    ``mark`` (``Parsed.duplicate_mark``) is a NUL and a random tag absent from the text, so the
+    tree stays a plain dict that orjson writes, sorting stays stable (``"a"`` sorts just before
+    ``"a\x00…"``) and the writer's ``duplicate_mark`` argument strips the tag again.  Every
+    other caller gets the default: the last value wins, as in Python, JavaScript and Go."""
     with collector_paused():
-        parsed, found = _parse(text, field=field, max_depth=max_depth, numbers=numbers)
+        parsed, found = _parse(text, field=field, max_depth=max_depth, numbers=numbers,
+                               keep_duplicates=keep_duplicates, floats=warnings)
         if check_depth:
             _check_depth(parsed, max_depth, field)
         if warnings:
-            parsed.warnings = find_warnings(text, *found, parsed.lines)
+            duplicates, long_ints, floats = found
+            parsed.warnings = find_warnings(text, duplicates, long_ints, parsed.lines, floats,
+                                            duplicates_kept=keep_duplicates)
         return parsed
 
 
-def _parse(text: str, *, field: str | None, max_depth: int, numbers: str) -> tuple[Parsed, tuple]:
+def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
+           keep_duplicates: bool = False, floats: bool = False) -> tuple[Parsed, tuple]:
     """Parse ``text`` strictly.  ``numbers`` is ``"exact"`` (int / Decimal),
     ``"fragment"`` (every number an ``orjson.Fragment`` of its token, for writing out) or
     ``"text"`` (every number a :class:`NumberText`, the token as a ``str`` subclass).
@@ -103,12 +117,17 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str) -> tup
 
     duplicates: list[str] = []
     long_ints: list[str] = []
+    odd_floats: list[str] = []
+    marks: list[str] = []  # keep_duplicates: [mark], made at the first repeated key
 
     def pairs_hook(pairs):
         d = dict(pairs)
         if len(d) != len(pairs):
             seen = set()
-            duplicates.extend(k for k, _ in pairs if k in seen or seen.add(k))
+            repeated = [k for k, _ in pairs if k in seen or seen.add(k)]
+            duplicates.extend(repeated)
+            if keep_duplicates:
+                d = _keep_all(pairs, text, marks, len(duplicates) - len(repeated))
         return d
 
     if numbers == "text":
@@ -123,8 +142,15 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str) -> tup
             long_ints.append(token)
         return int(token) if number_type is None else number_type(token)
 
+    def float_hook(token, _make=number_type or Decimal):
+        # only tokens a float64 reader may change: > 15 significant digits or an exponent
+        if len(token) > 16 or "e" in token or "E" in token:
+            odd_floats.append(token)
+        return _make(token)
+
     decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_int=int_hook,
-                               parse_float=number_type or Decimal, parse_constant=_reject_constant)
+                               parse_float=float_hook if floats else number_type or Decimal,
+                               parse_constant=_reject_constant)
     try:
         value = decoder.decode(text)
     except json.JSONDecodeError as exc:
@@ -139,9 +165,11 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str) -> tup
         # an integer beyond Python's int-conversion digit limit: keep it as a Decimal
         duplicates.clear()
         long_ints.clear()
+        odd_floats.clear()
         number_type = number_type or Decimal
         decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_int=int_hook,
-                                   parse_float=number_type, parse_constant=_reject_constant)
+                                   parse_float=float_hook if floats else number_type,
+                                   parse_constant=_reject_constant)
         try:
             value = decoder.decode(text)
         except RecursionError:
@@ -149,7 +177,29 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str) -> tup
         except InvalidOperation:
             raise exponent_error(text, field) from None
 
-    return Parsed(text, value), (duplicates, long_ints)
+    parsed = Parsed(text, value)
+    parsed.duplicate_mark = marks[0] if marks else None
+    return parsed, (duplicates, long_ints, odd_floats)
+
+
+def _keep_all(pairs, text: str, marks: list, counted: int) -> dict:
+    """The members of one object with every repeated key kept: later copies get the key
+    ``key + mark + nnnnnnnnn`` (a running count, so sorted output keeps them in order)."""
+    if not marks:
+        import secrets
+        mark = "\x00wbdup" + secrets.token_hex(6)
+        while mark[1:] in text:
+            mark = "\x00wbdup" + secrets.token_hex(6)
+        marks.append(mark)
+    mark = marks[0]
+    d: dict = {}
+    n = counted
+    for k, v in pairs:
+        if k in d:
+            n += 1
+            k = f"{k}{mark}{n:09d}"
+        d[k] = v
+    return d
 
 
 ORJSON_MAX_DEPTH = 254  # orjson refuses to write deeper trees (measured: 255 fails)

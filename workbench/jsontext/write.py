@@ -19,18 +19,29 @@ import orjson
 from .parse import NumberText
 
 
-def dumps_tree(value: Any, indent: int | str = 2, sort_keys: bool = False) -> str:
+def dumps_tree(value: Any, indent: int | str = 2, sort_keys: bool = False,
+               duplicate_mark: str | None = None) -> str:
     """Write a tree whose numbers are ``orjson.Fragment`` (or plain Python values) as JSON
     text with orjson.  Raises ``TypeError`` where orjson cannot (lone surrogates, depth > 254);
-    :func:`plain_dumps` writes those."""
+    :func:`plain_dumps` writes those.  ``duplicate_mark``: the tree was parsed with
+    ``keep_duplicates`` (``Parsed.duplicate_mark``); every repeated key is written as itself."""
     option = orjson.OPT_SORT_KEYS if sort_keys else 0
     if indent == 0:
-        return orjson.dumps(value, option=option).decode()
-    out = orjson.dumps(value, option=option | orjson.OPT_INDENT_2).decode()
-    if indent == 2:
+        out = orjson.dumps(value, option=option).decode()
+    else:
+        out = orjson.dumps(value, option=option | orjson.OPT_INDENT_2).decode()
+        if indent != 2:
+            unit = "\t" if indent == "tab" else " " * indent
+            out = _REINDENT.sub(lambda m: "\n" + unit * (len(m.group(1)) // 2), out)
+    return strip_duplicate_marks(out, duplicate_mark)
+
+
+def strip_duplicate_marks(out: str, mark: str | None) -> str:
+    """The written text with the tags of repeated keys (see ``parse(keep_duplicates=True)``)
+    removed: ``"a\\u0000wbdup…000000001"`` is written ``"a"`` again."""
+    if not mark:
         return out
-    unit = "\t" if indent == "tab" else " " * indent
-    return _REINDENT.sub(lambda m: "\n" + unit * (len(m.group(1)) // 2), out)
+    return re.sub(re.escape(encode_string(mark)[1:-1]) + r"[0-9]{9}", "", out)
 
 
 _REINDENT = re.compile(r"\n( +)")
@@ -43,8 +54,11 @@ def encode_string(s: str) -> str:
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", out) if _SURROGATE.search(out) else out
 
 
-def plain_dumps(value: Any, indent: int | str = 0, sort_keys: bool = False) -> str:
+def plain_dumps(value: Any, indent: int | str = 0, sort_keys: bool = False,
+                duplicate_mark: str | None = None) -> str:
     """Pure-Python writer for trees parsed with ``numbers="text"`` (any depth, any string)."""
+    if duplicate_mark:
+        return strip_duplicate_marks(plain_dumps(value, indent, sort_keys), duplicate_mark)
     unit = "\t" if indent == "tab" else " " * indent if indent else ""
     out: list[str] = []
     nl = "\n" if unit else ""
