@@ -12,10 +12,11 @@ from typing import Any
 
 import orjson
 
-from ..errors import bad_request
+from ..errors import WorkbenchError, bad_request
 from ..fields import Field, Fields
 from ..jsontext import ORJSON_MAX_DEPTH, check_depth, dumps_tree, parse, plain_dumps
 from ..limits import DEFAULT_MAX_DEPTH
+from . import jsonl
 
 
 REQUEST = Fields(
@@ -38,22 +39,72 @@ def check_indent(indent: Any) -> int | str:
 
 def format_text(text: str, indent: Any = 2, sort_keys: bool = False, *,
                 max_depth: int = DEFAULT_MAX_DEPTH, field: str = "text") -> dict:
-    """Format ``text``; returns ``{"formatted", "warnings", "stats"}``."""
+    """Format ``text``; returns ``{"formatted", "warnings", "stats"}``.
+
+    Every member of an object is kept, a repeated key too (in place; also with ``sort_keys``,
+    where the copies stay in their order) and warned about.  Text that is JSON Lines (two or
+    more lines, each a value) is formatted value by value — the answer then says
+    ``jsonl: true`` and ``lines`` (how many values), and minified output keeps one value per
+    line.  A pasted Server-Sent Events stream is a ``parse_error`` with ``hint: "sse_stream"``
+    that names the Gate."""
     indent = check_indent(indent)
     if not isinstance(sort_keys, bool):
         raise bad_request("'sort_keys' must be true or false", field="sort_keys", code="bad_option")
-    parsed = parse(text, field=field, max_depth=max_depth, numbers="fragment", check_depth=False)
+    try:
+        parsed = parse(text, field=field, max_depth=max_depth, numbers="fragment",
+                       check_depth=False, keep_duplicates=True)
+    except WorkbenchError as exc:
+        if exc.code != "parse_error" or not isinstance(text, str):
+            raise
+        if jsonl.looks_like_sse(text):
+            raise jsonl.sse_error(exc, field) from None
+        one = lambda line: parse(line, field=field, max_depth=max_depth, warnings=False)  # noqa: E731
+        if not jsonl.maybe_jsonl(text, one):
+            raise
+        return _format_lines(text, indent, sort_keys, max_depth, field, one)
+    formatted = _write(parsed, text, indent, sort_keys, max_depth, field)
+    return {"formatted": formatted, "warnings": parsed.warnings,
+            "stats": {"chars_in": len(text), "chars_out": len(formatted),
+                      "lines_out": formatted.count("\n") + 1}}
+
+
+def _write(parsed, text: str, indent, sort_keys: bool, max_depth: int, field: str,
+           values=None) -> str:
+    """The formatted text of ``parsed`` (or of each of ``values``, one per line)."""
     if max_depth < ORJSON_MAX_DEPTH:
         check_depth(parsed, max_depth, field)
+    mark = parsed.duplicate_mark
     try:
         # orjson refuses trees deeper than it writes, so success also proves depth <= its limit
-        formatted = dumps_tree(parsed.value, indent, sort_keys)
+        if values is None:
+            return dumps_tree(parsed.value, indent, sort_keys, mark)
+        return "\n".join([dumps_tree(v, indent, sort_keys, mark) for v in values])
     except (orjson.JSONEncodeError, TypeError):
         check_depth(parsed, max_depth, field)
         # lone surrogates in strings, or deeper than orjson writes: the plain writer
-        tree = parse(text, field=field, max_depth=max_depth, numbers="text", warnings=False).value
-        formatted = plain_dumps(tree, indent, sort_keys)
-    return {"formatted": formatted, "warnings": parsed.warnings,
+        tree = parse(text, field=field, max_depth=max_depth + (values is not None),
+                     numbers="text", warnings=False, keep_duplicates=True)
+        if values is None:
+            return plain_dumps(tree.value, indent, sort_keys, tree.duplicate_mark)
+        return "\n".join([plain_dumps(v, indent, sort_keys, tree.duplicate_mark)
+                           for v in tree.value])
+
+
+def _format_lines(text: str, indent, sort_keys: bool, max_depth: int, field: str, one) -> dict:
+    joined = jsonl.Joined(text)
+    try:
+        parsed = parse(joined.joined, field=field, max_depth=max_depth + 1, numbers="fragment",
+                       check_depth=False, keep_duplicates=True)
+    except WorkbenchError as exc:
+        if exc.offset is None:
+            raise
+        raise joined.error(exc, one, field) from None
+    values = parsed.value
+    if max_depth < ORJSON_MAX_DEPTH:
+        check_depth(parsed, max_depth + 1, field)
+    formatted = _write(parsed, joined.joined, indent, sort_keys, max_depth + 1, field, values)
+    warnings = [joined.move_warning(w, []) for w in parsed.warnings]
+    return {"formatted": formatted, "warnings": warnings, "jsonl": True, "lines": len(values),
             "stats": {"chars_in": len(text), "chars_out": len(formatted),
                       "lines_out": formatted.count("\n") + 1}}
 
