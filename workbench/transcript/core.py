@@ -1,21 +1,394 @@
-"""The transcript core (being built): see the package docstring for the response shape."""
+"""The transcript core: read the text, tell its kind, run the checks of its kind, gate every
+call, and answer in the shape documented in the package docstring."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import WorkbenchError
+from ..fields import Field, Fields
+from ..limits import DEFAULT_LIMITS, Limits
+from ..runtime.deadline import Deadline
+from . import chat as chat_mod
+from . import spec as spec_mod
+from .calls import Gates, call_entry
+from .items import Entry, envelopes, pair, portable, states
+from .kinds import detect
+from .read import Places, Source, read, split_array
+from .report import Place, Report
+from .streams import ResponsesStream
 
-try:
-    from ..fields import Field, Fields
-    REQUEST = Fields(Field("text", str, required=True, text=True),
-                     Field("tools", str, text=True))
-except ImportError:  # pragma: no cover
-    REQUEST = None
+REQUEST = Fields(
+    Field("text", str, required=True, text=True,
+          doc="a response, an item list, JSON Lines, an SSE stream, a Chat Completions payload "
+              "or stream, an Agents API session or its events"),
+    Field("tools", str, text=True, doc="tool definitions, as for the gate's schema"),
+)
+
+MAX_CALLS = 10_000
 
 
-def analyse(text, tools=None, *, limits=None):
-    raise WorkbenchError("not_available", "The transcript view is not built yet", status=404)
+class Context:
+    """Everything one analysis works with, and what it collects."""
+
+    def __init__(self, src: Source, gates: Gates, limits: Limits, deadline: Deadline):
+        self.src, self.gates, self.limits, self.deadline = src, gates, limits, deadline
+        self.places = Places(src)
+        self.report = Report(self.places, max(limits.max_errors, 100))
+        self.calls: list[tuple[Place, dict, bool]] = []
+        self.calls_left_off = 0
+        self.items: list = []
+        self.timeline = None
+        self.chain = None
+        self.results = None
+        self.outputs = 0
+        self.events = 0
+        self.responses = None
+        self.spec = spec_mod.SpecCheck(self)
+
+    def call(self, place: Place, dialect: str, value: dict, verdict: str, *, exact=True,
+             **extra) -> dict | None:
+        if len(self.calls) >= MAX_CALLS:
+            self.calls_left_off += 1
+            return None
+        entry = call_entry({}, dialect, value, verdict, **extra)
+        self.calls.append((place, entry, exact))
+        if place.piece is not None:
+            self.places.want(place.piece, place.pointer)
+        return entry
+
+
+# --------------------------------------------------------------------------- Open Responses
+
+def or_entries(placed: list[tuple[Any, Place]], pos0: int = 0) -> list[Entry]:
+    entries = []
+    for pos, (it, place) in enumerate(placed, pos0):
+        if type(it) is not dict:
+            continue
+        t = it.get("type")
+        t = t if isinstance(t, str) else None
+        cid = it.get("call_id")
+        if t == "function_call_output" or (t is not None and t.endswith("_output") and
+                                           isinstance(cid, str)):
+            entries.append(Entry("output", place, pos, it, call_id=cid))
+        elif t == "function_call" or (isinstance(cid, str) and t != "message" and
+                                      "role" not in it):
+            entries.append(Entry("call", place, pos, it, call_id=it.get("call_id"),
+                                 id=it.get("id"), name=it.get("name"),
+                                 args=it.get("arguments"), status=it.get("status"),
+                                 turn_id=it.get("turn_id")))
+        else:
+            entries.append(Entry("other", place, pos, it, continues=t != "reasoning"))
+    return entries
+
+
+def gate_or_calls(ctx: Context, placed, *, items_index: bool = False) -> None:
+    for i, (it, place) in enumerate(placed):
+        ctx.deadline.check()
+        if type(it) is dict and it.get("type") == "function_call":
+            if "turn_id" in it or type(it.get("arguments")) is dict:
+                r = ctx.gates.agents(it)
+                ctx.call(place, "agents_api", it, r["verdict"], pending=False,
+                         item=i if items_index else None)
+            else:
+                ctx.call(place, "open_responses", it, ctx.gates.verdict(it),
+                         item=i if items_index else None)
+
+
+def _items_of(ctx: Context, value: Any, base: str) -> list[tuple[Any, Place]]:
+    piece = ctx.src.pieces[0]
+    if not isinstance(value, list):
+        return []
+    return [(it, Place(piece, f"{base}/{i}")) for i, it in enumerate(value)]
+
+
+def _pieces_placed(ctx: Context) -> list[tuple[Any, Place]]:
+    return [(p.value, Place(p, "")) for p in ctx.src.pieces]
+
+
+def _bad_lines(ctx: Context) -> None:
+    for b in ctx.src.bad:
+        ctx.report.add("stream_bad_line",
+                       f"Line {b.line} is not JSON ({b.message}): one value per line is "
+                       "expected; this line is skipped.", Place(None, "", b.line, b.column),
+                       text=b.text)
+
+
+def analyse_response(ctx: Context) -> None:
+    v = ctx.src.value
+    placed = _items_of(ctx, v.get("output"), "/output")
+    piece = ctx.src.pieces[0]
+    status = v.get("status")
+    states(placed, status if isinstance(status, str) else None,
+           Place(piece, "/status" if "status" in v else ""), ctx.report)
+    _item_checks(ctx, placed, last_turn=True, inputs=False)
+
+
+def _item_checks(ctx: Context, placed, *, last_turn: bool, inputs: bool,
+                 earlier: bool = False) -> None:
+    envelopes(placed, ctx.report, chat=False)
+    portable(placed, ctx.report)
+    entries = or_entries(placed)
+    pair(entries, ctx.report, ctx.deadline, last_turn=last_turn, earlier=earlier)
+    ctx.outputs += sum(1 for e in entries if e.kind == "output")
+    gate_or_calls(ctx, placed)
+    ctx.spec.items(placed, inputs=inputs)
+
+
+def analyse_item_list(ctx: Context) -> None:
+    src = ctx.src
+    _bad_lines(ctx)
+    if src.form == "json":
+        v = src.value
+        placed = _items_of(ctx, v.get("input"), "/input") if type(v) is dict else \
+            _items_of(ctx, v, "")
+    else:
+        placed = _pieces_placed(ctx)
+    v = src.value if src.form == "json" else None
+    earlier = type(v) is dict and isinstance(v.get("previous_response_id"), str)
+    _item_checks(ctx, placed, last_turn=False, inputs=True, earlier=earlier)
+
+
+def analyse_item(ctx: Context) -> None:
+    v = ctx.src.value
+    placed = [(v, Place(ctx.src.pieces[0], ""))]
+    gate_or_calls(ctx, placed)
+    if type(v) is dict and isinstance(v.get("type"), str):
+        portable(placed, ctx.report)
+        ctx.spec.items(placed, inputs=True)
+
+
+# --------------------------------------------------------------------------- Chat
+
+def _gate_chat(ctx: Context, calls, *, items_index: bool = False) -> None:
+    for entry in calls:
+        tc, place, complete = entry[:3]
+        ctx.deadline.check()
+        ctx.call(place, "chat_completions", tc, ctx.gates.chat(tc, complete),
+                 item=entry[3] if items_index and len(entry) > 3 else None,
+                 exact=not items_index)
+
+
+def analyse_chat_completion(ctx: Context) -> None:
+    entries, calls = chat_mod.completion_entries(ctx.src.value, ctx.src.pieces[0], "")
+    pair(entries, ctx.report, ctx.deadline, last_turn=True, call_word="tool call",
+         output_word="tool message")
+    _gate_chat(ctx, calls)
+
+
+def analyse_chat_messages(ctx: Context) -> None:
+    src = ctx.src
+    _bad_lines(ctx)
+    if src.form == "json":
+        v = src.value
+        placed = _items_of(ctx, v.get("messages"), "/messages") if type(v) is dict else \
+            _items_of(ctx, v, "")
+    else:
+        placed = _pieces_placed(ctx)
+    envelopes(placed, ctx.report, chat=True)
+    entries, calls = chat_mod.message_entries(placed)
+    pair(entries, ctx.report, ctx.deadline, call_word="tool call", output_word="tool message")
+    ctx.outputs += sum(1 for e in entries if e.kind == "output")
+    _gate_chat(ctx, calls)
+
+
+def analyse_chat_stream(ctx: Context) -> None:
+    src = ctx.src
+    if src.form == "json" and isinstance(src.value, list):
+        split_array(src)
+    cs = chat_mod.ChatStream(src, ctx.report, ctx.deadline)
+    cs.run()
+    ctx.events = cs.events
+    ctx.items = cs.items()
+    calls = cs.rebuilt_calls()
+    entries = [Entry("call", place, k, tc, call_id=tc["id"], name=tc["function"]["name"],
+                     args=tc["function"]["arguments"], dialect="chat_completions")
+               for k, (tc, place, _c, _i) in enumerate(calls)]
+    pair(entries, ctx.report, ctx.deadline, last_turn=True, call_word="tool call",
+         output_word="tool message")
+    _gate_chat(ctx, calls, items_index=True)
+
+
+# --------------------------------------------------------------------------- Responses streams
+
+def _segments(order: list) -> list[list]:
+    """A recording may hold several streams one after another (a new response.created after
+    the previous one's events): one segment per response."""
+    from .streams import event_type
+    segments: list[list] = [[]]
+    seen_events = False
+    for entry in order:
+        if entry[1] == "piece" and event_type(entry[2]) == "response.created" and seen_events:
+            segments.append([])
+            seen_events = False
+        segments[-1].append(entry)
+        if entry[1] == "piece":
+            seen_events = True
+    return segments
+
+
+def analyse_response_stream(ctx: Context) -> None:
+    src = ctx.src
+    if src.form == "json" and isinstance(src.value, list):
+        split_array(src)
+    segments = _segments(src.order)
+    all_slots = []
+    all_placed = []
+    entries: list[Entry] = []
+    before = len(ctx.report.findings)
+    for k, order in enumerate(segments):
+        rs = ResponsesStream(src, ctx.report, ctx.deadline, order=order)
+        rs.run()
+        ctx.events += rs.events
+        slots = rs.ordered_slots()
+        for s in slots:
+            s.response = k
+        placed = [(s.item(), s.place()) for s in slots]
+        states(placed, rs.status, rs.status_place(), ctx.report, what="stream's response")
+        entries += or_entries(placed, len(all_placed))
+        all_slots += slots
+        all_placed += placed
+    ctx.items = [it for it, _ in all_placed]
+    portable(all_placed, ctx.report)
+    # every call of a recording waits for its answer in the *next request*, which a recording
+    # of streams does not hold: each is pending, never unanswered
+    pair(entries, ctx.report, ctx.deadline, last_turn=True)
+    ctx.outputs += sum(1 for e in entries if e.kind == "output")
+    for i, (it, place) in enumerate(all_placed):
+        if type(it) is dict and it.get("type") == "function_call":
+            ctx.call(place, "open_responses", it, ctx.gates.verdict(it), item=i,
+                     exact=all_slots[i].done_piece is not None)
+    ctx.spec.events(src.pieces)  # the items are checked inside their output_item events
+    # findings about an item's place belong to its timeline row
+    by_piece = {}
+    for s in all_slots:
+        for p in (s.added_piece, s.done_piece):
+            if p is not None:
+                by_piece.setdefault(id(p), s)
+    for f in ctx.report.findings[before:]:
+        p = f.get("_at")
+        s = by_piece.get(id(p.piece)) if p is not None and p.piece is not None else None
+        if s is not None and f not in s.broken:
+            s.broken.append(f)
+    ctx.timeline = all_slots
+    ctx.responses = len(segments)
+
+
+def _timeline(ctx: Context, slots) -> list[dict]:
+    rows = []
+    for s in slots:
+        it = s.item()
+        rows.append({"response": s.response, "output_index": s.output_index,
+                     "item_id": s.item_id,
+                     "type": it.get("type"), "name": it.get("name"),
+                     "call_id": it.get("call_id"), "status": it.get("status"),
+                     "first_line": s.first_line, "last_line": s.last_line,
+                     "events": dict(s.events),
+                     "broken": sorted(i for i in (ctx.report.index_of(f) for f in s.broken)
+                                      if i is not None)})
+    return rows
+
+
+# --------------------------------------------------------------------------- the answer
+
+def analyse_agents(ctx: Context) -> None:
+    from .session import analyse_session
+    analyse_session(ctx)
+
+
+ANALYSERS = {
+    "response": analyse_response, "item_list": analyse_item_list, "item": analyse_item,
+    "chat_completion": analyse_chat_completion, "chat_messages": analyse_chat_messages,
+    "chat_stream": analyse_chat_stream, "response_stream": analyse_response_stream,
+    "agents_session": analyse_agents,
+}
+
+
+def analyse(text: str, tools: str | None = None, *, limits: Limits = DEFAULT_LIMITS) -> dict:
+    """The answer of ``POST /api/transcript`` for ``text`` (and optional tool definitions)."""
+    if not isinstance(text, str):
+        raise WorkbenchError("bad_type", "'text' must be a string", status=400, field="text")
+    deadline = Deadline(limits.work_timeout, "Checking the transcript", "text")
+    with deadline:
+        gates = Gates(tools if tools and tools.strip() else None, limits)
+        src = read(text, limits, deadline)
+        kind = detect(src)
+        ctx = Context(src, gates, limits, deadline)
+        ANALYSERS[kind](ctx)
+        deadline.check_now()
+        return _answer(ctx, kind)
+
+
+def _answer(ctx: Context, kind: str) -> dict:
+    pieces = {}
+    placed_refs = [p for p, _e, _x in ctx.calls]
+    if ctx.chain is not None:
+        placed_refs += [link.get("_at") for link in ctx.chain["links"]]
+    if ctx.results is not None:
+        placed_refs += [r.get("_at") for r in ctx.results]
+    for p in placed_refs:
+        if p is not None and p.piece is not None:
+            pieces[id(p.piece)] = p.piece
+            ctx.places.want(p.piece, p.pointer)
+    findings = ctx.report.finish(pieces)
+    calls = []
+    for place, entry, exact in ctx.calls:
+        if place.piece is None:
+            where = {"pointer": place.pointer, "line": place.line, "column": place.column or 1}
+        else:
+            where = ctx.places.where(place.piece, place.pointer)
+            if exact:
+                j = ctx.places.json_text(place.piece, place.pointer)
+                if j is not None:
+                    entry["json"] = j
+        calls.append({**where, **entry})
+    if ctx.results is not None:
+        for r in ctx.results:
+            p = r.pop("_at", None)
+            if p is not None and p.piece is not None:
+                r.update(ctx.places.where(p.piece, p.pointer))
+            m = r.get("matched")
+            r["matched"] = next((i for i, c in enumerate(calls) if c["dialect"] == "agents_api" and
+                                 (c.get("turn_id"), c.get("call_id")) == m), None) \
+                if m is not None else None
+    counts = ctx.report.counts
+    timeline = _timeline(ctx, ctx.timeline) if ctx.timeline is not None else None
+    chain = ctx.chain
+    if chain is not None:
+        for link in chain["links"]:
+            fs = link.pop("_findings", None)
+            if fs:
+                link["findings"] = sorted(i for i in (ctx.report.index_of(f) for f in fs)
+                                          if i is not None)
+                link["broken"] = True
+            p = link.pop("_at", None)
+            if p is not None and p.piece is not None:
+                link.update({k: v for k, v in ctx.places.where(p.piece, p.pointer).items()})
+    summary = {"calls": len(ctx.calls) + ctx.calls_left_off, "outputs": ctx.outputs,
+               "errors": counts["error"], "warnings": counts["warning"], "infos": counts["info"],
+               "lines": ctx.src.line_count}
+    if ctx.src.form != "json" or kind in ("response_stream", "chat_stream"):
+        summary["events"] = ctx.events or len(ctx.src.pieces)
+    if ctx.items:
+        summary["items"] = len(ctx.items)
+    if ctx.responses is not None:
+        summary["responses"] = ctx.responses
+    out = {"kind": kind, "calls": calls, "findings": findings, "items": ctx.items,
+           "chain": chain, "summary": summary, "source": _source_word(ctx.src),
+           "timeline": timeline, "spec": ctx.spec.summary(),
+           "truncated": {"findings": ctx.report.left_off, "calls": ctx.calls_left_off}}
+    if ctx.results is not None:
+        out["results"] = ctx.results
+    return out
+
+
+def _source_word(src: Source) -> str:
+    if src.form == "json" and src.pieces and src.pieces[0].prefix:
+        return "json_events"
+    return src.form
 
 
 def handle(body: dict, limits) -> dict:
+    """``POST /api/transcript``: ``text`` (required), ``tools``."""
     values = REQUEST.read(body)
     return analyse(values["text"], values["tools"], limits=limits)

@@ -1,0 +1,233 @@
+"""Chat Completions: a response (``choices[].message.tool_calls``), a request's ``messages``
+(answers are ``role: "tool"`` messages with ``tool_call_id``), and a chunk stream.
+
+A stream's tool calls arrive as ``delta.tool_calls[]`` keyed by ``index``: the id and type in the
+first delta, the name and the arguments split across deltas.  Arguments are joined as they come.
+A name is joined *once*: a delta that repeats the whole name so far (``llm_version`` twice) or
+sends the name cumulatively (``llm_``, ``llm_version``) is not appended again — a naive ``+=``
+would write ``llm_versionllm_version`` (finding ``chat_stream_name_split``, info).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .items import Entry
+from .read import Piece, Source
+from .report import Place, Report
+
+
+def completion_entries(value: dict, piece: Piece, base: str, pos0: int = 0):
+    """(entries, calls) of a Chat Completions response: calls as (tool_call, place,
+    complete)."""
+    entries: list[Entry] = []
+    calls = []
+    choices = value.get("choices")
+    pos = pos0
+    for i, ch in enumerate(choices if isinstance(choices, list) else ()):
+        if type(ch) is not dict:
+            continue
+        msg = ch.get("message")
+        if type(msg) is not dict:
+            continue
+        complete = ch.get("finish_reason") not in ("length", "content_filter")
+        for j, tc in enumerate(msg.get("tool_calls") or () if isinstance(msg.get("tool_calls"), list)
+                               else ()):
+            if type(tc) is not dict:
+                continue
+            place = Place(piece, f"{base}/choices/{i}/message/tool_calls/{j}")
+            fn = tc.get("function") if type(tc.get("function")) is dict else {}
+            entries.append(Entry("call", place, pos, tc, call_id=tc.get("id"),
+                                 name=fn.get("name"), args=fn.get("arguments"),
+                                 dialect="chat_completions"))
+            calls.append((tc, place, complete))
+            pos += 1
+    return entries, calls
+
+
+def message_entries(messages: list[tuple[Any, Place]]):
+    """(entries, calls) of a list of Chat messages."""
+    entries: list[Entry] = []
+    calls = []
+    pos = 0
+    for m, place in messages:
+        if type(m) is not dict:
+            continue
+        tcs = m.get("tool_calls")
+        if isinstance(tcs, list) and tcs:
+            for j, tc in enumerate(tcs):
+                if type(tc) is not dict:
+                    continue
+                p = Place(place.piece, f"{place.pointer}/tool_calls/{j}")
+                fn = tc.get("function") if type(tc.get("function")) is dict else {}
+                entries.append(Entry("call", p, pos, tc, call_id=tc.get("id"),
+                                     name=fn.get("name"), args=fn.get("arguments"),
+                                     dialect="chat_completions"))
+                calls.append((tc, p, True))
+                pos += 1
+            continue
+        if m.get("role") == "tool":
+            entries.append(Entry("output", place, pos, m, call_id=m.get("tool_call_id"),
+                                 dialect="chat_completions"))
+        else:
+            entries.append(Entry("other", place, pos, m,
+                                 continues=m.get("role") not in ("system", "developer")))
+        pos += 1
+    return entries, calls
+
+
+# --------------------------------------------------------------------------- the stream
+
+class _Call:
+    __slots__ = ("index", "id", "type", "name", "name_parts", "args", "place", "piece",
+                 "ids_seen")
+
+    def __init__(self, index, place, piece):
+        self.index, self.place, self.piece = index, place, piece
+        self.id = None
+        self.type = None
+        self.name = ""
+        self.name_parts = 0
+        self.args: list[str] = []
+        self.ids_seen: set = set()
+
+
+class ChatStream:
+    def __init__(self, src: Source, report: Report, deadline):
+        self.src, self.report, self.deadline = src, report, deadline
+        self.choices: dict[Any, dict] = {}
+        self.calls: dict[tuple, _Call] = {}
+        self.finish: dict[Any, str] = {}
+        self.events = 0
+        self.done_seen = False
+        self.after_done: list[Piece] = []
+        self.name_split: list[_Call] = []
+
+    def run(self) -> None:
+        for line, what, ref in self.src.order:
+            self.deadline.check()
+            if what == "bad":
+                self.report.add("stream_bad_line",
+                                f"Line {line} is neither an SSE field nor JSON ({ref.message}): a "
+                                "client reading this stream stops or drops the chunk here.",
+                                Place(None, "", ref.line, ref.column), text=ref.text)
+            elif what == "done":
+                self.done_seen = True
+            else:
+                if self.done_seen:
+                    self.after_done.append(ref)
+                self.chunk(ref)
+        if self.after_done:
+            self.report.add("stream_after_terminal",
+                            f"{len(self.after_done)} chunk(s) after data: [DONE]: a client closed "
+                            "the stream there and never sees them.",
+                            Place(self.after_done[0], ""), count=len(self.after_done))
+        if not self.finish and not self.done_seen:
+            last = self.src.pieces[-1] if self.src.pieces else None
+            self.report.add("stream_no_terminal",
+                            "No chunk carries a finish_reason and no data: [DONE] ends the "
+                            "stream: it was cut off before the model finished, so its tool "
+                            "calls may be incomplete. Record it again.",
+                            Place(last, "") if last else None)
+        for c in self.name_split:
+            self.report.add("chat_stream_name_split",
+                            f"The name of tool call {c.index} arrives in {c.name_parts} deltas; "
+                            f"joined once it is \"{c.name}\" (a naive += of every delta gives "
+                            "a doubled or broken name). Join names the way arguments are "
+                            "joined, without repeating what was already sent.", c.place)
+
+    def chunk(self, piece: Piece) -> None:
+        v = piece.value
+        if type(v) is not dict:
+            return
+        self.events += 1
+        choices = v.get("choices")
+        if not isinstance(choices, list):
+            return
+        for ci, ch in enumerate(choices):
+            if type(ch) is not dict:
+                continue
+            index = ch.get("index", ci)
+            state = self.choices.setdefault(index, {"role": None, "content": [], "calls": []})
+            fr = ch.get("finish_reason")
+            if isinstance(fr, str) and fr:
+                self.finish[index] = fr
+            delta = ch.get("delta")
+            if type(delta) is not dict:
+                continue
+            if isinstance(delta.get("role"), str):
+                state["role"] = state["role"] or delta["role"]
+            if isinstance(delta.get("content"), str):
+                state["content"].append(delta["content"])
+            tcs = delta.get("tool_calls")
+            if not isinstance(tcs, list):
+                continue
+            for j, tc in enumerate(tcs):
+                if type(tc) is not dict:
+                    continue
+                ti = tc.get("index", j)
+                key = (index, ti)
+                call = self.calls.get(key)
+                pointer = f"/choices/{ci}/delta/tool_calls/{j}"
+                if call is None:
+                    call = _Call(ti, Place(piece, pointer), piece)
+                    self.calls[key] = call
+                    state["calls"].append(call)
+                cid = tc.get("id")
+                if isinstance(cid, str) and cid:
+                    if call.id is None:
+                        call.id = cid
+                    elif cid != call.id and cid not in call.ids_seen:
+                        call.ids_seen.add(cid)
+                        self.report.add("stream_item_id_changed",
+                                        f"Tool call {ti} was started with id \"{call.id}\" but "
+                                        f"this delta says \"{cid}\": the id of one call must not "
+                                        "change, or its answer matches nothing.",
+                                        Place(piece, pointer + "/id"), [("added", call.place)])
+                if isinstance(tc.get("type"), str) and tc["type"]:
+                    call.type = call.type or tc["type"]
+                fn = tc.get("function")
+                if type(fn) is not dict:
+                    continue
+                name = fn.get("name")
+                if isinstance(name, str) and name:
+                    call.name_parts += 1
+                    if call.name_parts == 2:
+                        self.name_split.append(call)
+                    if name == call.name:
+                        pass  # the whole name again
+                    elif call.name and name.startswith(call.name):
+                        call.name = name  # sent cumulatively
+                    else:
+                        call.name += name
+                a = fn.get("arguments")
+                if isinstance(a, str):
+                    call.args.append(a)
+
+    def items(self) -> list[dict]:
+        out = []
+        for index, state in self.choices.items():
+            msg: dict = {"role": state["role"] or "assistant",
+                         "content": "".join(state["content"]) if state["content"] else None}
+            if state["calls"]:
+                msg["tool_calls"] = [{"id": c.id, "type": c.type or "function",
+                                      "function": {"name": c.name, "arguments": "".join(c.args)}}
+                                     for c in state["calls"]]
+            out.append({"index": index, "message": msg,
+                        "finish_reason": self.finish.get(index)})
+        return out
+
+    def rebuilt_calls(self):
+        """(tool_call, place, complete, item index) of every rebuilt call."""
+        out = []
+        for k, (index, state) in enumerate(self.choices.items()):
+            fr = self.finish.get(index)
+            # finished: a finish_reason other than a cut-off one, or (without any finish_reason)
+            # the stream's closing data: [DONE]
+            complete = (fr not in ("length", "content_filter")) if fr is not None else \
+                self.done_seen
+            for c in state["calls"]:
+                tc = {"id": c.id, "type": c.type or "function",
+                      "function": {"name": c.name, "arguments": "".join(c.args)}}
+                out.append((tc, c.place, complete, k))
+        return out

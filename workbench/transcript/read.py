@@ -1,0 +1,291 @@
+"""Reading the pasted text: one JSON value, JSON Lines, or Server-Sent Events — and which kind
+of transcript it is (the kinds table of ``transcript-rules.md``).
+
+A *piece* is one JSON value of the text with its place: the whole text when it is one JSON
+value, else one line (JSON Lines) or one event's ``data:`` (SSE).  Every finding and call points
+into a piece (a JSON Pointer relative to the piece's value); :class:`Places` turns those into
+line and column of the pasted text with one :class:`~workbench.jsontext.LineIndex`.
+
+A stream is text, not JSON: a line that is neither an SSE field nor JSON is kept as a bad line
+(reported as ``stream_bad_line`` at its line), never as a whole-text ``parse_error``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..errors import WorkbenchError
+from ..jsontext import LineIndex, locate_many, parse, split_pointer
+
+SSE_FIELDS = ("data", "event", "id", "retry")
+_SSE_LINE = re.compile(r"(?:data|event|id|retry)(?::|$)|:")
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+
+
+class Piece:
+    """One JSON value in the text: ``value``, where its JSON starts (``start``) and ends
+    (``end``) in the text, its 1-based ``line``; for SSE the ``event:`` name."""
+
+    __slots__ = ("value", "start", "end", "line", "event_name", "index", "prefix")
+
+    def __init__(self, value, start, end, line, event_name=None, index=0, prefix=""):
+        self.prefix = prefix  # the piece's pointer inside the pasted value (a JSON array's element)
+        self.value = value
+        self.start = start
+        self.end = end
+        self.line = line
+        self.event_name = event_name
+        self.index = index
+
+
+class BadLine:
+    __slots__ = ("line", "offset", "column", "message", "text")
+
+    def __init__(self, line, offset, column, message, text):
+        self.line, self.offset, self.column, self.message, self.text = (
+            line, offset, column, message, text)
+
+
+class Source:
+    """What was read: ``form`` (``json``, ``json_lines``, ``sse``), the pieces in order, the bad
+    lines, ``done`` (the lines of ``data: [DONE]``) and, for one JSON value, ``value``."""
+
+    def __init__(self, text: str, form: str):
+        self.text = text
+        self.form = form
+        self.pieces: list[Piece] = []
+        self.bad: list[BadLine] = []
+        self.done: list[tuple[int, int]] = []   # (line, offset) of each data: [DONE]
+        self.lines = LineIndex(text)
+        self.value: Any = None
+        self.line_count = 0
+        self.order: list[tuple[int, str, Any]] = []  # (line, "piece" | "done" | "bad", ref)
+
+
+def _load(text: str, limits, field="text"):
+    return parse(text, field=field, max_depth=limits.max_depth, warnings=False).value
+
+
+def read(text: str, limits, deadline) -> Source:
+    """Read ``text`` as one JSON value, JSON Lines or SSE (in that order of preference)."""
+    body = text.strip()
+    if not body:
+        raise WorkbenchError("parse_error", "The text is empty: paste a response, an item list, "
+                             "a stream or a session", field="text", line=1, column=1, offset=0)
+    first_line = body.split("\n", 1)[0].strip()
+    looks_sse = bool(_SSE_LINE.match(first_line)) or "\ndata:" in text or "\nevent:" in text
+    if not looks_sse and body[0] in "{[":
+        try:
+            value = _load(text, limits)
+        except WorkbenchError as exc:
+            if exc.code != "parse_error" or "\n" not in body:
+                raise
+            src = _json_lines(text, limits, deadline)
+            containers = sum(1 for p in src.pieces if isinstance(p.value, (dict, list)))
+            if not containers or containers < len(src.bad) or (
+                    len(src.pieces) == 1 and not src.bad):
+                raise exc  # a document with a mistake, not JSON Lines
+            return src
+        src = Source(text, "json")
+        src.value = value
+        src.pieces.append(Piece(value, 0, len(text), 1))
+        src.order.append((1, "piece", src.pieces[0]))
+        src.line_count = text.count("\n") + 1
+        return src
+    if looks_sse:
+        return _sse(text, limits, deadline)
+    # neither JSON nor SSE: JSON Lines with bad lines, else the plain parse error
+    src = _json_lines(text, limits, deadline)
+    if not src.pieces:
+        _load(text, limits)  # raises the parse error with its place
+    return src
+
+
+def split_array(src: Source) -> list[Piece]:
+    """The elements of a pasted JSON array as pieces of their own (a JSON array of events):
+    their places in one walk; their pointers keep the element's index as prefix."""
+    value = src.value
+    spans = locate_many(src.text, [f"/{i}" for i in range(len(value))])
+    pieces = []
+    for i, v in enumerate(value):
+        s = spans.get(f"/{i}")
+        start, end = (s.start, s.end) if s is not None else (0, len(src.text))
+        pieces.append(Piece(v, start, end, src.lines.line_col(start)[0], None, i, f"/{i}"))
+    src.pieces = pieces
+    src.order = [(p.line, "piece", p) for p in pieces]
+    return pieces
+
+
+def _lines(text: str):
+    """(line number, start offset, content without the line break) of every line."""
+    n = 0
+    pos = 0
+    size = len(text)
+    find = text.find
+    while pos < size:
+        n += 1
+        end = find("\n", pos)
+        if end == -1:
+            end = size
+        stop = end
+        if stop > pos and text[stop - 1] == "\r":
+            stop -= 1
+        yield n, pos, stop
+        pos = end + 1
+
+
+def _json_lines(text: str, limits, deadline) -> Source:
+    src = Source(text, "json_lines")
+    count = 0
+    for n, start, stop in _lines(text):
+        deadline.check()
+        count = n
+        line = text[start:stop]
+        lead = len(line) - len(line.lstrip())
+        if lead == len(line):
+            continue
+        _piece_or_bad(src, line.strip(), start + lead, n, None, limits)
+    src.line_count = count
+    return src
+
+
+def _piece_or_bad(src: Source, data: str, offset: int, n: int, event_name, limits) -> None:
+    try:
+        value = _load(data, limits)
+    except WorkbenchError as exc:
+        where = offset + (exc.offset or 0)
+        bad = BadLine(n, where, src.lines.line_col(where)[1], exc.message, data[:200])
+        src.bad.append(bad)
+        src.order.append((n, "bad", bad))
+        return
+    piece = Piece(value, offset, offset + len(data), n, event_name, len(src.pieces))
+    src.pieces.append(piece)
+    src.order.append((n, "piece", piece))
+
+
+def _sse(text: str, limits, deadline) -> Source:
+    """Server-Sent Events: blank-line separated events of ``field: value`` lines.  ``data:``
+    lines of one event are joined with newlines (its place is its first ``data:`` line); a
+    line that is JSON on its own is taken as an event's data too (recordings that dropped the
+    ``data:`` prefix); anything else is a bad line."""
+    src = Source(text, "sse")
+    event_name = None
+    data: list[str] = []
+    data_at = None  # (line, offset) of the first data line
+    count = 0
+
+    def dispatch():
+        nonlocal event_name, data, data_at
+        if data:
+            joined = "\n".join(data)
+            n, off = data_at
+            stripped = joined.strip()
+            if stripped == "[DONE]":
+                src.done.append((n, off))
+                src.order.append((n, "done", (n, off)))
+            elif stripped:
+                lead = len(joined) - len(joined.lstrip())
+                _piece_or_bad(src, stripped, off + lead, n, event_name, limits)
+        event_name = None
+        data = []
+        data_at = None
+
+    for n, start, stop in _lines(text):
+        deadline.check()
+        count = n
+        line = text[start:stop]
+        if not line.strip():
+            dispatch()
+            continue
+        if line.startswith(":"):
+            continue  # a comment
+        name, colon, value = line.partition(":")
+        if colon and name in SSE_FIELDS:
+            if value.startswith(" "):
+                value = value[1:]
+            off = start + len(name) + 1 + (1 if line[len(name) + 1:len(name) + 2] == " " else 0)
+            if name == "data":
+                if data_at is None:
+                    data_at = (n, off)
+                data.append(value)
+            elif name == "event":
+                if data:  # an event line with data pending: the blank line was lost
+                    dispatch()
+                event_name = value.strip()
+            continue
+        if not colon and name in SSE_FIELDS:
+            continue  # a field with an empty value
+        stripped = line.strip()
+        if stripped[:1] in "{[":
+            dispatch()
+            lead = len(line) - len(line.lstrip())
+            _piece_or_bad(src, stripped, start + lead, n, None, limits)
+            continue
+        bad = BadLine(n, start, 1, "not an SSE field (data:, event:, id:, retry:), a comment "
+                      "or JSON", line[:200])
+        src.bad.append(bad)
+        src.order.append((n, "bad", bad))
+    dispatch()
+    src.line_count = count
+    return src
+
+
+# --------------------------------------------------------------------------- places
+
+class Places:
+    """Line/column of (piece, pointer) places, resolved in one walk per piece."""
+
+    def __init__(self, src: Source):
+        self.src = src
+        self.wanted: dict[int, set[str]] = {}
+        self.spans: dict[int, dict] = {}
+
+    def want(self, piece: Piece, pointer: str) -> None:
+        self.wanted.setdefault(id(piece), set()).add(pointer)
+
+    def resolve(self, pieces_by_id: dict[int, Piece]) -> None:
+        text = self.src.text
+        for pid, pointers in self.wanted.items():
+            piece = pieces_by_id[pid]
+            # a pointer that names nothing is placed at its nearest existing parent
+            ask = set()
+            for p in pointers:
+                parts = split_pointer(p)
+                for k in range(len(parts) + 1):
+                    ask.add("".join("/" + t.replace("~", "~0").replace("/", "~1")
+                                    for t in parts[:k]))
+            sub = text if (piece.start == 0 and piece.end == len(text)) else \
+                text[piece.start:piece.end]
+            try:
+                found = locate_many(sub, ask)
+            except (ValueError, IndexError, KeyError, TypeError):  # pragma: no cover
+                found = {}
+            self.spans[pid] = found
+
+    def span(self, piece: Piece, pointer: str):
+        """(start, end) offsets in the text of the value at ``pointer`` (or its nearest
+        parent), and whether it was found exactly."""
+        found = self.spans.get(id(piece), {})
+        parts = split_pointer(pointer)
+        exact = True
+        while True:
+            p = "".join("/" + t.replace("~", "~0").replace("/", "~1") for t in parts)
+            s = found.get(p)
+            if s is not None:
+                return piece.start + s.start, piece.start + s.end, exact
+            if not parts:
+                return piece.start, piece.end, False
+            parts = parts[:-1]
+            exact = False
+
+    def where(self, piece: Piece, pointer: str) -> dict:
+        start, _end, _exact = self.span(piece, pointer)
+        line, column = self.src.lines.line_col(start)
+        return {"pointer": piece.prefix + pointer, "line": line, "column": column}
+
+    def json_text(self, piece: Piece, pointer: str) -> str | None:
+        start, end, exact = self.span(piece, pointer)
+        if not exact:
+            return None
+        return self.src.text[start:end]

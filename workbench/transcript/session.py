@@ -1,0 +1,439 @@
+"""Agents API sessions (``agents-rules.md``): pending actions and history calls kept apart,
+``tool_result`` events matched to actions by the exact ``(turn_id, call_id)`` pair, the
+orchestration items, door 1 (the tools are strict) and door 2 (each pending action through the
+gate's ``agents_api`` dialect), and the chain ``{session_id, links}``.
+
+What can be pasted: a session object (``items``, ``required_actions``, ``status``, ``agent``), a
+session's creation body (``agent``, ``environment``, ``input``), an ``agent.session.*`` event
+(``requires_action`` carries the session), a list of session events (JSON array, JSON Lines or
+SSE), or ``{"session": {...}, "events": [...]}``.  A ``tool_result`` is an event of type
+``agent.session.input.tool_result`` (or an object with ``turn_id``, ``call_id`` and
+``success``).
+
+Chain links are those of the rules (``agent``, ``turn``, ``function_call``, ``tool_result``,
+``subagent`` with ``via``) plus the other orchestration items under their own type; each link
+may carry its place, ``broken: true`` and the indices of its findings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import WorkbenchError
+from ..jsontext import dumps_value
+from .read import split_array
+from .report import Place, edit_diff, show_diff
+
+RESULT_TYPE = "agent.session.input.tool_result"
+ORCHESTRATION = ("create_subagent_call", "send_subagent_input_call", "wait_for_subagents_call",
+                 "interrupt_subagent_call", "agent_message")
+
+
+def _q(v) -> str:
+    return f'"{v}"' if isinstance(v, str) else "missing"
+
+
+def _is_result(v: Any) -> bool:
+    return type(v) is dict and (v.get("type") == RESULT_TYPE or (
+        "type" not in v and "turn_id" in v and "call_id" in v and "success" in v))
+
+
+class Session:
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.report = ctx.report
+        self.session_id = None
+        self.agent: dict | None = None
+        self.agent_place = None
+        self.history: list[tuple[dict, Place]] = []     # session items
+        self.actions: list[tuple[dict, Place]] = []     # required_actions
+        self.results: list[tuple[dict, Place]] = []     # tool_result events
+        self.events_given = False
+        self.explicit_events = False
+
+    # -- gathering ----------------------------------------------------------------------
+
+    def take_session(self, s: dict, piece, base: str) -> None:
+        if not isinstance(self.session_id, str):
+            sid = s.get("id") if isinstance(s.get("id"), str) else s.get("session_id")
+            self.session_id = sid if isinstance(sid, str) else self.session_id
+        if type(s.get("agent")) is dict and self.agent is None:
+            self.agent = s["agent"]
+            self.agent_place = Place(piece, base + "/agent")
+        for key in ("items", "input"):
+            items = s.get(key)
+            if isinstance(items, list):
+                for i, it in enumerate(items):
+                    self.history.append((it, Place(piece, f"{base}/{key}/{i}")))
+        ra = s.get("required_actions")
+        if isinstance(ra, list):
+            seen = {(a.get("turn_id"), a.get("call_id")) for a, _ in self.actions
+                    if type(a) is dict}
+            for i, a in enumerate(ra):
+                if type(a) is dict and (a.get("turn_id"), a.get("call_id")) in seen:
+                    continue  # the same action in a later snapshot
+                self.actions.append((a, Place(piece, f"{base}/required_actions/{i}")))
+
+    def take_event(self, ev: Any, piece, base: str) -> None:
+        if type(ev) is not dict:
+            return
+        if _is_result(ev):
+            self.results.append((ev, Place(piece, base)))
+            return
+        if type(ev.get("session")) is dict:
+            self.take_session(ev["session"], piece, base + "/session")
+        elif "required_actions" in ev or "items" in ev or type(ev.get("agent")) is dict:
+            self.take_session(ev, piece, base)
+        if type(ev.get("item")) is dict:
+            self.history.append((ev["item"], Place(piece, base + "/item")))
+        if isinstance(ev.get("session_id"), str) and self.session_id is None:
+            self.session_id = ev["session_id"]
+
+    def gather(self) -> None:
+        src = self.ctx.src
+        if src.form == "json":
+            v = src.value
+            piece = src.pieces[0]
+            if isinstance(v, list):
+                self.events_given = True
+                for p in split_array(src):
+                    self.take_event(p.value, p, "")
+            elif type(v.get("session")) is dict and isinstance(v.get("events"), list):
+                self.explicit_events = True
+                self.take_session(v["session"], piece, "/session")
+                for i, ev in enumerate(v["events"]):
+                    self.take_event(ev, piece, f"/events/{i}")
+            else:
+                self.take_event(v, piece, "")
+        else:
+            self.events_given = True
+            for b in src.bad:
+                self.report.add("stream_bad_line",
+                                f"Line {b.line} is neither an SSE field nor JSON ({b.message}): "
+                                "the event on it is lost.", Place(None, "", b.line, b.column),
+                                text=b.text)
+            for p in src.pieces:
+                self.take_event(p.value, p, "")
+        self.ctx.events = len(src.pieces)
+
+    # -- the checks ---------------------------------------------------------------------
+
+    def run(self) -> None:
+        ctx = self.ctx
+        self.gather()
+        self._tools()
+        agent_id = self.agent.get("id") if self.agent and isinstance(self.agent.get("id"), str) \
+            else (self.agent.get("name") if self.agent and isinstance(self.agent.get("name"), str)
+                  else None)
+        subagents = self._subagents()
+        links: list[dict] = []
+        if agent_id is not None or self.agent is not None:
+            links.append({"object": "agent", "id": agent_id, "_at": self.agent_place})
+        turn_links: dict[str, dict] = {}
+        call_links: dict[tuple, dict] = {}
+        current_turn = [None]
+
+        def turn(tid, place):
+            if isinstance(tid, str) and tid != current_turn[0]:
+                current_turn[0] = tid
+                if tid not in turn_links:
+                    link = {"object": "turn", "id": tid, "_at": place}
+                    turn_links[tid] = link
+                    links.append(link)
+
+        history_pairs: dict[tuple, tuple] = {}
+        for it, place in self.history:
+            ctx.deadline.check()
+            if type(it) is not dict:
+                continue
+            t = it.get("type")
+            if t == "handoff":
+                f = self.report.add("handoff_type",
+                                    "There is no item type handoff in the Agents API: this "
+                                    "confuses the SDK's in-process handoff object with the "
+                                    "session's orchestration items (create_subagent_call, "
+                                    "send_subagent_input_call …). Use those.",
+                                    Place(place.piece, place.pointer + "/type"))
+                links.append({"object": "handoff", "id": it.get("id"), "_at": place,
+                              "_findings": [f] if f else None})
+                continue
+            if _is_result(it):
+                self.results.append((it, place))
+                continue
+            turn(it.get("turn_id"), place)
+            if t == "function_call":
+                pair = (it.get("turn_id"), it.get("call_id"))
+                who = it.get("agent_id") if "agent_id" in it else it.get("from")
+                link = {"object": "function_call", "call_id": it.get("call_id"),
+                        "turn_id": it.get("turn_id"), "name": it.get("name"), "pending": False,
+                        "_at": place, "_findings": []}
+                if isinstance(who, str) and who in subagents:
+                    link["agent_id"] = who
+                    f = self.report.add("subagent_function_call",
+                                        f"This function call is attributed to the subagent "
+                                        f"{_q(who)}: subagents cannot run function tools, so "
+                                        "the host must not execute it. Route the request "
+                                        "through the main agent.",
+                                        Place(place.piece, place.pointer + (
+                                            "/agent_id" if "agent_id" in it else "/from")),
+                                        [("subagent", subagents[who])])
+                    link["_findings"].append(f)
+                history_pairs.setdefault(pair, (it, place, link))
+                call_links.setdefault(pair, link)
+                links.append(link)
+                r = ctx.gates.agents(it)
+                ctx.call(place, "agents_api", it, r["verdict"], pending=False)
+            elif t in ORCHESTRATION:
+                if t == "create_subagent_call":
+                    links.append({"object": "subagent",
+                                  "id": it.get("subagent_id") or it.get("call_id") or it.get("id"),
+                                  "via": "create_subagent_call", "agent_id": it.get("agent_id"),
+                                  "_at": place})
+                else:
+                    link = {"object": t, "id": it.get("id") or it.get("call_id"), "_at": place}
+                    for k in ("subagent_id", "from", "agent_id"):
+                        if isinstance(it.get(k), str):
+                            link[k] = it[k]
+                    links.append(link)
+
+        # pending actions: door 2 through the gate
+        pending: dict[tuple, dict] = {}
+        for a, place in self.actions:
+            ctx.deadline.check()
+            if type(a) is not dict:
+                continue
+            pair = (a.get("turn_id"), a.get("call_id"))
+            turn(a.get("turn_id"), place)
+            r = ctx.gates.agents(a)
+            link = {"object": "function_call", "call_id": a.get("call_id"),
+                    "turn_id": a.get("turn_id"), "name": a.get("name"), "pending": True,
+                    "_at": place, "_findings": []}
+            if pair in pending:
+                f = self.report.add("duplicate_call_id",
+                                    f"Two pending actions share the pair turn_id {_q(pair[0])} / "
+                                    f"call_id {_q(pair[1])}: one result cannot say which it "
+                                    "answers.", Place(place.piece, place.pointer + "/call_id"),
+                                    [("first", pending[pair]["place"])])
+                link["_findings"].append(f)
+            entry = ctx.call(place, "agents_api", a, r["verdict"], pending=True,
+                             report=r.get("report"), tool_result=r.get("tool_result"),
+                             reason=r.get("reason"))
+            pending.setdefault(pair, {"action": a, "place": place, "gate": r, "link": link,
+                                      "answered": [], "entry": entry, "near": []})
+            links.append(link)
+            call_links[pair] = link
+
+        # results: matched by the exact pair.  Events count as given when the text holds a
+        # result, or is a snapshot with its events ({"session": …, "events": […]})
+        self.events_given = bool(self.results) or self.explicit_events
+        results_out = []
+        by_call_id: dict[str, list] = {}
+        for p, info in pending.items():
+            if isinstance(p[1], str):
+                by_call_id.setdefault(p[1], []).append(p)
+        for k, (res, place) in enumerate(self.results):
+            ctx.deadline.check()
+            pair = (res.get("turn_id"), res.get("call_id"))
+            link = {"object": "tool_result", "call_id": res.get("call_id"),
+                    "turn_id": res.get("turn_id"), "success": res.get("success"),
+                    "_at": place, "_findings": []}
+            matched = None
+            self._result_shape(res, place, link)
+            if pair in pending:
+                info = pending[pair]
+                matched = pair
+                if info["answered"]:
+                    f = self.report.add("duplicate_output",
+                                        f"A second tool_result answers turn_id {_q(pair[0])} / "
+                                        f"call_id {_q(pair[1])}: send exactly one result per "
+                                        "action.", Place(place.piece, place.pointer + "/call_id"),
+                                        [("action", info["place"]),
+                                         ("first", info["answered"][0])])
+                    link["_findings"].append(f)
+                info["answered"].append(place)
+                if res.get("success") is True and info["gate"].get("execute") is False:
+                    f = self.report.add("result_executed_after_failed_check",
+                                        f"This result says success: true, but the action's "
+                                        f"arguments fail the tool's schema "
+                                        f"({info['gate'].get('verdict')}): the host executed a "
+                                        "call its own check refused. Answer success: false with "
+                                        "the failing fields instead.",
+                                        Place(place.piece, place.pointer + "/success"),
+                                        [("action", info["place"])])
+                    link["_findings"].append(f)
+            elif pair in history_pairs:
+                it, hplace, hlink = history_pairs[pair]
+                f = self.report.add("history_call_answered",
+                                    f"This result answers the history call {it.get('name')} "
+                                    f"(call_id {_q(pair[1])}), which is not pending: it was "
+                                    "answered in its own turn. Only required_actions wait for "
+                                    "a result; drop this one.",
+                                    Place(place.piece, place.pointer + "/call_id"),
+                                    [("call", hplace)])
+                link["_findings"].append(f)
+                matched = pair
+            else:
+                near = self._near(pair, pending, by_call_id)
+                if near is not None:
+                    p, diffs = near
+                    info = pending[p]
+                    words = "; ".join(f"{k} {_q(pair[0] if k == 'turn_id' else pair[1])} for "
+                                      f"{_q(p[0] if k == 'turn_id' else p[1])} ({show_diff(d)})"
+                                      for k, d in diffs.items())
+                    rel = {"turn_id": p[0], "call_id": p[1]}
+                    if "call_id" in diffs:
+                        rel["diff"] = diffs["call_id"]
+                    if "turn_id" in diffs:
+                        rel["turn_diff"] = diffs["turn_id"]
+                    f = self.report.add("result_pair_mismatch",
+                                        f"This result's pair differs from the pending action's: "
+                                        f"{words}. The harness matches the pair character for "
+                                        "character, so the action stays unanswered and the turn "
+                                        "stalls. Copy turn_id and call_id exactly.",
+                                        Place(place.piece, place.pointer + (
+                                            "/call_id" if "call_id" in diffs else "/turn_id")),
+                                        [("action", info["place"], rel)])
+                    link["_findings"].append(f)
+                    info["near"].append(f)
+                    info["link"]["_findings"].append(f)
+                else:
+                    f = self.report.add("result_without_action",
+                                        f"This result (turn_id {_q(pair[0])}, call_id "
+                                        f"{_q(pair[1])}) answers no pending action and no "
+                                        "history call: nothing waits for it. Check the pair "
+                                        "against required_actions.",
+                                        Place(place.piece, place.pointer + "/call_id"))
+                    link["_findings"].append(f)
+            results_out.append({"_at": place, "turn_id": res.get("turn_id"),
+                                "call_id": res.get("call_id"), "success": res.get("success"),
+                                "matched": matched})
+            target = call_links.get(matched) if matched is not None else None
+            if target is not None and target in links:
+                links.insert(links.index(target) + 1 + sum(
+                    1 for x in links[links.index(target) + 1:]
+                    if x.get("object") == "tool_result" and x.get("call_id") == pair[1]), link)
+            else:
+                links.append(link)
+
+        for p, info in pending.items():
+            if info["answered"] or info["near"]:
+                continue
+            a = info["action"]
+            if self.events_given:
+                f = self.report.add("action_unanswered",
+                                    f"The pending action {a.get('name')} (turn_id {_q(p[0])}, "
+                                    f"call_id {_q(p[1])}) has no tool_result among the events: "
+                                    "the session waits for it. Gate it and answer it with the "
+                                    "same pair.", info["place"])
+                info["link"]["_findings"].append(f)
+            else:
+                self.report.add("pending_call",
+                                f"The pending action {a.get('name')} (turn_id {_q(p[0])}, "
+                                f"call_id {_q(p[1])}) waits for a tool_result: the gate says "
+                                f"{info['gate'].get('verdict')}; answer with the same pair.",
+                                info["place"])
+
+        # the result index for calls
+        index_of_pair = {}
+        for k, r in enumerate(results_out):
+            if r["matched"] is not None:
+                index_of_pair.setdefault(r["matched"], []).append(k)
+        for p, info in pending.items():
+            if info["entry"] is not None:
+                info["entry"]["answered_by"] = index_of_pair.get(p, [])
+        ctx.results = results_out
+        for link in links:
+            if not link.get("_findings"):
+                link.pop("_findings", None)
+        ctx.chain = {"session_id": self.session_id, "links": links}
+        ctx.outputs += len(self.results)
+
+    def _result_shape(self, res: dict, place, link) -> None:
+        success = res.get("success")
+        if success is True and "output" in res and not isinstance(res["output"], str) and \
+                not isinstance(res["output"], list):
+            f = self.report.add("result_output_not_string",
+                                "success: true with an output that is not a string: serialise "
+                                "the tool's result first (\"output\": \"{\\\"status\\\":"
+                                "\\\"paid\\\"}\").", Place(place.piece, place.pointer + "/output"))
+            link["_findings"].append(f)
+        if success is False and not (isinstance(res.get("error"), str) and res["error"].strip()):
+            f = self.report.add("result_failure_without_error",
+                                "success: false with no error: neither a person nor the model "
+                                "can tell what failed. Name every failing field, e.g. "
+                                "\"order_id failed schema: expected ^[A-Z]-\\d{4}$\".",
+                                Place(place.piece, place.pointer + (
+                                    "/error" if "error" in res else "/success")))
+            link["_findings"].append(f)
+
+    def _near(self, pair, pending, by_call_id):
+        t, c = pair
+        best = None
+        for p in pending:
+            diffs = {}
+            if p[1] != c:
+                d = edit_diff(c, p[1]) if isinstance(c, str) and isinstance(p[1], str) else None
+                if d is None:
+                    continue
+                diffs["call_id"] = d
+            if p[0] != t:
+                d = edit_diff(t, p[0]) if isinstance(t, str) and isinstance(p[0], str) else None
+                if d is None and "call_id" in diffs:
+                    continue
+                diffs["turn_id"] = d or [{"at": 0, "left": str(t), "right": str(p[0])}]
+            if not diffs:
+                continue
+            size = sum(len(d) for d in diffs.values())
+            if best is None or size < best[2]:
+                best = (p, diffs, size)
+        return None if best is None else (best[0], best[1])
+
+    def _subagents(self) -> dict:
+        out = {}
+        for it, place in self.history:
+            if type(it) is not dict:
+                continue
+            if it.get("type") == "create_subagent_call":
+                sid = it.get("subagent_id") or it.get("call_id") or it.get("id")
+                if isinstance(sid, str):
+                    out.setdefault(sid, place)
+            elif it.get("type") in ("send_subagent_input_call", "interrupt_subagent_call") and \
+                    isinstance(it.get("subagent_id"), str):
+                out.setdefault(it["subagent_id"], place)
+        return out
+
+    def _tools(self) -> None:
+        """Tools from the text's agent.tools when the request gave none; door 1 for each."""
+        ctx = self.ctx
+        tools = self.agent.get("tools") if self.agent else None
+        if ctx.gates.tools is None and isinstance(tools, list) and tools:
+            from .calls import Gates
+            try:
+                ctx.gates = Gates(dumps_value(tools).decode("utf-8"), ctx.limits)
+            except WorkbenchError:
+                pass
+        if not isinstance(tools, list):
+            return
+        from ..validate.review import review_schema
+        for i, t in enumerate(tools):
+            if type(t) is not dict or t.get("type", "function") != "function":
+                continue
+            params = t.get("parameters")
+            if type(params) is not dict:
+                continue
+            try:
+                notes = review_schema(params)
+            except Exception:  # pragma: no cover - the review never fails on a dict
+                notes = []
+            for n in notes[:20]:
+                self.report.add("tool_not_strict",
+                                f"Door 1: the tool {t.get('name')} is not strict — "
+                                f"{n.get('message')}. A wide schema lets the model fill in "
+                                "what the host never meant to accept.",
+                                Place(self.agent_place.piece, f"{self.agent_place.pointer}/tools/"
+                                      f"{i}/parameters{n.get('pointer', '')}"),
+                                review=n.get("code"))
+
+
+def analyse_session(ctx) -> None:
+    Session(ctx).run()
