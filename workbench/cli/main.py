@@ -7,10 +7,10 @@ import argparse
 import sys
 
 from .. import __version__
-from . import gate, serve
+from . import gate, serve, transcript
 
 # each module adds its subcommand with ``add_parser(subparsers)``; order = order in --help
-SUBCOMMANDS = [serve, gate]
+SUBCOMMANDS = [serve, gate, transcript]
 
 
 def build_parser() -> argparse.ArgumentParser:

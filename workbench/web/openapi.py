@@ -79,6 +79,21 @@ ENDPOINTS = {
             "steps": {"type": "array", "items": {"type": "object", "required": ["check", "status"]}},
             "function_call_output": {"type": ["object", "null"]}}},
     },
+    "transcript": {
+        "summary": "Check a transcript, stream or session: pairing, state, streams, every call gated",
+        "request": {"required": ["text"], "properties": {"text": TEXT, "tools": TEXT}},
+        "response": {"required": ["kind", "calls", "findings", "items", "chain"], "properties": {
+            "kind": {"type": "string", "enum": [
+                "response", "item_list", "response_stream", "chat_completion", "chat_messages",
+                "chat_stream", "agents_session", "item"]},
+            "calls": {"type": "array", "items": {"type": "object", "required": [
+                "pointer", "line", "column", "dialect", "name", "call_id", "verdict"]}},
+            "findings": {"type": "array", "items": {"type": "object", "required": [
+                "code", "severity", "message", "pointer", "line", "column"], "properties": {
+                "severity": {"enum": ["error", "warning", "info"]}}}},
+            "items": {"type": "array"},
+            "chain": {"type": ["object", "null"]}}},
+    },
 }
 
 

@@ -54,6 +54,12 @@ def api_gate():
     return answer(VIEW["gate"])
 
 
+@api.post("/transcript")
+def api_transcript():
+    from .. import transcript  # the Gate page's report of transcripts, streams and sessions
+    return json_response(transcript.handle(json_body(), g.limits))
+
+
 @api.get("/openapi.json")
 def api_openapi():
     from .openapi import spec
