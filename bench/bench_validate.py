@@ -12,7 +12,7 @@ types, required keys, ``additionalProperties: false``, ``pattern``, ``enum``, bo
 
 * ``plain jsonschema``: ``json.loads(text)`` then ``list(Draft202012Validator(schema)
   .iter_errors(value))`` -- Python's ``re``, floats, no positions, no time bound;
-* ``workbench core, compiled``: ``parse(text)`` (exact numbers) then ``run(compiled, value,
+* ``workbench core, compiled``: ``parse(text)`` (exact numbers) then ``evaluate(compiled, value,
   path="compiled")`` -- the schema as generated Python functions
   (:mod:`workbench.validate.compiled`), errors sorted into document order with messages and
   schema pointers;
@@ -115,14 +115,14 @@ def invalid_items(pointers) -> set[int]:
 def time_core(text: str, schema_text: str, path: str) -> tuple[float, set, int, dict]:
     from workbench.limits import DEFAULT_LIMITS
     from workbench.jsontext import parse
-    from workbench.validate import compile_schema, run
+    from workbench.validate import compile_schema, evaluate
 
     limits = DEFAULT_LIMITS.with_(max_errors=1_000_000, work_timeout=600)
     compiled = compile_schema(parse(schema_text).value)  # once (cached), as a running server would
     c0, t0 = time.process_time(), time.perf_counter()
     value = parse(text).value
     t1 = time.perf_counter()
-    out = run(compiled, value, limits, path=path)
+    out = evaluate(compiled, value, limits, path=path)
     t2 = time.perf_counter()
     cpu = time.process_time() - c0
     assert out["path"] == path

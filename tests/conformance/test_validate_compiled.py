@@ -2,7 +2,7 @@
 jsonschema path: same validity, same errors.
 
 * Every required test of the official suite (draft 4, 6, 7, 2019-09, 2020-12) whose schema
-  compiles runs through BOTH paths of :func:`workbench.validate.run`: the validity must be the
+  compiles runs through BOTH paths of :func:`workbench.validate.evaluate`: the validity must be the
   suite's, and the error records must be the same -- the same set of ``(pointer, keyword)``
   (asserted for every test), and record for record the same pointer, keyword, message,
   ``schema_pointer``, placement and order (asserted too; the few known differences are listed
@@ -28,8 +28,8 @@ from hypothesis import strategies as st
 from workbench.errors import WorkbenchError
 from workbench.limits import DEFAULT_LIMITS
 from workbench.jsontext import parse
-from workbench.validate import compile_schema, run, validate_value
-from workbench.validate.compiled import compile_schema as compile_fast
+from workbench.validate import compile_schema, evaluate, validate_value
+from workbench.validate.compiled import compile_functions
 
 from test_conformance_jsonschema import DRAFTS, remotes_registry, suite_dir
 
@@ -37,8 +37,8 @@ LIMITS = DEFAULT_LIMITS.with_(max_errors=100_000)
 
 
 def both(compiled, instance, limits=LIMITS):
-    a = run(compiled, instance, limits, path="compiled")
-    b = run(compiled, instance, limits, path="jsonschema")
+    a = evaluate(compiled, instance, limits, path="compiled")
+    b = evaluate(compiled, instance, limits, path="jsonschema")
     assert a["path"] == "compiled" and b["path"] == "jsonschema"
     return a, b
 
@@ -265,7 +265,7 @@ def test_schema_text_never_reaches_the_source():
               "properties": {evil: {"const": evil, "pattern": "^" + "x"}, "b": {"enum": [evil, 1]}},
               "patternProperties": {evil.replace("(", "\\(").replace(")", "\\)"): {"type": "string"}},
               "required": [evil], "dependentRequired": {evil: ["b"]}}
-    fast = compile_fast(schema, "2020-12")
+    fast = compile_functions(schema, "2020-12")
     assert fast is not None
     assert "pwned" not in fast.source and "__import__" not in fast.source
     assert fast.is_valid({evil: "x", "b": 1}) is False  # const: the value must be evil itself
@@ -282,27 +282,27 @@ def test_refused_constructs_fall_back_to_jsonschema():
                    {"$defs": {"a": {"$id": "http://example.com/a"}}, "$ref": "#/$defs/a"},
                    {"properties": {"a": {"$schema": "http://json-schema.org/draft-07/schema#"}}},
                    {"$ref": "http://example.com/x"}]:
-        assert compile_fast(schema, "2020-12") is None, schema
+        assert compile_functions(schema, "2020-12") is None, schema
     compiled = compile_schema({"properties": {"a": {"type": "string"}}, "unevaluatedProperties": False})
     assert compiled.fast is None
     out = validate_value(compiled.schema, {"a": 1, "b": 2})
     assert out["path"] == "jsonschema" and [e["pointer"] for e in out["errors"]] == ["/a", "/b"]
     with pytest.raises(ValueError):
-        run(compiled, {}, path="compiled")
+        evaluate(compiled, {}, path="compiled")
 
 
 def test_exact_numbers_and_draft4_integers():
     big = 2**64 + 1
     s = {"type": "integer", "maximum": big}
-    assert compile_fast(s, "2020-12").is_valid(big) is True
-    assert compile_fast(s, "2020-12").is_valid(big + 1) is False
-    assert compile_fast({"type": "integer"}, "2020-12").is_valid(Decimal("1.0")) is True
-    assert compile_fast({"type": "integer"}, "draft-04").is_valid(Decimal("1.0")) is False
-    assert compile_fast({"type": "integer"}, "2020-12").is_valid(True) is False
-    assert compile_fast({"multipleOf": Decimal("0.1")}, "2020-12").is_valid(Decimal("0.3")) is True
-    assert compile_fast({"multipleOf": Decimal("0.1")}, "2020-12").is_valid(Decimal("0.35")) is False
-    assert compile_fast({"enum": [1]}, "2020-12").is_valid(Decimal("1.00")) is True
-    assert compile_fast({"enum": [1]}, "2020-12").is_valid(True) is False
+    assert compile_functions(s, "2020-12").is_valid(big) is True
+    assert compile_functions(s, "2020-12").is_valid(big + 1) is False
+    assert compile_functions({"type": "integer"}, "2020-12").is_valid(Decimal("1.0")) is True
+    assert compile_functions({"type": "integer"}, "draft-04").is_valid(Decimal("1.0")) is False
+    assert compile_functions({"type": "integer"}, "2020-12").is_valid(True) is False
+    assert compile_functions({"multipleOf": Decimal("0.1")}, "2020-12").is_valid(Decimal("0.3")) is True
+    assert compile_functions({"multipleOf": Decimal("0.1")}, "2020-12").is_valid(Decimal("0.35")) is False
+    assert compile_functions({"enum": [1]}, "2020-12").is_valid(Decimal("1.00")) is True
+    assert compile_functions({"enum": [1]}, "2020-12").is_valid(True) is False
 
 
 def test_catastrophic_pattern_is_bounded_on_the_compiled_path():
@@ -314,7 +314,7 @@ def test_catastrophic_pattern_is_bounded_on_the_compiled_path():
         assert compiled.fast is not None
         t0 = time.monotonic()
         with pytest.raises(WorkbenchError) as exc:
-            run(compiled, instance, DEFAULT_LIMITS.with_(regex_timeout=0.3), path="compiled")
+            evaluate(compiled, instance, DEFAULT_LIMITS.with_(regex_timeout=0.3), path="compiled")
         assert exc.value.code == "timeout" and exc.value.extra["pattern"] == "^(a|aa)+$"
         assert time.monotonic() - t0 < 2
 
@@ -327,7 +327,7 @@ def test_work_deadline_on_the_compiled_path():
     assert compiled.fast is not None
     t0 = time.monotonic()
     with pytest.raises(WorkbenchError) as exc:
-        run(compiled, 1, DEFAULT_LIMITS.with_(work_timeout=0.5), path="compiled")
+        evaluate(compiled, 1, DEFAULT_LIMITS.with_(work_timeout=0.5), path="compiled")
     assert exc.value.code == "timeout"
     assert time.monotonic() - t0 < 3
 
@@ -342,7 +342,7 @@ def test_depth_on_the_compiled_path():
         node = node[0]
     node.append("x")
     try:
-        out = run(compiled, deep, path="compiled")
+        out = evaluate(compiled, deep, path="compiled")
     except WorkbenchError as exc:
         assert exc.code == "too_deep"
     else:
@@ -441,7 +441,7 @@ def test_errors_at_their_place_on_both_paths():
 # --------------------------------------------------------------------------- linear patterns
 
 def test_linear_pattern_analysis():
-    from workbench.validate.keywords import linear_limit
+    from workbench.validate.patterns import linear_limit
     for p in ["^[A-Z]-\\d{4}$", "^req_[0-9a-f]{8}$", "^[a-z0-9]+(?:-[a-z0-9]+)*$", "^(\\.\\d+){0,2}$",
               "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$", "^\\p{L}+$", "^(a|b)*$"]:
         assert linear_limit(p) > 256, p
@@ -454,7 +454,7 @@ def test_linear_pattern_analysis():
 def test_patterns_called_linear_are_fast_on_adversarial_strings():
     import random
 
-    from workbench.validate.keywords import compile_pattern, linear_limit
+    from workbench.validate.patterns import compile_ecma, linear_limit
     rng = random.Random(5)
     atoms = ["a", "b", "[ab]", "(?:a|b)", "(?:ab)", "(?:a+b)", "(?:ba*)", "[^b]", "(?:a|bb)"]
     quants = ["", "*", "+", "?", "{2}", "{1,3}", "{2,}"]
@@ -467,7 +467,7 @@ def test_patterns_called_linear_are_fast_on_adversarial_strings():
         if not limit:
             continue
         linear += 1
-        compiled = compile_pattern(p)
+        compiled = compile_ecma(p)
         for s in strings:
             s = s[:limit]
             t0 = time.perf_counter()

@@ -16,7 +16,8 @@ from workbench.errors import WorkbenchError
 from workbench.limits import DEFAULT_LIMITS
 from workbench.jsontext import parse
 from workbench.validate import compile_schema, handle, tool_parameters, validate_value
-from workbench.validate.keywords import ecma_to_python, is_multiple
+from workbench.validate.numbers import is_multiple
+from workbench.validate.patterns import ecma_to_python
 from workbench.validate.review import looks_like_id, review_schema
 
 LOOKUP_ORDER = """{

@@ -15,14 +15,15 @@ from __future__ import annotations
 import re
 
 from ..jsontext import pointer_of
+from .dialects import subschemas
 
 _WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 ID_WORDS = {"id", "ids", "uuid", "uuids", "guid", "code", "codes", "key", "keys", "sku", "skus", "slug",
             "iban", "isbn", "ean", "upc", "ssn", "vin"}
-_SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
-_SUBSCHEMA_MAPS = ("$defs", "definitions", "patternProperties", "dependentSchemas")
-_SUBSCHEMA_ONE = ("additionalProperties", "unevaluatedProperties", "not", "if", "then", "else", "contains",
-                  "additionalItems", "unevaluatedItems", "propertyNames")
+#: subschemas the walk leaves alone (properties are walked with their names above)
+_NOT_WALKED = frozenset({"properties", "propertyNames", "contentSchema", "dependencies"})
+#: subschemas that describe the same value as their parent: they keep its property name
+_SAME_VALUE = frozenset({"items", "allOf", "anyOf", "oneOf", "prefixItems", "if", "then", "else", "not"})
 
 
 def looks_like_id(name: str) -> bool:
@@ -106,25 +107,12 @@ def review_schema(schema, *, strict: bool = False, is_tool: bool = True, limit: 
                 out.append({"code": "free_id_string", "pointer": pointer_of(parts),
                             "message": f"\"{name}\" is a free string, but an id, code or key has a fixed shape: "
                                        "add a \"pattern\" (or an \"enum\") so a made-up value is refused"})
-        items = node.get("items")
-        if isinstance(items, dict):
-            stack.append((items, parts + ("items",), name))
-        elif isinstance(items, list):
-            stack.extend((s, parts + ("items", i), name) for i, s in enumerate(items))
-        for kw in _SUBSCHEMA_LISTS:
-            v = node.get(kw)
-            if isinstance(v, list):
-                stack.extend((s, parts + (kw, i), name if kw != "prefixItems" else name)
-                             for i, s in enumerate(v))
-        for kw in _SUBSCHEMA_MAPS:
-            v = node.get(kw)
-            if isinstance(v, dict):
-                stack.extend((s, parts + (kw, k), k if kw in ("$defs", "definitions") else None)
-                             for k, s in v.items())
-        for kw in _SUBSCHEMA_ONE:
-            v = node.get(kw)
-            if isinstance(v, dict) and kw != "propertyNames":
-                stack.append((v, parts + (kw,), name if kw in ("then", "else", "not", "if") else None))
+        for kw, key, sub in subschemas(node):
+            if kw in _NOT_WALKED:
+                continue
+            sub_parts = parts + (kw,) if key is None else parts + (kw, key)
+            sub_name = name if kw in _SAME_VALUE else key if kw in ("$defs", "definitions") else None
+            stack.append((sub, sub_parts, sub_name))
     order = {id(w): i for i, w in enumerate(out)}
     out.sort(key=lambda w: (w["pointer"], order[id(w)]))
     return out[:limit]

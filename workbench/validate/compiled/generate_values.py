@@ -1,0 +1,207 @@
+"""The compiler's keywords for values themselves: any type, combinators and references,
+numbers, sizes and strings."""
+
+from __future__ import annotations
+
+from ..patterns import matcher
+from .records import Unsupported
+from .tables import TYPE_EXPR, is_count, is_num
+
+
+class ValueKeywords:
+    """Mixed into :class:`~workbench.validate.compiled.generator.Generator`."""
+
+    # -- any type ---------------------------------------------------------------------------
+
+    def kw_type(self, value, s, S, kw):
+        names = [value] if type(value) is str else value
+        if type(names) is not list or not names or any(n not in TYPE_EXPR for n in names):
+            raise Unsupported
+        exprs = []
+        for n in names:
+            exprs.append("t is int" if n == "integer" and self.draft == "draft-04" else TYPE_EXPR[n])
+        test = " or ".join(exprs)
+        K = self.const(value)
+        return [f"if not ({test}): return False"], [f"if not ({test}):", "    " + self.err("type", K, S)]
+
+    def kw_enum(self, value, s, S, kw):
+        if type(value) is not list:
+            raise Unsupported
+        K = self.const(value)
+        if value and all(type(x) is str for x in value):
+            KS = self.const(frozenset(value))
+            test = f"t is not str or v not in {KS}"
+        else:
+            test = f"not inenum(v, {K})"
+        return [f"if {test}: return False"], [f"if {test}:", "    " + self.err("enum", K, S)]
+
+    def kw_const(self, value, s, S, kw):
+        K = self.const(value)
+        test = f"not eq(v, {K})"
+        return [f"if {test}: return False"], [f"if {test}:", "    " + self.err("const", K, S)]
+
+    def kw_format(self, value, s, S, kw):
+        K = self.const(value)
+        FC = self.const(self.fc.conforms)
+        test = f"not {FC}(v, {K})"
+        return [f"if {test}: return False"], [f"if {test}:", "    " + self.err("format", K, S)]
+
+    def kw_allOf(self, value, s, S, kw):
+        if type(value) is not list or not value:
+            raise Unsupported
+        valid, error = [], []
+        for i, sub in enumerate(value):
+            fv, fe = self.node(sub)
+            if fv == "TRUE":
+                continue
+            valid.append(f"if not {fv}(v): return False")
+            error.append(f"if not {fv}(v): {fe}(v, p, sp + ('allOf', {i}), out)")
+        return valid, error
+
+    def kw_anyOf(self, value, s, S, kw):
+        if type(value) is not list or not value:
+            raise Unsupported
+        subs = [self.node(sub) for sub in value]
+        if subs[0][0] == "TRUE":
+            return [], []
+        # in order, as jsonschema tries them (a pattern before a true alternative still runs)
+        test = " or ".join(f"{fv}(v)" for fv, _ in subs)
+        funcs = self.table("(" + ", ".join(fe or "EFALSE" for _, fe in subs) + ",)")
+        K = self.const(value)
+        return [f"if not ({test}): return False"], [
+            f"if not ({test}):",
+            f"    e = E('anyOf', {K}, v, {S}, p, sp + ('anyOf',))",
+            f"    e._context = ({funcs}, v)",
+            "    out.append(e)"]
+
+    def kw_oneOf(self, value, s, S, kw):
+        if type(value) is not list or not value:
+            raise Unsupported
+        subs = [self.node(sub) for sub in value]
+        checks = self.table("(" + ", ".join(fv for fv, _ in subs) + ",)")
+        funcs = self.table("(" + ", ".join(fe or "EFALSE" for _, fe in subs) + ",)")
+        K = self.const(value)
+        valid = ["n = 0", f"for f in {checks}:", "    if f(v):", "        n += 1",
+                 "        if n > 1: return False", "if n == 0: return False"]
+        error = [f"ok = [i for i, f in enumerate({checks}) if f(v)]",
+                 "if not ok:",
+                 f"    e = E('oneOf', {K}, v, {S}, p, sp + ('oneOf',))",
+                 f"    e._context = ({funcs}, v)",
+                 "    out.append(e)",
+                 "elif len(ok) > 1:",
+                 f"    e = E('oneOf', {K}, v, {S}, p, sp + ('oneOf',))",
+                 "    e.wb_matched = ok",
+                 "    out.append(e)"]
+        return valid, error
+
+    def kw_not(self, value, s, S, kw):
+        fv, _ = self.node(value)
+        K = self.const(value)
+        if fv == "FALSE":
+            return [], []
+        return [f"if {fv}(v): return False"], [f"if {fv}(v):", "    " + self.err("not", K, S)]
+
+    def kw_if(self, value, s, S, kw):
+        has_then, has_else = "then" in s, "else" in s
+        if not (has_then or has_else):
+            return [], []
+        fi, _ = self.node(value)
+        tv, te = self.node(s["then"]) if has_then else ("TRUE", None)
+        ev, ee = self.node(s["else"]) if has_else else ("TRUE", None)
+        valid = [f"if {fi}(v):", f"    if not {tv}(v): return False", "else:",
+                 f"    if not {ev}(v): return False"]
+        error = [f"if {fi}(v):"]
+        error.append(f"    if not {tv}(v): {te}(v, p, sp + ('then',), out)" if te else "    pass")
+        error.append("else:")
+        error.append(f"    if not {ev}(v): {ee}(v, p, sp + ('else',), out)" if ee else "    pass")
+        return valid, error
+
+    def kw_ref(self, value, s, S, kw):
+        if type(value) is not str or not (value == "#" or value.startswith("#/")):
+            raise Unsupported
+        self.needs_budget = True
+        try:
+            target = self.resolver.lookup(value).contents
+        except Exception:
+            raise Unsupported from None
+        fv, fe = self.node(target)
+        if fv == "TRUE":
+            return [], []
+        return [f"if not {fv}(v): return False"], [f"if not {fv}(v): {fe}(v, p, sp, out)"]
+
+    # -- numbers ----------------------------------------------------------------------------
+
+    def _bound(self, kw, value, S, op):
+        if not is_num(value):
+            raise Unsupported
+        K = self.const(value)
+        return [f"if v {op} {K}: return False"], [f"if v {op} {K}:", "    " + self.err(kw, K, S)]
+
+    def kw_minimum(self, value, s, S, kw):
+        strict = self.draft == "draft-04" and s.get("exclusiveMinimum", False)
+        return self._bound(kw, value, S, "<=" if strict else "<")
+
+    def kw_maximum(self, value, s, S, kw):
+        strict = self.draft == "draft-04" and s.get("exclusiveMaximum", False)
+        return self._bound(kw, value, S, ">=" if strict else ">")
+
+    def kw_exclusiveMinimum(self, value, s, S, kw):
+        return self._bound(kw, value, S, "<=")
+
+    def kw_exclusiveMaximum(self, value, s, S, kw):
+        return self._bound(kw, value, S, ">=")
+
+    def kw_multipleOf(self, value, s, S, kw):
+        if not is_num(value) or not value > 0:
+            raise Unsupported
+        K = self.const(value)
+        return [f"if not mult(v, {K}): return False"], [f"if not mult(v, {K}):", "    " + self.err(kw, K, S)]
+
+    # -- sizes -------------------------------------------------------------------------------
+
+    def _size(self, kw, value, S, op):
+        if not is_count(value):
+            raise Unsupported
+        K = self.const(value)
+        return [f"if len(v) {op} {K}: return False"], [f"if len(v) {op} {K}:", "    " + self.err(kw, K, S)]
+
+    def kw_minLength(self, value, s, S, kw):
+        return self._size(kw, value, S, "<")
+
+    def kw_maxLength(self, value, s, S, kw):
+        return self._size(kw, value, S, ">")
+
+    def kw_minItems(self, value, s, S, kw):
+        return self._size(kw, value, S, "<")
+
+    def kw_maxItems(self, value, s, S, kw):
+        return self._size(kw, value, S, ">")
+
+    def kw_minProperties(self, value, s, S, kw):
+        return self._size(kw, value, S, "<")
+
+    def kw_maxProperties(self, value, s, S, kw):
+        return self._size(kw, value, S, ">")
+
+    # -- strings -----------------------------------------------------------------------------
+
+    def _matcher(self, pattern: str):
+        self.needs_budget = True
+        return matcher(pattern)
+
+    def _match_test(self, pattern: str, subject: str) -> str:
+        """An expression true when ``pattern`` finds no match in ``subject`` (bounded time)."""
+        m = self._matcher(pattern)
+        if not m.limit:
+            return f"not {self.const(m)}({subject})"
+        fast = self.const(m.fast)
+        return (f"({fast}({subject}) is None if len({subject}) <= {int(m.limit)} "
+                f"else not {self.const(m)}({subject}))")
+
+    def kw_pattern(self, value, s, S, kw):
+        if type(value) is not str:
+            raise Unsupported
+        test = self._match_test(value, "v")
+        K = self.const(value)
+        return [f"if {test}: return False"], [f"if {test}:", "    " + self.err(kw, K, S)]
+

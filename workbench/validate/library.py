@@ -1,0 +1,34 @@
+"""The ``jsonschema`` library, imported once for the Validate view: without the slow iri
+grammar, and its draft classes (:data:`BASES`) that :mod:`workbench.validate.classes` extends."""
+
+from __future__ import annotations
+
+import sys
+
+
+def _import_jsonschema_without_iri_grammar():
+    """Import jsonschema without ``rfc3987_syntax``, whose grammar takes 1-3 s to build at import
+    (the first validation of a fresh server paid it) and whose parser is slow; ``iri`` and
+    ``iri-reference`` are checked by :func:`workbench.validate.formats.iri_check` instead.  Nothing changes when
+    jsonschema is already imported."""
+    if "jsonschema" in sys.modules or "rfc3987_syntax" in sys.modules:
+        import jsonschema  # noqa: F401
+        return
+    sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]
+    try:
+        import jsonschema  # noqa: F401
+    finally:
+        del sys.modules["rfc3987_syntax"]
+
+
+_import_jsonschema_without_iri_grammar()
+
+from jsonschema import validators  # noqa: E402
+
+BASES = {
+    "draft-04": validators.Draft4Validator,
+    "draft-06": validators.Draft6Validator,
+    "draft-07": validators.Draft7Validator,
+    "2019-09": validators.Draft201909Validator,
+    "2020-12": validators.Draft202012Validator,
+}
