@@ -158,17 +158,36 @@ def write_json(value) -> None:
 
 
 def write_text(text: str) -> None:
+    write_bytes(text.encode("utf-8"))
+
+
+def write_bytes(data: bytes) -> None:
     out = sys.stdout
     out.flush()
-    out.buffer.write(text.encode("utf-8"))
-    out.buffer.flush()
+    try:
+        out.buffer.write(data)
+        out.buffer.flush()
+    except BrokenPipeError:  # `workbench format big.json | head`: the reader left, not an error
+        import os as _os
+        _os.dup2(_os.open(_os.devnull, _os.O_WRONLY), out.fileno())
+
+
+# on the command line everything is returned (no 10,000-row cap) and there is no request timer;
+# a WORKBENCH_<NAME> variable or a flag still sets any limit
+CLI_LIMITS = {"max_matches": 10**12, "max_errors": 10**12, "max_changes": 10**12,
+              "work_timeout": 10.0**6, "diff_max_bytes": 1 << 50, "max_body": 1 << 50}
 
 
 def limits(args):
-    """The :class:`~workbench.limits.Limits` of a subcommand (its flags, then the environment)."""
+    """The :class:`~workbench.limits.Limits` of a subcommand: its flags, then the environment,
+    then :data:`CLI_LIMITS`."""
     from ..limits import Limits
-    return Limits.from_env(max_depth=getattr(args, "max_depth", None),
-                           regex_timeout=getattr(args, "regex_timeout", None))
+    over = {k: v for k, v in CLI_LIMITS.items() if "WORKBENCH_" + k.upper() not in os.environ}
+    for name in ("max_depth", "regex_timeout", "max_matches", "max_errors", "max_changes"):
+        value = getattr(args, name, None)
+        if value is not None:
+            over[name] = value
+    return Limits.from_env(**over)
 
 
 def add_limit_flags(p) -> None:

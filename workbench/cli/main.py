@@ -7,10 +7,11 @@ import argparse
 import sys
 
 from .. import __version__
-from . import gate, serve, transcript
+from . import diff, extract, gate, serve, transcript, validate
+from . import format as format_cmd
 
 # each module adds its subcommand with ``add_parser(subparsers)``; order = order in --help
-SUBCOMMANDS = [serve, gate, transcript]
+SUBCOMMANDS = [serve, format_cmd, extract, validate, diff, gate, transcript]
 
 
 def build_parser() -> argparse.ArgumentParser:

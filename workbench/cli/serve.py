@@ -8,11 +8,9 @@ import ipaddress
 import signal
 import sys
 import threading
-import webbrowser
 
 from .. import __version__
 from ..limits import Limits
-from ..runtime.memory import tune_malloc, use_system_malloc
 
 DEFAULT_PORT = 8765
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
@@ -64,6 +62,9 @@ def make_server(app, host: str, port: int, limits: Limits, threads: int = 8):
 
 
 def serve(args) -> int:
+    import webbrowser  # here, not at the top: the other subcommands start without it
+
+    from ..runtime.memory import tune_malloc, use_system_malloc
     use_system_malloc()
     tune_malloc()
     from ..web import create_app

@@ -16,6 +16,7 @@ from ..errors import WorkbenchError, bad_request
 from ..fields import Field, Fields
 from ..jsontext import ORJSON_MAX_DEPTH, check_depth, dumps_tree, parse, plain_dumps
 from ..limits import DEFAULT_MAX_DEPTH
+from . import lenient
 from . import jsonl
 
 
@@ -25,6 +26,8 @@ REQUEST = Fields(
           schema={"oneOf": [{"type": "integer", "minimum": 0, "maximum": 8},
                             {"type": "string", "enum": ["tab"]}]}),
     Field("sort_keys", bool, default=False),
+    Field("input", str, default="json", what='"json" (strict), "jsonc", "json5" or "yaml"',
+          schema={"enum": ["json", "jsonc", "json5", "yaml"]}),
 )
 
 
@@ -38,8 +41,10 @@ def check_indent(indent: Any) -> int | str:
 
 
 def format_text(text: str, indent: Any = 2, sort_keys: bool = False, *,
-                max_depth: int = DEFAULT_MAX_DEPTH, field: str = "text") -> dict:
-    """Format ``text``; returns ``{"formatted", "warnings", "stats"}``.
+                max_depth: int = DEFAULT_MAX_DEPTH, field: str = "text",
+                as_bytes: bool = False) -> dict:
+    """Format ``text``; returns ``{"formatted", "warnings", "stats"}`` (``as_bytes``: the
+    formatted text as UTF-8 bytes, for the command line; ``stats`` then counts bytes out).
 
     Every member of an object is kept, a repeated key too (in place; also with ``sort_keys``,
     where the copies stay in their order) and warned about.  Text that is JSON Lines (two or
@@ -61,15 +66,20 @@ def format_text(text: str, indent: Any = 2, sort_keys: bool = False, *,
         one = lambda line: parse(line, field=field, max_depth=max_depth, warnings=False)  # noqa: E731
         if not jsonl.maybe_jsonl(text, one):
             raise
-        return _format_lines(text, indent, sort_keys, max_depth, field, one)
-    formatted = _write(parsed, text, indent, sort_keys, max_depth, field)
-    return {"formatted": formatted, "warnings": parsed.warnings,
-            "stats": {"chars_in": len(text), "chars_out": len(formatted),
-                      "lines_out": formatted.count("\n") + 1}}
+        return _format_lines(text, indent, sort_keys, max_depth, field, one, as_bytes)
+    formatted = _write(parsed, text, indent, sort_keys, max_depth, field, as_bytes=as_bytes)
+    return {"formatted": formatted, "warnings": parsed.warnings, "stats": _stats(text, formatted)}
+
+
+def _stats(text: str, formatted) -> dict:
+    nl = b"\n" if isinstance(formatted, bytes) else "\n"
+    return {"chars_in": len(text),
+            "bytes_out" if isinstance(formatted, bytes) else "chars_out": len(formatted),
+            "lines_out": formatted.count(nl) + 1}
 
 
 def _write(parsed, text: str, indent, sort_keys: bool, max_depth: int, field: str,
-           values=None) -> str:
+           values=None, *, as_bytes: bool = False):
     """The formatted text of ``parsed`` (or of each of ``values``, one per line)."""
     if max_depth < ORJSON_MAX_DEPTH:
         check_depth(parsed, max_depth, field)
@@ -77,20 +87,24 @@ def _write(parsed, text: str, indent, sort_keys: bool, max_depth: int, field: st
     try:
         # orjson refuses trees deeper than it writes, so success also proves depth <= its limit
         if values is None:
-            return dumps_tree(parsed.value, indent, sort_keys, mark)
-        return "\n".join([dumps_tree(v, indent, sort_keys, mark) for v in values])
+            return dumps_tree(parsed.value, indent, sort_keys, mark, as_bytes=as_bytes)
+        return ("\n" if not as_bytes else b"\n").join(
+            [dumps_tree(v, indent, sort_keys, mark, as_bytes=as_bytes) for v in values])
     except (orjson.JSONEncodeError, TypeError):
         check_depth(parsed, max_depth, field)
         # lone surrogates in strings, or deeper than orjson writes: the plain writer
         tree = parse(text, field=field, max_depth=max_depth + (values is not None),
                      numbers="text", warnings=False, keep_duplicates=True)
         if values is None:
-            return plain_dumps(tree.value, indent, sort_keys, tree.duplicate_mark)
-        return "\n".join([plain_dumps(v, indent, sort_keys, tree.duplicate_mark)
-                           for v in tree.value])
+            out = plain_dumps(tree.value, indent, sort_keys, tree.duplicate_mark)
+        else:
+            out = "\n".join([plain_dumps(v, indent, sort_keys, tree.duplicate_mark)
+                             for v in tree.value])
+        return out.encode("utf-8") if as_bytes else out
 
 
-def _format_lines(text: str, indent, sort_keys: bool, max_depth: int, field: str, one) -> dict:
+def _format_lines(text: str, indent, sort_keys: bool, max_depth: int, field: str, one,
+                  as_bytes: bool = False) -> dict:
     joined = jsonl.Joined(text)
     try:
         parsed = parse(joined.joined, field=field, max_depth=max_depth + 1, numbers="fragment",
@@ -102,14 +116,16 @@ def _format_lines(text: str, indent, sort_keys: bool, max_depth: int, field: str
     values = parsed.value
     if max_depth < ORJSON_MAX_DEPTH:
         check_depth(parsed, max_depth + 1, field)
-    formatted = _write(parsed, joined.joined, indent, sort_keys, max_depth + 1, field, values)
+    formatted = _write(parsed, joined.joined, indent, sort_keys, max_depth + 1, field, values,
+                       as_bytes=as_bytes)
     warnings = [joined.move_warning(w, []) for w in parsed.warnings]
     return {"formatted": formatted, "warnings": warnings, "jsonl": True, "lines": len(values),
-            "stats": {"chars_in": len(text), "chars_out": len(formatted),
-                      "lines_out": formatted.count("\n") + 1}}
+            "stats": _stats(text, formatted)}
 
 
 def handle(body: dict, limits) -> dict:
     """``POST /api/format``: ``text``, ``indent`` (default 2), ``sort_keys`` (default false)."""
     v = REQUEST.read(body)
+    if v["input"] != "json":   # JSONC / JSON5 / YAML, only when asked for: see lenient.py
+        return lenient.format_lenient(v["text"], v["input"], v["indent"], v["sort_keys"], max_depth=limits.max_depth)
     return format_text(v["text"], v["indent"], v["sort_keys"], max_depth=limits.max_depth)

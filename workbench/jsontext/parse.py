@@ -18,6 +18,7 @@ when something needs them, so a 20 MB document parses in a few tenths of a secon
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from itertools import compress
@@ -186,10 +187,9 @@ def _keep_all(pairs, text: str, marks: list, counted: int) -> dict:
     """The members of one object with every repeated key kept: later copies get the key
     ``key + mark + nnnnnnnnn`` (a running count, so sorted output keeps them in order)."""
     if not marks:
-        import secrets
-        mark = "\x00wbdup" + secrets.token_hex(6)
+        mark = "\x00wbdup" + os.urandom(6).hex()
         while mark[1:] in text:
-            mark = "\x00wbdup" + secrets.token_hex(6)
+            mark = "\x00wbdup" + os.urandom(6).hex()
         marks.append(mark)
     mark = marks[0]
     d: dict = {}

@@ -20,31 +20,38 @@ from .parse import NumberText
 
 
 def dumps_tree(value: Any, indent: int | str = 2, sort_keys: bool = False,
-               duplicate_mark: str | None = None) -> str:
+               duplicate_mark: str | None = None, *, as_bytes: bool = False) -> str | bytes:
     """Write a tree whose numbers are ``orjson.Fragment`` (or plain Python values) as JSON
     text with orjson.  Raises ``TypeError`` where orjson cannot (lone surrogates, depth > 254);
     :func:`plain_dumps` writes those.  ``duplicate_mark``: the tree was parsed with
-    ``keep_duplicates`` (``Parsed.duplicate_mark``); every repeated key is written as itself."""
+    ``keep_duplicates`` (``Parsed.duplicate_mark``); every repeated key is written as itself.
+    ``as_bytes``: UTF-8 bytes instead of ``str`` (the command line writes them as they are)."""
     option = orjson.OPT_SORT_KEYS if sort_keys else 0
     if indent == 0:
-        out = orjson.dumps(value, option=option).decode()
+        out = orjson.dumps(value, option=option)
     else:
-        out = orjson.dumps(value, option=option | orjson.OPT_INDENT_2).decode()
+        out = orjson.dumps(value, option=option | orjson.OPT_INDENT_2)
         if indent != 2:
-            unit = "\t" if indent == "tab" else " " * indent
-            out = _REINDENT.sub(lambda m: "\n" + unit * (len(m.group(1)) // 2), out)
-    return strip_duplicate_marks(out, duplicate_mark)
+            unit = b"\t" if indent == "tab" else b" " * indent
+            out = _REINDENT_B.sub(lambda m: b"\n" + unit * (len(m.group(1)) // 2), out)
+    if duplicate_mark:
+        out = strip_duplicate_marks(out, duplicate_mark)
+    return out if as_bytes else out.decode()
 
 
-def strip_duplicate_marks(out: str, mark: str | None) -> str:
-    """The written text with the tags of repeated keys (see ``parse(keep_duplicates=True)``)
-    removed: ``"a\\u0000wbdup…000000001"`` is written ``"a"`` again."""
+def strip_duplicate_marks(out, mark: str | None):
+    """The written text (``str`` or ``bytes``) with the tags of repeated keys (see
+    ``parse(keep_duplicates=True)``) removed: ``"a\\u0000wbdup…000000001"`` is ``"a"`` again."""
     if not mark:
         return out
-    return re.sub(re.escape(encode_string(mark)[1:-1]) + r"[0-9]{9}", "", out)
+    tag = re.escape(encode_string(mark)[1:-1]) + r"[0-9]{9}"
+    if isinstance(out, bytes):
+        return re.sub(tag.encode(), b"", out)
+    return re.sub(tag, "", out)
 
 
 _REINDENT = re.compile(r"\n( +)")
+_REINDENT_B = re.compile(rb"\n( +)")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
