@@ -107,9 +107,8 @@ class Gates:
         params = getattr(tool, "parameters", None)
         if isinstance(params, dict) and isinstance(params.get("required"), list):
             required = [p for p in params["required"] if isinstance(p, str)]
-        failed_at = {f["path"] for f in fails}
         report = {"check": name, "schema": "parameters",
-                  "pass": [p for p in required if p in args and "/" + p not in failed_at],
+                  "pass": [p for p in required if p in args],
                   "fail": fails, "execute": verdict == "ok"}
         if verdict == "ok":
             tool_result = {"type": "agent.session.input.tool_result",

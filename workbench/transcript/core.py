@@ -268,7 +268,7 @@ def analyse_response_stream(ctx: Context) -> None:
     for f in ctx.report.findings[before:]:
         p = f.get("_at")
         s = by_piece.get(id(p.piece)) if p is not None and p.piece is not None else None
-        if s is not None and f not in s.broken:
+        if s is not None and f not in s.broken and f["severity"] != "info":
             s.broken.append(f)
     ctx.timeline = all_slots
     ctx.responses = len(segments)

@@ -56,7 +56,7 @@ def _list_kind(values: list, form: str) -> str:
         return "response_stream"
     chat = sum(1 for v in dicts if chat_shaped(v))
     typed = sum(1 for v in dicts if isinstance(v.get("type"), str))
-    if chat and chat >= typed:
+    if chat and chat > typed:
         return "chat_messages"
     return "item_list"
 
