@@ -5,7 +5,7 @@
 // Without JavaScript the page is a plain form: the server renders the change list and the patch.
 
 import { debounce, latestOnly, persist, formatBytes, postLarge, copyText, download, toast, h,
-  renderError, DocumentInput } from "./app.js";
+  renderError, DocumentInput, plural } from "./app.js";
 
 const LIVE_LIMIT = 200_000;     // characters (both sides): compare as you type below this
 const KEEP_LIMIT = 2_000_000;   // characters: larger inputs are not kept in session storage
@@ -223,8 +223,6 @@ function showError(error) {
   renderError(box, error, side && !side.isBig ? { onJump: (e) => side.select(e.line, e.column) } : {});
   summary.replaceChildren(headline, box);
 }
-
-function plural(n, one, many = one + "s") { return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`; }
 
 function headlineText(body) {
   const s = body.summary;

@@ -2,8 +2,11 @@
 // with copy buttons and highlighted in the shared JSON viewer. Without JavaScript the page is
 // a plain form that the server renders.
 
-import { debounce, latestOnly, persist, copyText, renderError, h, formatBytes, shortList,
-  DocumentInput } from "./app.js";
+import { debounce, latestOnly } from "./http.js";
+import { copyText, renderError, h, shortList } from "./dom.js";
+import { formatBytes, plural } from "./text.js";
+import { persist, DocumentInput } from "./inputs.js";
+import { watchStale } from "./stale.js";
 import { JsonViewer } from "./viewer.js";
 
 const LIVE_LIMIT = 1_000_000;   // characters: larger documents run on Enter / Ctrl+Enter / the button
@@ -189,8 +192,6 @@ function showBusy(message) {
   summary.replaceChildren(h("div", { class: "headline", id: "headline" },
     h("span", { class: "spinner", "aria-hidden": "true" }), " ", message));
 }
-
-function plural(n, one, many) { return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`; }
 
 async function showResult(body, text, mine) {
   input.setState({ kind: "ok" });

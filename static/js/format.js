@@ -1,7 +1,11 @@
 // Format view: live formatting through POST /api/format, shown in the shared JSON viewer.
 // Without JavaScript the page is a plain form that the server renders.
 
-import { debounce, latestOnly, persist, renderError, h, formatBytes, shortList, DocumentInput } from "./app.js";
+import { debounce, latestOnly } from "./http.js";
+import { renderError, h, shortList, copyText, download } from "./dom.js";
+import { formatBytes, plural } from "./text.js";
+import { persist, DocumentInput } from "./inputs.js";
+import { watchStale } from "./stale.js";
 import { JsonViewer } from "./viewer.js";
 
 const LIVE_LIMIT = 1_000_000;   // characters: larger inputs run on Ctrl/Cmd+Enter or the button
@@ -133,8 +137,6 @@ function showEmpty() {
 function showBusy(message) {
   summary.replaceChildren(h("div", { class: "headline", id: "headline" }, h("span", { class: "spinner", "aria-hidden": "true" }), " ", message));
 }
-
-function plural(n, one, many) { return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`; }
 
 async function showResult(body, text, mine) {
   const warnings = body.warnings || [];

@@ -2,7 +2,7 @@
 // (marks its line in the document and reveals it in the viewer).  Without JavaScript the page
 // is a plain form that the server renders.
 
-import { debounce, latestOnly, persist, renderError, h, formatBytes, DocumentInput } from "./app.js";
+import { debounce, latestOnly, persist, renderError, h, formatBytes, DocumentInput, plural } from "./app.js";
 import { JsonViewer } from "./viewer.js";
 
 const LIVE_LIMIT = 1_000_000;   // characters (both panes): larger inputs run on Ctrl/⌘+Enter or the button
@@ -229,8 +229,6 @@ function showPlaceholder() {
 
 /** "draft 2020-12", "draft-07". */
 function draftLabel(d) { return String(d).startsWith("draft") ? d : `draft ${d}`; }
-
-function plural(n, one, many) { return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`; }
 
 function where(line, column) { return line ? `line ${line}, column ${column}` : ""; }
 
