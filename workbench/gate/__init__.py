@@ -1,6 +1,21 @@
-"""The Gate view: walks one tool-call item through format → schema → diff and gives one verdict
-(the rules of ``replay-rules.md``)."""
+"""The Gate view: walks one tool-call item through its dialect's rules and gives one verdict
+(``replay-rules.md`` for Open Responses items, ``agents-rules.md`` for Agents API actions).
 
-from .core import REQUEST, RULES, VERDICTS, Gate, gate, gate_value, handle, page_context, prepare
+The package face; the rooms behind it:
 
-__all__ = ["REQUEST", "handle", "page_context", "Gate", "gate", "RULES", "VERDICTS", "gate_value", "prepare"]
+* :mod:`.rules` — the rule texts, codes and order of both dialects;
+* :mod:`.engine` — the one rule engine (:func:`~.engine.decide`) and :class:`Gate`;
+* :mod:`.arguments` — reading an arguments string (rule 6);
+* :mod:`.toolset` — the tools to check against (read by :mod:`workbench.tools`, compiled once);
+* :mod:`.walk` — the explained walk (steps, positions, the comparison with the original);
+* :mod:`.agents` — the Agents API answer: door 1's review, door 2's report, the tool_result;
+* :mod:`.sentences` — the explanations;  :mod:`.envelope` — what a pasted non-item is;
+* :mod:`.cases` — the page's gallery;  :mod:`.entry` — the ways in.
+"""
+
+from .engine import Gate
+from .entry import REQUEST, gate, gate_value, handle, page_context, prepare
+from .rules import AGENTS_RULES, RULES, VERDICTS
+
+__all__ = ["REQUEST", "handle", "page_context", "Gate", "gate", "gate_value", "prepare", "RULES",
+           "VERDICTS", "AGENTS_RULES"]

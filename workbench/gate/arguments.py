@@ -1,0 +1,136 @@
+"""Reading an Open Responses ``arguments`` string (rule 6): strict RFC 8259, no repeated key.
+
+Two readers with one contract — the value, or ``BAD`` — so the rule engine can take either:
+
+* :func:`read_fast`, for the verdict path (``--jsonl`` logs): the C scanner with a
+  duplicate-refusing hook reads the common case; anything unusual (whitespace around the
+  value, a byte order mark, NaN, huge numbers, deep nesting, lone surrogates) is handed to the
+  strict parser, so its answer is always the strict parser's;
+* :class:`Explained`, for the explained walk: the strict parser itself (:func:`workbench.jsontext.parse`),
+  keeping the fault (the parse error or every repeated key, positioned inside the string) and
+  the warnings Format gives for the same text (big integers, lone surrogates…).
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+from ..errors import WorkbenchError
+from ..jsontext import escape_token, parse
+from ..limits import Limits
+
+BAD = object()      # rule 6 fails
+MISSING = object()  # a field that is not there
+
+
+def parse_text(text: str, field: str, limits: Limits):
+    """:func:`workbench.jsontext.parse`, with a number too large for an exact Decimal (an
+    exponent beyond the decimal context, e.g. ``1e1000000000000000000``) as a 422."""
+    try:
+        return parse(text, field=field, max_depth=limits.max_depth)
+    except ArithmeticError:
+        raise WorkbenchError("parse_error", "A number here has an exponent too large to hold "
+                             "exactly; the text cannot be read", field=field) from None
+
+
+class _Duplicate(Exception):
+    pass
+
+
+class _Constant(Exception):
+    pass
+
+
+def _pairs_no_duplicates(pairs):
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        raise _Duplicate
+    return d
+
+
+def _reject_constant(name):
+    raise _Constant(name)
+
+
+_SCAN = json.JSONDecoder(object_pairs_hook=_pairs_no_duplicates, parse_float=Decimal,
+                         parse_constant=_reject_constant).scan_once
+
+
+def read_fast(text: str, limits: Limits):
+    """The parsed arguments string, or ``BAD`` when rule 6 fails."""
+    try:
+        value, end = _SCAN(text, 0)
+    except _Duplicate:
+        return BAD
+    except (StopIteration, ValueError, _Constant, RecursionError, ArithmeticError):
+        return _strict(text, limits)
+    if end != len(text):
+        return _strict(text, limits)
+    if not text.isascii() and not _encodable(text):
+        return BAD
+    if len(text) > limits.max_depth and text.count("{") + text.count("[") > limits.max_depth:
+        return _strict(text, limits)
+    return value
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def _strict(text: str, limits: Limits):
+    try:
+        parsed = parse_text(text, "arguments", limits)
+    except WorkbenchError:
+        return BAD
+    if any(w["code"] == "duplicate_key" for w in parsed.warnings):
+        return BAD
+    return parsed.value
+
+
+class Explained:
+    """The strict reader, remembering why (``problem``) and what it warned (``warnings``)."""
+
+    __slots__ = ("limits", "problem", "warnings")
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.problem: dict | None = None
+        self.warnings: list[dict] = []
+
+    def __call__(self, text: str, limits: Limits | None = None):
+        try:
+            parsed = parse_text(text, "arguments", self.limits)
+        except WorkbenchError as exc:
+            err = exc.to_dict()
+            err.pop("field", None)
+            self.problem = {"parse_error": err}
+            return BAD
+        dups = [w for w in parsed.warnings if w["code"] == "duplicate_key"]
+        self.warnings = [w for w in parsed.warnings if w["code"] != "duplicate_key"]
+        if dups:
+            self.problem = {"duplicates": [
+                {"key": w["key"], "pointer": w["pointer"] + "/" + escape_token(w["key"]),
+                 "object": w["pointer"], "first": w["first"], "second": w["second"],
+                 "message": w["message"]} for w in dups]}
+            return BAD
+        return parsed.value
+
+
+def compare(a: Any, b: Any, limits: Limits) -> bool:
+    """Two ``arguments`` values compared as parsed JSON: strings are parsed (whitespace and
+    key order are not a change), exact numbers; unreadable strings compare as text."""
+    from ..jsontext import json_equal
+    if isinstance(a, str) and isinstance(b, str):
+        if a == b:
+            return True
+        va, vb = read_fast(a, limits), read_fast(b, limits)
+        if va is not BAD and vb is not BAD:
+            return json_equal(va, vb)
+        return False
+    return json_equal(a, b)

@@ -1,0 +1,188 @@
+"""The one rule engine: :func:`decide` runs the rules of :mod:`.rules` in order and the first
+that fails decides the verdict.
+
+Both ways in call it — :meth:`Gate.verdict` (the verdict alone, for ``--jsonl`` logs and the
+transcript view) and :meth:`Gate.report` (the explained walk, :mod:`.walk`) — so they cannot
+disagree: the walk only *describes* the outcome :func:`decide` returned.  The only thing that
+differs between the two is the reader of an Open Responses arguments string, and both readers
+have one contract (:mod:`.arguments`: the strict parser's answer, the fast one only reads the
+common case faster).
+
+Schema checks use the Validate view's safe validator (nothing is fetched, bounded time): a
+tool's parameters schema is checked and compiled once by that core (:mod:`.toolset`), and
+each verdict calls its compiled validity check.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..jsontext import json_equal
+from ..limits import DEFAULT_LIMITS, Limits
+from .arguments import BAD, MISSING, parse_text, read_fast
+from .rules import AGENTS, AGENTS_BLOCKING_FIELDS, AGENTS_REQUIRED_FIELDS, BLOCKING_FIELDS, \
+    DIALECTS, OPEN, REQUIRED_FIELDS
+from .toolset import ToolSet
+
+
+def _blank(text: str | None) -> bool:
+    return text is None or not text.strip()
+
+
+def dialect_of(item: Any, dialect: str) -> str:
+    """``auto``: an item with a ``turn_id`` is an Agents API action, anything else is read as
+    Open Responses."""
+    if dialect == "auto":
+        return AGENTS if type(item) is dict and "turn_id" in item else OPEN
+    return dialect
+
+
+def bad_fields(item: dict, fields: tuple) -> list[str]:
+    """The fields of ``fields`` that are missing or not a non-empty string (rule 4 / 3)."""
+    get = item.get
+    return [f for f in fields if type(get(f)) is not str or not get(f)]
+
+
+def decide(g: "Gate", item: Any, dialect: str, read_args) -> tuple[str, str, Any, Any]:
+    """``(verdict, dialect, arguments, tool)``: the verdict code, the dialect the item was read
+    in, the parsed arguments (``MISSING`` when not reached) and the chosen tool (or None)."""
+    if type(item) is not dict:
+        return "namespaced", (OPEN if dialect == "auto" else dialect), MISSING, None
+    get = item.get
+    if dialect == "auto":
+        dialect = AGENTS if "turn_id" in item else OPEN
+    t = get("type")
+    if type(t) is not str or ":" in t:
+        return "namespaced", dialect, MISSING, None
+    if t != "function_call":
+        return "not_function_call", dialect, MISSING, None
+    if dialect == OPEN:
+        if get("status") != "completed":
+            return "status", dialect, MISSING, None
+        for f in REQUIRED_FIELDS:
+            v = get(f)
+            if type(v) is not str or not v:
+                return "missing_fields", dialect, MISSING, None
+        a = get("arguments")
+        if type(a) is not str:
+            return "arguments_type", dialect, MISSING, None
+        args = read_args(a, g.limits)
+        if args is BAD:
+            return "arguments_parse", dialect, MISSING, None
+    else:  # Agents API: no status rule; the pair and the name; arguments an object
+        for f in AGENTS_REQUIRED_FIELDS:
+            v = get(f)
+            if type(v) is not str or not v:
+                return "missing_fields", dialect, MISSING, None
+        args = get("arguments", MISSING)
+        if type(args) is not dict:
+            return "arguments_type", dialect, MISSING, None
+    tool = None
+    tools = g.tools
+    if tools is not None:
+        tool = tools.pick(item)
+        if tool is None:
+            return "unknown_tool", dialect, args, None
+    if type(args) is not dict or (tool is not None and not tool.fits(args)):
+        return "arguments_schema", dialect, args, tool
+    if g.original is not MISSING and g.blocking_differences(item, dialect, args):
+        return "replay_mismatch", dialect, args, tool
+    return "ok", dialect, args, tool
+
+
+class Gate:
+    """The tool schema and the original item, read once; then any number of items.
+
+    ``Gate(schema_text, original_text)`` reads texts (the API, the page, the command line);
+    :meth:`from_values` takes already parsed values (the transcript view)."""
+
+    def __init__(self, schema_text: str | None = None, original_text: str | None = None, *,
+                 limits: Limits = DEFAULT_LIMITS):
+        self.limits = limits
+        self.tools: ToolSet | None = None
+        self.schema_warnings: list[dict] = []
+        self.schema_text = None if _blank(schema_text) else schema_text
+        if not _blank(schema_text):
+            parsed = parse_text(schema_text, "schema", limits)
+            self.schema_warnings = parsed.warnings
+            self.tools = ToolSet(parsed.value, limits, schema_text)
+        self.original: Any = MISSING
+        self.original_text = None
+        self._original_args: Any = MISSING
+        if not _blank(original_text):
+            self._set_original(parse_text(original_text, "original", limits).value)
+            self.original_text = original_text
+
+    @classmethod
+    def from_values(cls, tools: Any = None, original: Any = MISSING, *,
+                    limits: Limits = DEFAULT_LIMITS) -> "Gate":
+        g = cls(None, None, limits=limits)
+        if tools is not None:
+            g.tools = ToolSet(tools, limits)
+        if original is not MISSING and original is not None:
+            g._set_original(original)
+        return g
+
+    def with_original(self, original: Any) -> "Gate":
+        """The same tools (compiled once) with another original item."""
+        import copy
+        g = copy.copy(self)
+        g.original_text = None
+        g._set_original(original)
+        return g
+
+    def _set_original(self, original: Any) -> None:
+        self.original = original
+        self._original_args = MISSING
+        if isinstance(original, dict) and "arguments" in original:
+            a = original["arguments"]
+            self._original_args = read_fast(a, self.limits) if isinstance(a, str) else a
+
+    # -- rule 9: the same call --------------------------------------------------------
+
+    def _same_arguments(self, left: Any, right: Any, args: Any) -> bool:
+        parsed = self._original_args
+        if isinstance(left, str) and isinstance(right, str) and left == right:
+            return True
+        if args is not MISSING and parsed is not BAD and parsed is not MISSING:
+            return json_equal(parsed, args)
+        return json_equal(left, right)
+
+    def blocking_differences(self, item: dict, dialect: str, args: Any = MISSING) -> list[str]:
+        """The fields that make the item another call than the original (rule 9): type,
+        (turn_id,) call_id, name, and the arguments as parsed JSON."""
+        o = self.original if isinstance(self.original, dict) else None
+        if o is None:
+            return [""]  # the original is not an item at all
+        fields = AGENTS_BLOCKING_FIELDS if dialect == AGENTS else BLOCKING_FIELDS
+        out = []
+        for f in fields:
+            left, right = o.get(f, MISSING), item.get(f, MISSING)
+            if left is MISSING or right is MISSING:
+                if left is not right:
+                    out.append(f)
+            elif f == "arguments":
+                if not self._same_arguments(left, right, args):
+                    out.append(f)
+            elif not json_equal(left, right):
+                out.append(f)
+        return out
+
+    # -- the two ways in --------------------------------------------------------------
+
+    def verdict(self, item: Any, dialect: str = "auto") -> str:
+        """The verdict for a parsed item: :func:`decide` with the fast arguments reader."""
+        if dialect not in DIALECTS:
+            raise ValueError(f"unknown dialect {dialect!r}")
+        return decide(self, item, dialect, read_fast)[0]
+
+    def report(self, item: Any, item_text: str | None = None, dialect: str = "auto") -> dict:
+        """The explained walk for a parsed item (``item_text``: its exact text, for
+        positions): the same dict as ``POST /api/gate`` without the pasted text's warnings."""
+        from .walk import explain
+        return explain(self, item, item_text, dialect)
+
+    def run(self, item_text: str, *, envelope: bool = True, dialect: str = "auto") -> dict:
+        """The explained walk for one pasted item (text): the answer of ``POST /api/gate``."""
+        from .walk import explain_text
+        return explain_text(self, item_text, envelope=envelope, dialect=dialect)

@@ -1,0 +1,171 @@
+"""The explanations: one sentence per failing step (the answer's ``reason``), in the words of
+the rule that failed, and the sentence for ``ok``.  They only describe what the rule engine
+decided (:mod:`.engine`); no check is made here."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from .arguments import MISSING
+from .rules import AGENTS, AGENTS_RULE, RULE
+
+
+def short(value: Any, limit: int = 80) -> str:
+    """A value as short JSON text for a sentence."""
+    if value is MISSING:
+        return "missing"
+    try:
+        from ..jsontext import dumps_value
+        text = dumps_value(value).decode("utf-8")
+    except Exception:  # pragma: no cover - any tree parse() builds is writable
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def kind(value: Any) -> str:
+    if value is MISSING:
+        return "missing"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, Decimal, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def _listed(names: list[str], n: int = 8) -> str:
+    return ", ".join(names[:n]) + (f" and {len(names) - n} more" if len(names) > n else "")
+
+
+def reason(code: str, item: Any, step: dict, dialect: str) -> str:
+    agents = dialect == AGENTS
+    n = (AGENTS_RULE if agents else RULE)[code]["number"]
+    what = "action" if agents else "item"
+    if code == "namespaced":
+        if step.get("pointer") == "":
+            return (f"The pasted JSON is {step['found']}, not an {what} object with a type, so the "
+                    f"gate cannot treat it as a tool call (rule {n}).")
+        if not step.get("present"):
+            return (f"The pasted object has no type, so it is not an {what} the gate can run "
+                    f"(rule {n}).")
+        t = item.get("type")
+        if isinstance(t, str):
+            return (f"type is {short(t)}: the colon marks a provider extension (prefix "
+                    f"{short(t.split(':', 1)[0])}), not a generic tool call, so it is never "
+                    f"answered{' with a function_call_output' if not agents else ''} (rule {n}).")
+        return f"type is {kind(t)} ({short(t)}), not a string (rule {n})."
+    if code == "not_function_call":
+        answer = "a tool_result" if agents else "a function_call_output"
+        return (f"type is {step['found']}, not \"function_call\": only function calls are executed "
+                f"and answered with {answer} (rule {n}).")
+    if code == "status":
+        if not step.get("present"):
+            return ("status is missing: input items (FunctionCallItemParam) may omit it in the "
+                    "spec, but then nothing shows the call is complete, and the gate runs a call "
+                    f"only once status is \"completed\" (rule {n}).")
+        return (f"status is {step['found']}, not \"completed\": the arguments may be cut off, and "
+                f"a call is only executed once it is complete (rule {n}).")
+    if code == "missing_fields":
+        parts = [f"{f} is {v}" for f, v in step["found"].items()]
+        if agents:
+            return (f"{'; '.join(parts)}: a pending action needs turn_id, call_id and name as "
+                    "non-empty strings, and its tool_result copies the turn_id/call_id pair "
+                    f"exactly (rule {n}).")
+        return (f"{'; '.join(parts)}: a replayable call needs id, name and call_id as non-empty "
+                f"strings, and without call_id no output can be matched to it (rule {n}).")
+    if code == "arguments_type":
+        if agents:
+            return (f"arguments is {step['found']}, not a JSON object: in the Agents API an "
+                    "action's arguments are an object (a JSON string is the Open Responses form), "
+                    f"and the gate does not repair it (rule {n}).")
+        return (f"arguments is {step['found']}, not a string holding JSON: the stored form is "
+                f"already wrong for Open Responses (rule {n}).")
+    if code == "arguments_parse":
+        if "duplicates" in step:
+            d = step["duplicates"][0]
+            return (f"The arguments string repeats the key {short(d['key'])} (line "
+                    f"{d['first']['line']}, column {d['first']['column']} and line "
+                    f"{d['second']['line']}, column {d['second']['column']} inside the string): "
+                    f"two parsers would read two different calls (rule {n}).")
+        e = step["parse_error"]
+        where = f" (line {e['line']}, column {e['column']} inside the string)" if "line" in e else ""
+        return (f"The arguments string is not valid JSON: {e['message']}{where}; there is nothing "
+                f"to check or run (rule {n}).")
+    if code == "unknown_tool":
+        return _unknown_tool(item, step, n)
+    if code == "arguments_schema":
+        fails = step["fail"]
+        first = fails[0] if fails else {"path": "", "reason": "?", "message": ""}
+        more = f" (and {len(fails) - 1} more)" if len(fails) > 1 else ""
+        who = f"tool {step['called_as']}" if step.get("called_as") else "the given schema"
+        if first["reason"] == "type" and first["path"] == "" and step.get("not_object"):
+            return (f"The arguments are {step['not_object']}, not a JSON object: a function "
+                    f"tool's parameters are always an object{more} (rule {n}).")
+        door = "the host's check (door 2) of " if agents else ""
+        return (f"The arguments do not pass {door}the parameters of {who}: {first['path'] or '/'} "
+                f"fails {first['reason']}{': ' + first['message'] if first.get('message') else ''}"
+                f"{more} (rule {n}).")
+    if code == "replay_mismatch":
+        parts = []
+        for d in step["differences"]:
+            if d["blocking"]:
+                if d["field"] == "":
+                    parts.append(d["note"])
+                else:
+                    parts.append(f"{d['field']} {d.get('left', 'missing')} → "
+                                 f"{d.get('right', 'missing')}")
+        return (f"The replay is not the same call as the original: {'; '.join(parts)} "
+                f"(rule {n}).")
+    return ""  # pragma: no cover
+
+
+def _unknown_tool(item: dict, step: dict, n: int) -> str:
+    """Never names a tool as available in a form the gate would then refuse: a tool in a
+    namespace is listed as ``spawn_agent (namespace multi_agent_v1)``, and a call that wrote
+    the two fields as one name is told how to write them."""
+    avail = step.get("available") or []
+    name, ns = item.get("name"), item.get("namespace")
+    shown = f"{short(name)} in namespace {short(ns)}" if isinstance(ns, str) and ns else short(name)
+    listed = (f" (the tools are: {_listed(avail)})" if avail
+              else " (no function tools were given)")
+    hint = ""
+    for tool in step.get("namespaced_tools") or ():
+        tname, tns = tool
+        if isinstance(name, str) and name in (f"{tns}.{tname}", f"{tns}__{tname}", f"{tns}/{tname}"):
+            hint = (f". A call to a tool in a namespace carries name {short(tname)} and namespace "
+                    f"{short(tns)} as two fields, not the joined name {short(name)}")
+            break
+        if name == tname and isinstance(ns, str) and ns and ns != tns:
+            hint = f". {short(tname)} is only in namespace {short(tns)}"
+            break
+    return (f"No given tool definition is called {shown}{listed}{hint}: there is no schema to "
+            f"check the arguments against (rule {n}).")
+
+
+def ok_reason(item: dict, tool, dialect: str) -> str:
+    what = f"run {tool.called_as()}" if tool is not None and tool.name else f"run {item.get('name')}"
+    if dialect == AGENTS:
+        return (f"Every check passed: {what}, then send an agent.session.input.tool_result with "
+                f"turn_id {short(item.get('turn_id'))} and call_id {short(item.get('call_id'))} "
+                "copied exactly, success true and the result as a string (rule 8).")
+    return (f"Every check passed: {what}, then attach a function_call_output with call_id "
+            f"{short(item.get('call_id'))} (rule 10).")
+
+
+def pasted_headline(env: dict, base: str) -> str:
+    """The headline for a pasted value that is not one item: what was pasted first, then the
+    rule's sentence, the calls inside, and where whole transcripts are checked."""
+    n = env["total"]
+    inside = (f" It holds {n} function call{'s' if n != 1 else ''}: walk "
+              f"{'it' if n == 1 else 'one of them'} through the gate." if n
+              else " It holds no function call.")
+    return (f"The pasted JSON is {env['label']}, not one item, so the verdict is for the pasted "
+            f"value as a whole: {base[0].lower() + base[1:]}{inside} To check the whole of it "
+            "(every call, its output, the order), use the transcript checks "
+            "(POST /api/transcript, transcript-rules.md).")
