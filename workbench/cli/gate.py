@@ -1,7 +1,10 @@
 """``workbench gate``: the replay gate on the command line.
 
-    workbench gate ITEM [--schema FILE] [--original FILE] [--json]
-    workbench gate --jsonl LOG [--schema FILE] [--original FILE] [--json]
+    workbench gate ITEM [--schema FILE] [--original FILE] [--dialect D] [--json]
+    workbench gate --jsonl LOG [--schema FILE] [--original FILE] [--dialect D] [--json]
+
+``--dialect`` is ``auto`` (default: an item with ``turn_id`` is an Agents API action, answered
+with the host's report and the ``tool_result`` to send), ``open_responses`` or ``agents_api``.
 
 ITEM is a file or ``-`` for standard input.  Exit status: 0 when the verdict is ``ok`` (with
 ``--jsonl``: every line ok), 1 when it blocks (any line blocked), 2 when the input cannot be
@@ -46,6 +49,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="gate every line of a JSON Lines log ('-' reads standard input)")
     p.add_argument("--show", type=int, default=SHOW_BLOCKED, metavar="N",
                    help=f"with --jsonl: list the first N blocked line numbers (default {SHOW_BLOCKED})")
+    p.add_argument("--dialect", choices=("auto", "open_responses", "agents_api"), default="auto",
+                   help="which rules: auto (an item with turn_id is an Agents API action, "
+                        "answered with a report and a tool_result), open_responses or agents_api")
     p.add_argument("--max-depth", type=int, help="deepest nesting of objects/arrays (default 512)")
     p.add_argument("--regex-timeout", type=float, help="seconds one schema pattern may run")
     p.set_defaults(func=run)
@@ -76,14 +82,19 @@ def _step_line(step: dict, m: dict) -> list[str]:
     mark = m[step["status"]]
     check = step["check"]
     rules = step["rules"]
-    span = f"rule {rules[0]}" if len(rules) == 1 else f"rules {rules[0]}–{rules[-1]}"
+    span = (f"rule {rules[0]}" if len(rules) == 1 else f"rules {rules[0]}–{rules[-1]}"
+            if rules else "door 1, warns only")
     out = []
     if step["status"] == "skipped":
         out.append(f"  {mark} {check:<7} skipped: {step['note']}")
         return out
     if step["status"] == "pass":
-        if check == "format":
+        if check == "format" and "turn_id" in (step.get("found") or {}):
+            what = "type, turn_id, call_id, name and the arguments object are in order"
+        elif check == "format":
             what = "type, status, id, name, call_id and arguments are in order"
+        elif check == "review":
+            what = step.get("note") or "the tool's parameters are strict"
         elif check == "schema":
             who = f"tool {step['tool']}" if step.get("tool") else "the parameters schema"
             what = step.get("note") or f"the arguments fit {who}"
@@ -95,6 +106,9 @@ def _step_line(step: dict, m: dict) -> list[str]:
         if check == "diff":
             for d in step.get("differences") or []:
                 out.append(f"              {d['field']}: {d['change']} — {d['note']}")
+        if check == "review":
+            for w in step.get("warnings") or []:
+                out.append(f"              {w['pointer'] or '/':<20} {w['code']:<22} {w['message']}")
         return out
     out.append(f"  {mark} {check:<7} {step['reason']}")
     if check == "format" and step.get("code") == "arguments_parse":
@@ -117,13 +131,23 @@ def format_report(result: dict, name: str, stream=None) -> str:
     lines = [f"gate: {name}"]
     for step in result["steps"]:
         lines.extend(_step_line(step, m))
+    from ..jsontext import dumps_value
     if result["execute"]:
         lines.append(f"OK       {result['verdict']} — {result['reason']}")
-        from ..jsontext import dumps_value
-        lines.append("function_call_output to attach after running the tool (fill in output):")
-        lines.append("  " + dumps_value(result["function_call_output"]).decode("utf-8"))
+        if result.get("function_call_output") is not None:
+            lines.append("function_call_output to attach after running the tool (fill in output):")
+            lines.append("  " + dumps_value(result["function_call_output"]).decode("utf-8"))
     else:
         lines.append(f"BLOCKED  {result['verdict']} — {result['reason']}")
+    if result.get("dialect") == "agents_api":
+        if result.get("report") is not None:
+            lines.append("host validation report (door 2):")
+            lines.append("  " + dumps_value(result["report"]).decode("utf-8"))
+        if result.get("tool_result") is not None:
+            lines.append("tool_result to send" + (" (fill in output):" if result["execute"] else ":"))
+            lines.append("  " + dumps_value(result["tool_result"]).decode("utf-8"))
+        else:
+            lines.append(result.get("tool_result_note") or "no tool_result can be sent")
     env = result.get("envelope")
     if env:
         lines.append("")
@@ -136,7 +160,8 @@ def format_report(result: dict, name: str, stream=None) -> str:
             lines.append("  (gate one of them: save its JSON to a file, or use the page's "
                          "\"walk this call\")")
     for w in result.get("warnings") or []:
-        lines.append(f"warning: {w['message']} at {w.get('pointer') or '/'} "
+        inside = " inside the arguments string" if w.get("in") == "arguments" else ""
+        lines.append(f"warning: {w['message']} at {w.get('pointer') or '/'}{inside} "
                      f"(line {w.get('line')}, column {w.get('column')})")
     return "\n".join(lines)
 
@@ -163,7 +188,8 @@ def run(args) -> int:
         original_text = _read_text(args.original, "original") if args.original else None
         if not item_text.strip():
             raise Unreadable(_error_body("parse_error", "The item is empty", "item"))
-        result = Gate(schema_text, original_text, limits=limits).run(item_text)
+        result = Gate(schema_text, original_text, limits=limits).run(item_text,
+                                                                     dialect=args.dialect)
     except Unreadable as exc:
         _print_error(exc.body, name, args.json)
         return EXIT_UNREADABLE
@@ -178,7 +204,7 @@ def run(args) -> int:
     return EXIT_OK if result["execute"] else EXIT_BLOCKED
 
 
-def gate_lines(lines, gate, *, on_progress=None):
+def gate_lines(lines, gate, *, on_progress=None, dialect="auto"):
     """Gate an iterable of raw lines (bytes).  Returns a dict: ``counts`` per verdict, the line
     numbers of lines that are ``not_json``, of ``blocked`` items and of items the gate could
     not finish (``unchecked``: a schema pattern over its time limit…), and ``blank`` lines."""
@@ -193,6 +219,9 @@ def gate_lines(lines, gate, *, on_progress=None):
     unchecked: list[tuple[int, str]] = []
     blank = 0
     verdict = gate.verdict
+    if dialect != "auto":
+        def verdict(item, _v=gate.verdict):
+            return _v(item, dialect)
     loads = orjson.loads
     max_depth = gate.limits.max_depth
     get = counts.get
@@ -283,7 +312,7 @@ def run_jsonl(args) -> int:
         progress = _Progress(f, size)
     started = time.perf_counter()
     try:
-        out = gate_lines(f, gate, on_progress=progress)
+        out = gate_lines(f, gate, on_progress=progress, dialect=args.dialect)
     finally:
         if progress is not None:
             progress.done()
