@@ -94,7 +94,8 @@ def ng_time(text: str, path: str):
     normalized path and the JSON Pointer of each match."""
     from jsonpath_ng.ext import parse as ng_parse
 
-    from workbench.extract.core import _ng_parts, path_of, pointer_from
+    from workbench.extract.ng import ng_parts
+    from workbench.jsontext import normalized_path, pointer_of
 
     cpu0 = time.process_time()
     t0 = time.perf_counter()
@@ -102,8 +103,8 @@ def ng_time(text: str, path: str):
     found = ng_parse(path).find(doc)
     rows = []
     for m in found:
-        parts = _ng_parts(m, doc)
-        rows.append((path_of(parts), pointer_from(parts)))
+        parts = ng_parts(m, doc)
+        rows.append((normalized_path(parts), pointer_of(parts)))
     elapsed = time.perf_counter() - t0
     return elapsed, time.process_time() - cpu0, len(rows)
 

@@ -328,8 +328,9 @@ def test_tuned_engine_matches_the_stock_library(seed):
 
 from hypothesis import HealthCheck, assume, event, given, settings, strategies as st  # noqa: E402
 
-from workbench.extract.core import (_array_run, _locate_rows_all, compile_rfc9535,  # noqa: E402
-                               fast_plan, run_rfc9535)
+from workbench.extract import compile_rfc9535, run_rfc9535  # noqa: E402
+from workbench.extract.fastpath import fast_plan  # noqa: E402
+from workbench.extract.locate import array_run, locate_rows_all  # noqa: E402
 from workbench.limits import DEFAULT_LIMITS  # noqa: E402
 
 NAMES = ["a", "b", "c", "é", "a b", "it's", 'q"', "back\\slash", "tab\t"]
@@ -472,9 +473,9 @@ def test_locate_rows_on_arrays_of_items(seed, size, data):
                      if not suffix or (isinstance(item, dict) and "id" in item)]
         if data.draw(st.booleans()):
             locations = locations[:data.draw(st.integers(0, len(locations)))]
-        event(f"run of {suffix}" if _array_run(locations) else "no run")
+        event(f"run of {suffix}" if array_run(locations) else "no run")
         assert locate_rows(text, locations) == reference_spans(text, locations), text
-        assert _locate_rows_all(text, locations) == reference_spans(text, locations), text
+        assert locate_rows_all(text, locations) == reference_spans(text, locations), text
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -13,8 +13,22 @@ def unescape_token(token: str) -> str:
     return token.replace("~1", "/").replace("~0", "~")
 
 
+_TOKENS: dict = {}     # name → "/" + its escaped token (at most 100,000 names)
+_SEGMENTS: dict = {}   # name → "['name']" written as a normalized path writes it
+
+
 def pointer_of(parts: Iterable[str | int]) -> str:
-    return "".join("/" + escape_token(str(p)) for p in parts)
+    """RFC 6901 pointer of path parts, e.g. ``/data/0/agent_id``.  Names are escaped once and
+    remembered: Extract writes a pointer for each of up to a million rows."""
+    token = _TOKENS.get
+    return "".join([f"/{p}" if type(p) is int else (token(p) or _token(p)) for p in parts])
+
+
+def _token(part) -> str:
+    token = "/" + escape_token(str(part))
+    if type(part) is str and len(_TOKENS) < 100_000:
+        _TOKENS[part] = token
+    return token
 
 
 def split_pointer(pointer: str) -> list[str]:
@@ -27,13 +41,17 @@ def split_pointer(pointer: str) -> list[str]:
 
 def normalized_path(parts: Iterable[str | int]) -> str:
     """RFC 9535 normalized path, e.g. ``$['data'][0]['agent_id']``."""
-    out = ["$"]
-    for p in parts:
-        if isinstance(p, int):
-            out.append(f"[{p}]")
-        else:
-            out.append("['" + _escape_normalized(p) + "']")
-    return "".join(out)
+    segment = _SEGMENTS.get
+    return "$" + "".join([f"[{p}]" if type(p) is int else (segment(p) or _segment(p)) for p in parts])
+
+
+def _segment(part) -> str:
+    if isinstance(part, int):  # an int subclass
+        return f"[{part}]"
+    seg = "['" + _escape_normalized(part) + "']"
+    if type(part) is str and len(_SEGMENTS) < 100_000:
+        _SEGMENTS[part] = seg
+    return seg
 
 
 def _escape_normalized(name: str) -> str:
