@@ -1,4 +1,145 @@
-"""placeholder"""
+"""``workbench extract``: RFC 9535 JSONPath on the command line (the core of ``POST /api/extract``).
 
-def add_parser(subparsers):
-    return None
+    workbench extract PATH [FILE] [--engine E] [--paths] [--json] [--jsonl]
+
+One match per line: its exact JSON text (numbers as written; a match that spans lines in the
+document is written on one line), or with ``--paths`` the normalized path, a tab, the JSON.
+Exit status 0 with matches, 1 with none, 2 when the input cannot be read, is not JSON, or the
+path is not valid JSONPath.  With ``--jsonl`` every line of FILE is a document (streamed, never
+read whole); a line that is not JSON is reported as ``file:line:column: message`` and makes the
+exit status 2 once the log is done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import common
+
+EPILOG = common.examples(
+    "workbench extract '$..call_id' response.json",
+    "workbench extract --paths '$.output[?@.type==\"function_call\"].name' response.json",
+    "workbench extract '$..arguments' - < item.json",
+    "workbench extract --jsonl '$.item.name' log.jsonl | sort | uniq -c",
+    "workbench extract --json '$..id' doc.json      # the same object as POST /api/extract",
+) + """
+
+exit status: 0 some match, 1 no match, 2 unreadable input, not JSON, or an invalid path."""
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "extract", help="RFC 9535 JSONPath: one match per line",
+        description="Select with a JSONPath (RFC 9535) and print every match's exact JSON.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("path", metavar="PATH", help="the JSONPath, e.g. '$..call_id'")
+    p.add_argument("file", nargs="?", default=common.STDIN, metavar="FILE",
+                   help="the document ('-' or nothing: standard input)")
+    p.add_argument("--engine", default="rfc9535", choices=["rfc9535", "jsonpath-ng"],
+                   help="rfc9535 (default; the RFC's compliance suite passes) or jsonpath-ng (its "
+                        "ext dialect, not RFC 9535)")
+    p.add_argument("--paths", action="store_true",
+                   help="print the normalized path, a tab, then the JSON")
+    p.add_argument("--jsonl", action="store_true",
+                   help="FILE is JSON Lines: run the path on every line (with --paths: the line "
+                        "number, a tab, the path, a tab, the JSON)")
+    p.add_argument("--json", action="store_true",
+                   help="print the same JSON object as POST /api/extract (with --jsonl: one per "
+                        "line, with its \"line\")")
+    p.add_argument("--max-matches", type=int, metavar="N", help="stop listing after N matches")
+    common.add_limit_flags(p)
+    p.set_defaults(func=run)
+    return p
+
+
+def _one_line(json_text: str) -> str:
+    """A match's exact text on one line (newlines inside a value are only whitespace)."""
+    if "\n" not in json_text and "\r" not in json_text:
+        return json_text
+    from ..format import format_text
+    return format_text(json_text, 0)["formatted"]
+
+
+def _rows(result: dict, paths: bool, prefix: str = "") -> list[str]:
+    out = []
+    for m in result["matches"]:
+        text = _one_line(m["json"])
+        out.append(f"{prefix}{m['path']}\t{text}" if paths else text)
+    return out
+
+
+def run(args) -> int:
+    from ..errors import WorkbenchError
+    from ..extract import handle
+    limits = common.limits(args)
+    label = common.display_name(args.file)
+    if args.jsonl:
+        return run_jsonl(args, limits, label)
+    try:
+        text = common.read_text(args.file, "document")
+        result = handle({"document": text, "path": args.path, "engine": args.engine}, limits)
+    except common.Unreadable as exc:
+        common.print_error(exc.body, label, as_json=args.json)
+        return common.EXIT_UNREADABLE
+    except WorkbenchError as exc:
+        common.print_error(exc.to_body(), label, as_json=args.json, labels={"path": "PATH"})
+        return common.EXIT_UNREADABLE
+    if args.json:
+        common.write_json(result)
+    else:
+        rows = _rows(result, args.paths)
+        common.write_text("".join(r + "\n" for r in rows))
+    return common.EXIT_OK if result["count"] else common.EXIT_FOUND
+
+
+def run_jsonl(args, limits, label: str) -> int:
+    from ..errors import WorkbenchError
+    from ..extract import handle
+    try:
+        f = common.open_binary(args.file, "document")
+    except common.Unreadable as exc:
+        common.print_error(exc.body, label, as_json=args.json)
+        return common.EXIT_UNREADABLE
+    found = bad = 0
+    out = sys.stdout.buffer
+    try:
+        for n, raw in enumerate(common.lines_of(f), 1):
+            if not raw.strip():
+                continue
+            try:
+                text = common.decode(raw, args.file, "document")
+                result = handle({"document": text.rstrip("\r\n"), "path": args.path,
+                                 "engine": args.engine}, limits)
+            except common.Unreadable as exc:
+                bad += 1
+                common.print_error(common.error_body(
+                    "parse_error", exc.body["error"]["message"], "document", line=n), label)
+                continue
+            except WorkbenchError as exc:
+                if exc.field != "document":  # the path itself: the same for every line
+                    common.print_error(exc.to_body(), label, as_json=args.json,
+                                       labels={"path": "PATH"})
+                    return common.EXIT_UNREADABLE
+                bad += 1
+                body = exc.to_body()
+                body["error"]["line"] = n
+                body["error"].pop("snippet", None)
+                if args.json:
+                    common.write_json({"line": n, **body})
+                else:
+                    common.print_error(body, label)
+                continue
+            found += result["count"]
+            if args.json:
+                common.write_json({"line": n, **result})
+            elif result["count"]:
+                rows = _rows(result, args.paths, f"{n}\t")
+                out.write("".join(r + "\n" for r in rows).encode("utf-8"))
+    finally:
+        out.flush()
+        if f is not sys.stdin.buffer:
+            f.close()
+    if bad:
+        return common.EXIT_UNREADABLE
+    return common.EXIT_OK if found else common.EXIT_FOUND

@@ -49,6 +49,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="gate every line of a JSON Lines log ('-' reads standard input)")
     p.add_argument("--show", type=int, default=SHOW_BLOCKED, metavar="N",
                    help=f"with --jsonl: list the first N blocked line numbers (default {SHOW_BLOCKED})")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="with --jsonl: gate on N processes, same output in the same order "
+                        "(default: every core for a log of 8 MB or more; see cli/gate_jobs.py)")
     p.add_argument("--dialect", choices=("auto", "open_responses", "agents_api"), default="auto",
                    help="which rules: auto (an item with turn_id is an Agents API action, "
                         "answered with a report and a tool_result), open_responses or agents_api")
@@ -312,7 +315,10 @@ def run_jsonl(args) -> int:
         progress = _Progress(f, size)
     started = time.perf_counter()
     try:
-        out = gate_lines(f, gate, on_progress=progress, dialect=args.dialect)
+        from .gate_jobs import gate_log
+        out = gate_log(f, gate, jobs=args.jobs, size=size, tools_text=schema_text,
+                       original_text=original_text, limits=limits, dialect=args.dialect,
+                       on_progress=progress, keep=max(10_000, args.show))
     finally:
         if progress is not None:
             progress.done()

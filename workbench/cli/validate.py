@@ -1,4 +1,171 @@
-"""placeholder"""
+"""``workbench validate``: JSON Schema on the command line (the core of ``POST /api/validate``).
 
-def add_parser(subparsers):
-    return None
+    workbench validate DOC --schema FILE [--format-assert] [--jsonl] [--json]
+
+One error per line on standard output: ``pointer line:column keyword message`` (the root is
+``/``; a place that cannot be found is ``-``).  Warnings about the document (duplicate keys…)
+and the tool-schema review go to standard error as ``file:line:column: warning: message``.
+Exit status 0 valid, 1 invalid, 2 when a file cannot be read, is not JSON, or the schema is not
+a valid schema.  With ``--jsonl`` every line of DOC is a document (streamed): the errors carry
+the line of the log, and the exit status is 1 if any line is invalid (2 if any is not JSON).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import common
+
+EPILOG = common.examples(
+    "workbench validate order.json --schema order.schema.json",
+    "workbench validate args.json --schema tool.json          # a tool definition: its parameters",
+    "workbench validate --jsonl calls.jsonl --schema args.schema.json",
+    "workbench validate doc.json --schema s.json --format-assert --json",
+) + """
+
+output: one error per line, `pointer line:column keyword message`, e.g.
+  /region 3:13 enum "global" is not one of "apac", "emea", "amer"
+
+exit status: 0 valid, 1 invalid, 2 unreadable input, not JSON, or an invalid schema."""
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "validate", help="JSON Schema validation: one error per line",
+        description="Validate a JSON document against a JSON Schema (2020-12, 2019-09, draft 7/6/4; "
+                    "nothing fetched) or a function tool definition.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("document", metavar="DOC", help="the document ('-': standard input)")
+    p.add_argument("--schema", metavar="FILE", required=True,
+                   help="the JSON Schema, or a tool definition (its parameters are used)")
+    p.add_argument("--format-assert", action="store_true",
+                   help="check `format` (email, date-time, uri…) instead of treating it as a note")
+    p.add_argument("--draft", default=None,
+                   help="the dialect when the schema has no $schema (default 2020-12)")
+    p.add_argument("--tool", default=None, help="which tool of a list of definitions")
+    p.add_argument("--jsonl", action="store_true", help="DOC is JSON Lines: validate every line")
+    p.add_argument("--json", action="store_true",
+                   help="print the same JSON object as POST /api/validate (with --jsonl: one per "
+                        "line, with its \"line\")")
+    p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+    p.add_argument("--max-errors", type=int, metavar="N", help="list at most N errors per document")
+    p.add_argument("--regex-timeout", type=float, help="seconds one schema pattern may run")
+    common.add_limit_flags(p)
+    p.set_defaults(func=run)
+    return p
+
+
+def error_lines(result: dict, line: int | None = None) -> list[str]:
+    """``pointer line:column keyword message`` per error (``line``: the log's line)."""
+    out = []
+    for e in result["errors"]:
+        at = "-"
+        if e.get("line") is not None:
+            at = f"{line if line is not None else e['line']}:{e['column']}"
+        elif line is not None:
+            at = f"{line}:-"
+        out.append(f"{e['pointer'] or '/'} {at} {e['keyword']} {e['message']}")
+    return out
+
+
+def _warnings(result: dict, doc_label: str, schema_label: str, line: int | None = None,
+              schema_too: bool = True) -> None:
+    paint = common.painter(sys.stderr)
+    out = []
+    for w in result.get("warnings") or []:
+        w = dict(w, line=line) if line is not None else w
+        out.append(f"{paint(common.where(doc_label, w), 'bold')}: {paint('warning', 'yellow')}: "
+                   f"{w['message']}")
+    if schema_too:  # the schema's own notes (once for a log)
+        for w in (result.get("schema_warnings") or []) + (result.get("review") or []):
+            out.append(f"{paint(common.where(schema_label, w), 'bold')}: "
+                       f"{paint('review' if 'severity' in w or 'code' in w else 'warning', 'yellow')}: "
+                       f"{w['message']}")
+    if out:
+        sys.stderr.write("\n".join(out) + "\n")
+
+
+def run(args) -> int:
+    from ..errors import WorkbenchError
+    from ..validate import handle
+    limits = common.limits(args)
+    doc_label = common.display_name(args.document)
+    schema_label = common.display_name(args.schema)
+    labels = {"document": doc_label, "schema": schema_label}
+    try:
+        schema_text = common.read_text(args.schema, "schema")
+        body = {"schema": schema_text, "format_assert": args.format_assert}
+        if args.draft:
+            body["draft"] = args.draft
+        if args.tool:
+            body["tool"] = args.tool
+        if args.jsonl:
+            return run_jsonl(args, body, limits, doc_label, schema_label, labels)
+        body["document"] = common.read_text(args.document, "document")
+        result = handle(body, limits)
+    except common.Unreadable as exc:
+        common.print_error(exc.body, doc_label, as_json=args.json, labels=labels)
+        return common.EXIT_UNREADABLE
+    except WorkbenchError as exc:
+        common.print_error(exc.to_body(), doc_label, as_json=args.json, labels=labels)
+        return common.EXIT_UNREADABLE
+    if args.json:
+        common.write_json(result)
+    else:
+        common.write_text("".join(line + "\n" for line in error_lines(result)))
+        if not args.quiet:
+            _warnings(result, doc_label, schema_label)
+    return common.EXIT_OK if result["valid"] else common.EXIT_FOUND
+
+
+def run_jsonl(args, body: dict, limits, doc_label: str, schema_label: str, labels: dict) -> int:
+    from ..errors import WorkbenchError
+    from ..validate import handle
+    f = common.open_binary(args.document, "document")
+    invalid = bad = 0
+    schema_noted = False
+    out = sys.stdout.buffer
+    try:
+        for n, raw in enumerate(common.lines_of(f), 1):
+            if not raw.strip():
+                continue
+            try:
+                text = common.decode(raw, args.document, "document").rstrip("\r\n")
+                result = handle(dict(body, document=text), limits)
+            except common.Unreadable as exc:
+                bad += 1
+                common.print_error(common.error_body(
+                    "parse_error", exc.body["error"]["message"], "document", line=n), doc_label)
+                continue
+            except WorkbenchError as exc:
+                if exc.field != "document":  # the schema: the same for every line
+                    common.print_error(exc.to_body(), doc_label, as_json=args.json, labels=labels)
+                    return common.EXIT_UNREADABLE
+                bad += 1
+                err = exc.to_body()
+                err["error"]["line"] = n
+                err["error"].pop("snippet", None)
+                if args.json:
+                    common.write_json({"line": n, **err})
+                else:
+                    common.print_error(err, doc_label)
+                continue
+            if not result["valid"]:
+                invalid += 1
+            if args.json:
+                common.write_json({"line": n, **result})
+            else:
+                lines = error_lines(result, n)
+                if lines:
+                    out.write("".join(line + "\n" for line in lines).encode("utf-8"))
+                if not args.quiet:
+                    _warnings(result, doc_label, schema_label, n, not schema_noted)
+                    schema_noted = True
+    finally:
+        out.flush()
+        if f is not sys.stdin.buffer:
+            f.close()
+    if bad:
+        return common.EXIT_UNREADABLE
+    return common.EXIT_FOUND if invalid else common.EXIT_OK
