@@ -196,3 +196,119 @@ def test_exponent_beyond_any_decimal_is_a_clear_error_in_exact_mode_and_kept_by_
     e = err(text)
     assert e["code"] == "number_too_large" and e["column"] == 2
     assert format_text(text, indent=0)["formatted"] == text
+
+
+# ------------------------------------------------------------------ repeated keys are kept
+
+@pytest.mark.parametrize("indent", [0, 2, "tab"])
+def test_a_repeated_key_keeps_both_members_in_place(indent):
+    doc = '{"b": 0, "a": 1, "c": {"x": 1, "x": [2], "x": 3}, "a": 2.50}'
+    out = format_text(doc, indent=indent)["formatted"]
+    assert json.loads(out, object_pairs_hook=list) == json.loads(doc, object_pairs_hook=list)
+    assert out.count('"a"') == 2 and out.count('"x"') == 3 and "wbdup" not in out and "\\u0000" not in out
+
+
+def test_sorted_keys_keep_every_copy_in_its_order():
+    doc = '{"b": 0, "a": 1, "a\\u0000z": 9, "a": 2, "A": 3, "a": 3}'
+    out = format_text(doc, indent=0, sort_keys=True)["formatted"]
+    pairs = json.loads(out, object_pairs_hook=list)
+    assert pairs == [("A", 3), ("a", 1), ("a", 2), ("a", 3), ("a\x00z", 9), ("b", 0)]
+
+
+def test_keeping_duplicates_is_only_for_format():
+    doc = '{"a": 1, "a": 2}'
+    assert parse(doc).value == {"a": 2}                     # every other view: the last wins
+    kept = parse(doc, numbers="fragment", keep_duplicates=True)
+    assert len(kept.value) == 2 and kept.duplicate_mark and kept.duplicate_mark[1:] not in doc
+
+
+def test_duplicate_warning_says_what_readers_do():
+    (w,) = format_text('{"a": 1, "a": 2}')["warnings"]
+    assert w["code"] == "duplicate_key" and "both members are kept" in w["message"]
+    assert "JSON.parse" in w["message"] and "last" in w["message"] and "first" in w["message"]
+    (w,) = parse('{"a": 1, "a": 2}').warnings
+    assert "kept here" not in w["message"]
+
+
+def test_a_key_spelled_with_escapes_and_a_lone_surrogate_still_kept():
+    doc = '{"\\u0061": 1, "a": 2, "s": "\\ud800"}'
+    out = format_text(doc, indent=0)["formatted"]   # orjson refuses the surrogate: the plain writer
+    assert out == '{"a":1,"a":2,"s":"\\ud800"}'
+
+
+# ------------------------------------------------------------------ float64 warnings
+
+@pytest.mark.parametrize("token, code, reads", [
+    ("1e999", "float_overflow", "Infinity"), ("-1E+400", "float_overflow", "-Infinity"),
+    ("1e-400", "float_underflow", "as 0"),
+    ("0.1000000000000000055511151231257827", "float_precision", "as 0.1"),
+    ("1.00000000000000001", "float_precision", "as 1.0"),
+])
+def test_numbers_a_float64_reader_changes_are_warned_about(token, code, reads):
+    r = format_text('{"list": [0, {"n": %s}]}' % token)
+    (w,) = r["warnings"]
+    assert w["code"] == code and reads in w["message"] and w["pointer"] == "/list/1/n"
+    assert (w["line"], w["column"]) == (1, 20)
+    assert token in r["formatted"]          # and the number itself is written as it is
+
+
+@pytest.mark.parametrize("token", ["0.1", "1E-7", "2.50e+3", "0.30000000000000004", "-0.0", "0e999",
+                                   "5e-324", "1.7976931348623157e308", "123456789.123456"])
+def test_numbers_a_float64_reader_keeps_are_not(token):
+    assert format_text("[%s]" % token)["warnings"] == []
+
+
+def test_float_warnings_reach_every_view_through_parse():
+    assert [w["code"] for w in parse('{"a": 1e999, "b": 1e-999}').warnings] == ["float_overflow",
+                                                                               "float_underflow"]
+    assert parse('{"a": 1e999}', warnings=False).warnings == []
+
+
+# ------------------------------------------------------------------ JSON Lines and streams
+
+def test_json_lines_are_formatted_value_by_value():
+    text = '{"a": 1.10}\n\n[1, 2]\n"x"\n'
+    r = format_text(text, indent=0)
+    assert r["jsonl"] is True and r["lines"] == 3
+    assert r["formatted"] == '{"a":1.10}\n[1,2]\n"x"'
+    pretty = format_text(text, indent=2)["formatted"]
+    assert pretty == '{\n  "a": 1.10\n}\n[\n  1,\n  2\n]\n"x"'
+    assert "jsonl" not in format_text('{"a": 1}\n')
+
+
+def test_json_lines_warnings_are_placed_in_the_whole_text():
+    text = '{"a": 1}\n  {"b": 1, "b": 2}\n[9007199254740993]\n'
+    ws = format_text(text)["warnings"]
+    assert [(w["code"], w["line"], w["column"], w["record"], w["pointer"]) for w in ws] == [
+        ("duplicate_key", 2, 12, 2, ""), ("unsafe_integer", 3, 2, 3, "/0")]
+    assert text[ws[0]["offset"]:].startswith('"b": 2') and text[ws[1]["offset"]:].startswith("9007")
+
+
+@pytest.mark.parametrize("text, line, column", [
+    ('{"a": 1}\n{"b": 2}}\n', 2, 9),        # text after the value on line 2
+    ('{"a": 1}\n{"b":\n{"c": 3}\n', 2, 6),   # line 2 left open
+    ('{"a": 1}\n\n{"b": nan}\n', 3, 7),
+])
+def test_json_lines_errors_point_at_their_line(text, line, column):
+    with pytest.raises(WorkbenchError) as info:
+        format_text(text)
+    e = info.value.to_dict()
+    assert (e["code"], e["line"], e["column"]) == ("parse_error", line, column)
+    assert e["message"].startswith(f"JSON Lines, line {line}:") and "^" in e["snippet"]
+
+
+def test_a_document_broken_on_its_first_line_is_not_taken_for_json_lines():
+    with pytest.raises(WorkbenchError) as info:
+        format_text('{"a": 1,\n "b": }\n')
+    assert not info.value.to_dict().get("jsonl")
+
+
+@pytest.mark.parametrize("text", ['event: response.created\ndata: {"type": "response.created"}\n\n',
+                                  'data: {"choices": []}\n\ndata: [DONE]\n',
+                                  ': keep-alive\nevent: x\ndata: {}\n'])
+def test_a_pasted_stream_is_named_and_sent_to_the_gate(text):
+    with pytest.raises(WorkbenchError) as info:
+        format_text(text)
+    e = info.value.to_dict()
+    assert e["code"] == "parse_error" and e["hint"] == "sse_stream" and "/gate" in e["message"]
+    assert "Server-Sent Events" in e["message"]
