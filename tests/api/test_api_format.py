@@ -69,3 +69,31 @@ def test_plain_form_works_without_javascript(server):
     # a file that is not UTF-8: a clear error naming the byte
     status, _, html = server.request("POST", "/format", multipart({"text": ""}, [("text_file", "x.json", b'["\xff"]')]), headers)
     assert status == 422 and b"0xff" in html
+
+
+def test_a_repeated_key_is_kept_through_the_api(server):
+    status, body = server.api("format", {"text": '{"a": 1, "b": 0, "a": 2}', "indent": 0, "sort_keys": True})
+    assert status == 200 and body["formatted"] == '{"a":1,"a":2,"b":0}'
+    assert [w["code"] for w in body["warnings"]] == ["duplicate_key"]
+
+
+def test_float64_warnings_through_the_api(server):
+    status, body = server.api("format", {"text": '[1e999, 0.1000000000000000055511151231257827, 1e-400]'})
+    assert status == 200
+    assert [(w["code"], w["pointer"]) for w in body["warnings"]] == [
+        ("float_overflow", "/0"), ("float_precision", "/1"), ("float_underflow", "/2")]
+    assert all(set(w) >= {"code", "message", "pointer", "line", "column"} for w in body["warnings"])
+
+
+def test_json_lines_through_the_api(server):
+    status, body = server.api("format", {"text": '{"a":1}\n{"b":[2]}\n', "indent": 0})
+    assert status == 200 and body["jsonl"] is True and body["lines"] == 2
+    assert body["formatted"] == '{"a":1}\n{"b":[2]}'
+
+
+def test_a_pasted_stream_gets_the_gate_hint_through_the_api(server):
+    status, body = server.api("format", {"text": 'event: response.created\ndata: {"type": "response.created"}\n\n'})
+    assert status == 422
+    e = body["error"]
+    assert e["code"] == "parse_error" and e["hint"] == "sse_stream" and "/gate" in e["message"]
+    assert (e["line"], e["column"]) == (1, 1)
