@@ -182,9 +182,12 @@ class Ignore:
     """A set of compiled patterns; ``match(parts)`` tells whether a path is ignored,
     ``below(parts)`` whether anything under it could be."""
 
-    def __init__(self, patterns):
+    def __init__(self, patterns, outside_strings=()):
         self.patterns = [compile_pattern(p) for p in patterns]
         self.sources = list(patterns)
+        # patterns (by number) that do not reach into the JSON held by a string (the providers
+        # preset's: an ``id`` inside ``arguments`` is the caller's data, not a minted id)
+        self.outside = frozenset(outside_strings)
 
     def __bool__(self):
         return bool(self.patterns)
@@ -233,6 +236,16 @@ class Ignore:
 
     def accepts(self, states) -> bool:
         return any(s == len(self.patterns[k]) for k, s in states)
+
+    def accepted(self, states) -> tuple:
+        """The numbers of the patterns that matched (states at their end)."""
+        return tuple(sorted({k for k, s in states if s == len(self.patterns[k])}))
+
+    def into_string(self, states):
+        """States to carry into the JSON inside a string: those of patterns that reach there."""
+        if not self.outside:
+            return states
+        return frozenset((k, s) for k, s in states if k not in self.outside)
 
     def start(self):
         return frozenset((k, 0) for k in range(len(self.patterns)))

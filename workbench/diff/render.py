@@ -5,8 +5,11 @@ One pass over the plan (:mod:`diff_core`) emits, in display order,
 * the **changes** (``add``/``remove``/``replace``/``move``), each with its left and right
   pointers, and **notes** (same value written differently: ``1.0``/``1``, or a JSON string
   whose JSON is equal but whose text is not);
-* optionally the **view**: both documents formatted (2-space indent, keys sorted so both
-  sides line up) and a list of segments ``[kind, left_lines, right_lines]`` that align them.
+* optionally the **view**: both documents formatted (2-space indent, in the left document's key
+  order — right-only members where the right document has them — so both sides line up) and a
+  list of segments ``[kind, left_lines, right_lines]`` that align them.  Numbers are written as
+  in the input (``1e2`` stays ``1e2``: the texts of :mod:`.numtext`).  Two strings compared as
+  JSON are followed by their JSON expanded as a nested block (segments listed in ``nested``).
   ``kind`` is ``eq`` (context; ``[eq, n, n, 1]``: the same text on both sides, sent once), ``chg``, ``add``, ``del``, ``mvf`` (a moved item where it
   was), ``mvt`` (where it went), ``note`` or ``ign`` (an ignored member).  Each change
   carries ``seg``, the index of the segment that shows it (a move also ``seg_to``, the
@@ -18,24 +21,32 @@ two 5 MB documents costs tens of milliseconds, not a Python walk over every node
 
 from __future__ import annotations
 
+import threading
 from decimal import Decimal
 
 import orjson
 
-from .walk import ADD, DEL, EQ, MVF, MVT, NUM, OBJ, PAIR, REP, STR, ptr
+from .patch import ptr
+from .walk import ADD, DEL, EQ, MVF, MVT, NEAR, NUM, OBJ, PAIR, REP, STR, key_order
 from ..jsontext import encode_string
 
-_FMT = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
+_FMT = orjson.OPT_INDENT_2
+_local = threading.local()     # .texts: id(Decimal) -> its text as written (the render in progress)
+_NO_TEXTS: dict = {}
+
+
+def _number(obj) -> str:
+    return getattr(_local, "texts", _NO_TEXTS).get(id(obj)) or str(obj)
 
 
 def _fmt_default(obj):
     if isinstance(obj, Decimal):
-        return orjson.Fragment(str(obj))
+        return orjson.Fragment(_number(obj))
     raise TypeError
 
 
 def _plain(value, level: int = 0) -> str:
-    """Iterative 2-space, sorted-keys writer for what orjson refuses."""
+    """Iterative 2-space writer (keys in their order) for what orjson refuses."""
     out: list[str] = []
     stack: list = [(value, 0)]
     while stack:
@@ -51,7 +62,7 @@ def _plain(value, level: int = 0) -> str:
                 continue
             out.append("{" if t is dict else "[")
             work: list = []
-            items = [(k, v[k]) for k in sorted(v)] if t is dict else list(enumerate(v))
+            items = list(v.items()) if t is dict else list(enumerate(v))
             for n, (k, c) in enumerate(items):
                 head = "\n" + "  " * (d + 1)
                 if t is dict:
@@ -71,7 +82,7 @@ def _plain(value, level: int = 0) -> str:
         elif v is None:
             out.append("null")
         else:
-            out.append(str(v))
+            out.append(_number(v) if t is Decimal else str(v))
     text = "".join(out)
     return text.replace("\n", "\n" + "  " * level) if level else text
 
@@ -141,7 +152,7 @@ class StrCtx:
 
 class Render:
     def __init__(self, *, max_changes: int = 10_000, view: bool = True, max_notes: int = 1000,
-                 reuse_equal_text: bool = True):
+                 reuse_equal_text: bool = True, texts: dict | None = None, max_pointers: int = 20):
         self.max_changes = max_changes
         self.max_notes = max_notes
         self.changes: list[dict] = []
@@ -160,6 +171,10 @@ class Render:
         self._eq_r: list[str] = []
         self._eq_same = True
         self._second = None
+        self.texts = texts or _NO_TEXTS
+        self.nested: list[list[int]] = []       # [first, end) segment ranges: JSON in a string
+        self.hits: dict[int, list] = {}         # ignore pattern number -> [count, pointers]
+        self.max_pointers = max_pointers
 
     # ---------------------------------------------------------------- records
     def change(self, op, lp, rp, lv, rv, ctx, **extra) -> int:
@@ -171,6 +186,15 @@ class Render:
         rec = {"op": op, "_lp": lp, "_rp": rp, "_lv": lv, "_rv": rv, "_ctx": ctx, **extra}
         self.changes.append(rec)
         return len(self.changes) - 1
+
+    def hit(self, patterns, pointer, ctx):
+        """An ignored member whose values differ (or that only one side has)."""
+        where = pointer if ctx is None else ctx.outer_lp + " ▸ " + pointer
+        for k in patterns:
+            h = self.hits.setdefault(k, [0, []])
+            h[0] += 1
+            if len(h[1]) < self.max_pointers:
+                h[1].append(where)
 
     def note(self, kind, lp, rp, lv, rv, ctx):
         self.note_count += 1
@@ -228,12 +252,16 @@ class Render:
 
     # ---------------------------------------------------------------- the pass
     def run(self, node, left, right):
-        if node is None:
-            if self.view:
-                lt = fmt(left, 0)
-                self.seg("eq", lt, lt if self.reuse else fmt(right, 0))
-            return
-        self.render(node, left, right, "", "", 0, "", "", "", "", None)
+        _local.texts = self.texts
+        try:
+            if node is None:
+                if self.view:
+                    lt = fmt(left, 0)
+                    self.seg("eq", lt, lt if self.reuse else fmt(right, 0))
+                return
+            self.render(node, left, right, "", "", 0, "", "", "", "", None)
+        finally:
+            _local.texts = _NO_TEXTS
 
     def render(self, node, lv, rv, lp, rp, level, lpre, rpre, lc, rc, ctx):
         view = self.view
@@ -248,36 +276,47 @@ class Render:
             self.change("replace", lp, rp, lv, rv, ctx)
             if view:
                 self.seg("chg", lpre + fmt(lv, level) + lc, rpre + fmt(rv, level) + rc)
-        elif kind == NUM:
-            self.note("number", lp, rp, lv, rv, ctx)
+        elif kind == NUM or kind == NEAR:
+            self.note("number" if kind == NUM else "tolerance", lp, rp, lv, rv, ctx)
             if view:
                 self.seg("note", lpre + fmt(lv, level) + lc, rpre + fmt(rv, level) + rc)
         elif kind == STR:
-            inner = node[3]
-            before = self.count
-            if inner is not None:
-                sctx = StrCtx(node[4], node[5], lp, rp)
-                self.view = False
-                try:
-                    self.render(inner, node[4].value, node[5].value, "", "", 0, "", "", "", "", sctx)
-                finally:
-                    self.view = view
-            if self.count == before:
-                self.note("json_string", lp, rp, lv, rv, ctx)
-                seg_kind = "note"
-            else:
-                seg_kind = "chg"
-            if view:
-                self.seg(seg_kind, lpre + fmt(lv, level) + lc, rpre + fmt(rv, level) + rc)
+            self.render_str(node, lv, rv, lp, rp, level, lpre, rpre, lc, rc, ctx)
         elif kind == OBJ:
             self.render_obj(node, lp, rp, level, lpre, rpre, lc, rc, ctx)
         else:
             self.render_arr(node, lp, rp, level, lpre, rpre, lc, rc, ctx)
 
+    def render_str(self, node, lv, rv, lp, rp, level, lpre, rpre, lc, rc, ctx):
+        """Two strings compared as JSON: the string line, then (in the view) the JSON inside
+        expanded as a nested block, aligned like the rest; the changes found inside point at
+        their lines in that block."""
+        inner, lparsed, rparsed = node[3], node[4], node[5]
+        view = self.view
+        before = self.count
+        sctx = StrCtx(lparsed, rparsed, lp, rp)
+        at = -1
+        if view:
+            self.seg("chg", lpre + fmt(lv, level) + lc, rpre + fmt(rv, level) + rc)
+            at = len(self.segs) - 1
+            first = len(self.segs)
+            pad = "  " * (level + 1)
+            self.render(inner, lparsed.value, rparsed.value, "", "", level + 1, pad, pad, "", "", sctx)
+            self._flush()
+            self.nested.append([first, len(self.segs)])
+        elif inner is not None:
+            self.render(inner, lparsed.value, rparsed.value, "", "", 0, "", "", "", "", sctx)
+        if self.count == before:
+            self.note("json_string", lp, rp, lv, rv, ctx)
+            if at >= 0:
+                self.segs[at][0] = "note"
+
     def render_obj(self, node, lp, rp, level, lpre, rpre, lc, rc, ctx):
-        _, entries, l, r, ignored = node
+        _, entries, l, r, ignored, hidden = node
         view = self.view
         ind1 = "  " * (level + 1)
+        for k, patterns in hidden:
+            self.hit(patterns, ptr(lp, k) if k in l else ptr(rp, k), ctx)
         if not view:
             for k, what, payload in entries:
                 if what == DEL:
@@ -291,8 +330,9 @@ class Render:
         self.seg("eq", lpre + "{", rpre + "{")
         by_key = {k: (what, payload) for k, what, payload in entries}
         ign = set(ignored)
-        last_l = max(l) if l else None
-        last_r = max(r) if r else None
+        order = key_order(l, r)
+        last_l = next(reversed(l)) if l else None
+        last_r = next((k for k in reversed(order) if k in r), None) if r else None
         run: list = []          # equal members present on both sides: written together
 
         def flush():
@@ -302,7 +342,7 @@ class Render:
                      rbody + ("," if run[-1] != last_r else ""))
             run.clear()
 
-        for k in sorted(l.keys() | r.keys()):
+        for k in order:
             e = by_key.get(k)
             if e is None and k not in ign and k in l and k in r:
                 run.append(k)
@@ -431,4 +471,5 @@ class Render:
         left_lines, right_lines]``, or ``[eq, n, n, 1]`` for lines that are the same on both
         sides, which are sent once (in ``left``) and not repeated in ``right``."""
         self._flush()
-        return {"left": "\n".join(self.L), "right": "\n".join(self.R), "segments": self.segs}
+        return {"left": "\n".join(self.L), "right": "\n".join(self.R), "segments": self.segs,
+                "nested": self.nested}

@@ -1,17 +1,23 @@
 """The diff walk: compare two exactly-parsed JSON values and produce a plan of differences.
 
 Design (why not DeepDiff): equal subtrees are skipped first — Python's ``==`` (C speed,
-short-circuits at the first difference) confirmed by a canonical serialization (orjson with
-sorted keys, ``Decimal`` kept as its text) so ``1`` vs ``true`` and ``1`` vs ``1.0`` are never
-confused.  Arrays are aligned by the canonical text of each item (see :mod:`diff_align`),
-and only the paired, differing items are walked.  On two 5 MB documents this takes a few
-tenths of a second where DeepDiff takes 15–48 s; DeepDiff is not used here at all.
+short-circuits at the first difference) confirmed by a canonical serialization
+(:func:`workbench.jsontext.identical`) so ``1`` vs ``true`` and ``1`` vs ``1.0`` are never
+confused.  Arrays are aligned by the canonical text of each item (see :mod:`.align`), and only
+the paired, differing items are walked.  On two 5 MB documents this takes a few tenths of a
+second where DeepDiff takes 15–48 s; DeepDiff is only the second engine (:mod:`.engines`).
+Objects are walked in the left document's key order (then right-only members where the right
+document has them), so the change list and the view follow the left text.  Time is bounded by
+the request's one :class:`~workbench.runtime.Deadline`.
 
 The plan is a tree of tuples (only along differing paths):
 
 * ``(REP, l, r)``   the value changed (other type, other scalar, or too deep to walk)
 * ``(NUM, l, r)``   same number written differently (``1.0`` / ``1``): a note, not a change
-* ``(OBJ, entries, l, r, ignored)``  entries ``(key, ADD|DEL|SUB, value-or-node)`` in key order
+* ``(NEAR, l, r)``  two numbers within the ``tolerance``: a note, not a change
+* ``(OBJ, entries, l, r, ignored, hidden)``  entries ``(key, ADD|DEL|SUB, value-or-node)`` in
+  the left key order; ``ignored`` the keys the ignore patterns skipped, ``hidden`` the ones of
+  those whose values differ, as ``(key, pattern numbers)`` (the answer counts them)
 * ``(ARR, entries, l, r, unordered)`` entries ``(tag, i, j, child)`` in display order, tag one
   of EQ, PAIR, DEL, ADD, MVF (move source), MVT (move target)
 * ``(STR, l, r, inner, lparsed, rparsed)``  two strings holding JSON, compared parsed
@@ -20,129 +26,58 @@ The plan is a tree of tuples (only along differing paths):
 
 from __future__ import annotations
 
-import bisect
-import time
 from collections import deque
-from decimal import Decimal
+from decimal import Decimal, localcontext
 
-import orjson
-
-from .align import Fenwick, lcs_pairs, pair_gap, pair_unordered
+from .align import lcs_pairs, pair_gap, pair_unordered
 from .ignore import Ignore
 from ..errors import WorkbenchError
-from ..jsontext import escape_token, parse
+from ..jsontext import ctext, ctext_fast, identical, parse
+from ..runtime import Deadline
 
-REP, NUM, OBJ, ARR, STR = range(5)
+REP, NUM, OBJ, ARR, STR, NEAR = range(6)
 ADD, DEL, SUB = "add", "del", "sub"
 EQ, PAIR, MVF, MVT = "eq", "pair", "mvf", "mvt"
 
 DEPTH_CAP = 100          # deeper differing subtrees are reported as one replace (the walk
                          # takes up to 5 Python frames per level; the limit is 1,000)
 IGN_ID = b"\x00ignored"
+ITEM_LISTS = ("output", "input")   # arrays of items: the providers preset aligns them by type, name
 
 
-# --------------------------------------------------------------------------- canonical text
-
-def _canon_default(obj):
-    if isinstance(obj, Decimal):
-        # 'd' prefix: a decimal never equals an integer written the same ('12.3e1' vs 123)
-        return orjson.Fragment(b"d" + str(obj).encode())
-    raise TypeError
-
-
-def ctext(value) -> bytes:
-    """Canonical text of a value: equal bytes ⇔ same JSON value written the same way
-    (object key order aside).  Types are never confused."""
-    try:
-        return orjson.dumps(value, default=_canon_default, option=orjson.OPT_SORT_KEYS)
-    except (orjson.JSONEncodeError, TypeError, RecursionError):
-        return _py_canon(value)
+def item_identity(x):
+    """The providers preset's identity of an item: ``(type, name)`` (name may be None)."""
+    if type(x) is dict:
+        t = x.get("type")
+        if type(t) is str:
+            n = x.get("name")
+            return ("item", t, n if type(n) is str else None)
+    return None
 
 
-def ctext_fast(value) -> bytes:
-    """Like :func:`ctext`, but a decimal is written as a JSON string of its text (orjson calls
-    the C ``str`` instead of a Python function).  Equal bytes are only trusted together with
-    Python equality (``x == y``), which rules out a string standing against a number."""
-    try:
-        return orjson.dumps(value, default=str, option=orjson.OPT_SORT_KEYS)
-    except (orjson.JSONEncodeError, TypeError, RecursionError):
-        return _py_canon(value)
-
-
-def identical(x, y) -> bool:
-    """For two containers already equal for Python (``x == y``): are they the same JSON,
-    types and number spellings included?  Small flat containers are checked item by item
-    (no serialization); anything else by :func:`ctext_fast`."""
-    tx = type(x)
-    if len(x) <= 16:
-        if tx is list:
-            pairs = zip(x, y)
-        elif tx is dict:
-            pairs = ((v, y[k]) for k, v in x.items())
+def key_order(l: dict, r: dict):
+    """The members of two objects in the left document's order, each right-only member after
+    the right member it follows there (or first)."""
+    if len(r) <= len(l) and r.keys() <= l.keys():
+        return l.keys()
+    extra: dict = {}
+    prev = None
+    for k in r:
+        if k in l:
+            prev = k
         else:
-            pairs = None
-        if pairs is not None:
-            for a, b in pairs:
-                ta = type(a)
-                if ta is not type(b):
-                    return False
-                if ta is dict or ta is list:
-                    break
-                if ta is Decimal and str(a) != str(b):
-                    return False
-            else:
-                return True
-    return ctext_fast(x) == ctext_fast(y)
+            extra.setdefault(prev, []).append(k)
+    out = list(extra.get(None, ()))
+    for k in l:
+        out.append(k)
+        more = extra.get(k)
+        if more:
+            out.extend(more)
+    return out
 
 
-def _py_canon(value) -> bytes:
-    """Iterative canonical writer for what orjson refuses (big ints, lone surrogates, depth)."""
-    import json
-    out: list[str] = []
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        t = type(v)
-        if t is _Lit:
-            out.append(v)
-        elif t is dict:
-            out.append("{")
-            work = []
-            for n, k in enumerate(sorted(v)):
-                if n:
-                    work.append(_Lit(","))
-                work.append(_Lit(json.dumps(k) + ":"))
-                work.append(v[k])
-            work.append(_Lit("}"))
-            stack.extend(reversed(work))
-        elif t is list:
-            out.append("[")
-            work = []
-            for n, c in enumerate(v):
-                if n:
-                    work.append(_Lit(","))
-                work.append(c)
-            work.append(_Lit("]"))
-            stack.extend(reversed(work))
-        elif t is str:
-            out.append(json.dumps(v))
-        elif t is Decimal:
-            out.append("d" + str(v))
-        elif v is True:
-            out.append("true")
-        elif v is False:
-            out.append("false")
-        elif v is None:
-            out.append("null")
-        else:
-            out.append(str(v))
-    # a first byte orjson never writes: the two writers' texts can never be confused
-    return b"\x01" + "".join(out).encode("utf-8", "surrogatepass")
-
-
-class _Lit(str):
-    """A literal piece of canonical text on the writer's stack."""
-    __slots__ = ()
+def _parse_string(text, max_depth):
+    return parse(text, field=None, max_depth=max_depth, warnings=False)
 
 
 # --------------------------------------------------------------------------- the walk
@@ -150,27 +85,24 @@ class _Lit(str):
 class Differ:
     def __init__(self, *, ignore_order: bool = False, match_key: str | None = None,
                  ignore: Ignore | None = None, parse_strings: bool = True,
-                 max_depth: int = 512, timeout: float | None = None):
+                 max_depth: int = 512, deadline: Deadline | None = None,
+                 match_items: bool = False, tolerance=None, parse_string=_parse_string):
         self.ignore_order = ignore_order
         self.match_key = match_key
         self.ignore = ignore if ignore else None
         self.parse_strings = parse_strings
         self.max_depth = max_depth
-        self.deadline = time.monotonic() + timeout if timeout else None
-        self._ticks = 0
+        self.deadline = deadline or Deadline(None)
+        self.tick = self.deadline.check
+        self.match_items = match_items          # the providers preset: output items by type, name
+        self.tolerance = tolerance              # (absolute, relative) Decimals, or None
+        self.parse_string = parse_string
         self.fallback = False
         # True when every item of a root array went through orjson's writer, which proves
         # the nesting is at most 254 levels (the caller can skip its own depth walk)
         self.root_proven = False
 
     # ---------------------------------------------------------------- housekeeping
-    def tick(self):
-        self._ticks += 1
-        if self.deadline is not None and not self._ticks & 255 and time.monotonic() > self.deadline:
-            raise WorkbenchError("timeout", "The comparison took longer than the time limit; "
-                                 "try ignore paths or a smaller part of the documents",
-                                 status=422)
-
     def same(self, x, y) -> bool:
         """Identical JSON (same canonical text)."""
         try:
@@ -192,10 +124,7 @@ class Differ:
     # ---------------------------------------------------------------- values
     def diff(self, left, right):
         st = self.ignore.start() if self.ignore else None
-        tl = type(left)
-        if tl is type(right) and (tl is dict or tl is list) and st is None and self.same(left, right):
-            return None
-        return self.walk(left, right, st, 0)
+        return self._walk_child(left, right, st, 0)
 
     def walk(self, l, r, st, depth):
         tl, tr = type(l), type(r)
@@ -220,24 +149,43 @@ class Differ:
                     if tl is int and tr is int:
                         return None
                     return None if (tl is tr and str(l) == str(r)) else (NUM, l, r)
+                if self.tolerance is not None and self.near(l, r):
+                    return (NEAR, l, r)
                 return (REP, l, r)
         elif tl is tr and l == r:      # true, false, null
             return None
         return (REP, l, r)
 
-    def _walk_child(self, x, y, st, depth):
+    def near(self, l, r) -> bool:
+        """Within the tolerance: |l − r| ≤ absolute, or ≤ relative × max(|l|, |r|)."""
+        absolute, relative = self.tolerance
+        try:
+            with localcontext() as ctx:
+                ctx.prec = 60
+                ctx.Emax, ctx.Emin = 999_999_999, -999_999_999
+                d = abs(Decimal(l) - Decimal(r))
+                if absolute is not None and d <= absolute:
+                    return True
+                return relative is not None and d <= relative * max(abs(Decimal(l)), abs(Decimal(r)))
+        except (ArithmeticError, ValueError):
+            return False
+
+    def _walk_child(self, x, y, st, depth, key=None):
         tx = type(x)
         if tx is type(y) and (tx is dict or tx is list):
-            if st is None:
-                try:
-                    if x == y and identical(x, y):
-                        return None
-                except RecursionError:
-                    if ctext(x) == ctext(y):
-                        return None
+            # equal subtrees are skipped, ignore patterns or not (nothing ignored can differ)
+            try:
+                eq = x == y
+            except RecursionError:
+                eq = False
+                if ctext(x) == ctext(y):
+                    return None
+            if eq and identical(x, y):
+                return None
             if tx is dict:
                 return self.walk_obj(x, y, st, depth)
-            return self.walk_arr(x, y, st, depth)
+            return self.walk_arr(x, y, st, depth, keyed=self.match_items and key in ITEM_LISTS,
+                                 pyeq=eq)
         return self.walk(x, y, st, depth)
 
     def walk_obj(self, l, r, st, depth):
@@ -246,11 +194,14 @@ class Differ:
             return None if self.same(l, r) else (REP, l, r)
         entries = []
         ignored = []
-        for k in sorted(l.keys() | r.keys()):
+        hidden = []
+        for k in key_order(l, r):
             if st is not None:
                 skip, cst = self._child_state(st, k)
                 if skip:
                     ignored.append(k)
+                    if not (k in l and k in r and self._equal(l[k], r[k])):
+                        hidden.append((k, self.ignore.accepted(cst)))
                     continue
             else:
                 cst = None
@@ -260,29 +211,46 @@ class Differ:
                     tx = type(x)
                     if tx is type(y) and (tx is str or tx is int or tx is bool or x is None) and x == y:
                         continue            # the common case, without a call
-                    sub = self._walk_child(x, y, cst, depth + 1)
+                    sub = self._walk_child(x, y, cst, depth + 1, k)
                     if sub is not None:
                         entries.append((k, SUB, sub))
                 else:
                     entries.append((k, DEL, l[k]))
             else:
                 entries.append((k, ADD, r[k]))
-        if entries:
-            return (OBJ, entries, l, r, ignored)
+        if entries or hidden:
+            return (OBJ, entries, l, r, ignored, hidden)
         return None
+
+    @staticmethod
+    def _equal(x, y) -> bool:
+        """The same JSON spelled the same (for ignored members: did the ignore hide something?)."""
+        tx = type(x)
+        if tx is not type(y):
+            return False
+        try:
+            if x != y:
+                return False
+        except RecursionError:
+            return ctext(x) == ctext(y)
+        if tx is dict or tx is list:
+            return identical(x, y)
+        return tx is not Decimal or str(x) == str(y)
 
     def walk_str(self, l, r, st, depth):
         ls, rs = l.lstrip(" \t\r\n"), r.lstrip(" \t\r\n")
         if not ls or not rs or ls[0] not in "{[" or rs[0] not in "{[":
             return None
         try:
-            lp = parse(l, field=None, max_depth=self.max_depth, warnings=False)
-            rp = parse(r, field=None, max_depth=self.max_depth, warnings=False)
+            lp = self.parse_string(l, self.max_depth)
+            rp = self.parse_string(r, self.max_depth)
         except (WorkbenchError, RecursionError, ValueError):
             return None
         self.parse_strings = False           # one level: strings inside are compared as strings
+        if st is not None:
+            st = self.ignore.into_string(st) or None   # the preset's patterns stay outside
         try:
-            inner = self.walk(lp.value, rp.value, st, depth + 1)
+            inner = self._walk_child(lp.value, rp.value, st, depth + 1)
         finally:
             self.parse_strings = True
         return (STR, l, r, inner, lp, rp)
@@ -314,20 +282,27 @@ class Differ:
             return out
         return x
 
-    def ids(self, items, st):
+    def ids(self, items, st, keyed=False, base=0):
         """Identities of array items for alignment.  Without ignore paths and match key they
         are :func:`ctext_fast` texts, so a pair matched by identity must also be equal for
-        Python (:meth:`verified`)."""
+        Python (:meth:`verified`).  ``keyed``: the providers preset's ``(type, name)`` of an
+        item (repeated identities are aligned in order, then by position); ``base``: the index
+        of ``items[0]`` in its array (for index patterns)."""
         mk = self.match_key
-        if st is None and mk is None:
+        if st is None and mk is None and not keyed:
             return [self._ctf(x) for x in items]
         out = []
         seen: dict = {}
-        for idx, x in enumerate(items):
+        for idx, x in enumerate(items, base):
             skip, ist = self._child_state(st, idx)
             if skip:
                 out.append(IGN_ID)
                 continue
+            if keyed:
+                key = item_identity(x)
+                if key is not None:
+                    out.append(key)
+                    continue
             if mk is not None and type(x) is dict and mk in x:
                 key = ctext(x[mk])
                 n = seen.get(key, 0)
@@ -357,6 +332,8 @@ class Differ:
             mk = self.match_key
             if mk is not None and mk in x and mk in y:
                 return 0.0       # two different keys: two different items, never paired
+            if self._keyed and item_identity(x) != item_identity(y):
+                return 0.0       # a message never becomes a function call
             if not x and not y:
                 return 1.0
             shared = 0
@@ -388,30 +365,45 @@ class Differ:
             return out
         return [("type", type(x).__name__)]
 
-    def walk_arr(self, l, r, st, depth):
+    _keyed = False
+
+    def walk_arr(self, l, r, st, depth, keyed=False, pyeq=False):
         self.tick()
         if depth >= DEPTH_CAP:
             return None if self.same(l, r) else (REP, l, r)
-        if depth == 0:
-            self.fallback = False
-            node = self._walk_arr(l, r, st, depth)
-            self.root_proven = not self.fallback and st is None and self.match_key is None
-            return node
-        return self._walk_arr(l, r, st, depth)
+        if pyeq:
+            # equal values item by item, some written differently ([0, -0.0] / [-0.0, 0]):
+            # paired by position, never moved
+            entries = []
+            for i in range(len(l)):
+                child = self._pair_child(l, r, i, i, st, depth)
+                entries.append((EQ, i, i, None) if child is None else (PAIR, i, i, child))
+            return (ARR, entries, l, r, False) if any(e[0] == PAIR for e in entries) else None
+        saved = self._keyed
+        self._keyed = keyed
+        try:
+            if depth == 0:
+                self.fallback = False
+                node = self._walk_arr(l, r, st, depth, keyed)
+                self.root_proven = not self.fallback and st is None and self.match_key is None
+                return node
+            return self._walk_arr(l, r, st, depth, keyed)
+        finally:
+            self._keyed = saved
 
-    def _walk_arr(self, l, r, st, depth):
+    def _walk_arr(self, l, r, st, depth, keyed):
         n, m = len(l), len(r)
-        content_ids = self.match_key is None
+        content_ids = self.match_key is None and not keyed
         fast = st is None and content_ids
         positional = None
-        if fast and not self.ignore_order and n == m and n >= 32:
-            positional = self._positional(l, r)
+        if content_ids and not self.ignore_order and n == m and n >= 32:
+            positional = self._positional(l, r, st)
         if positional is not None:
-            anchors, lid, rid = positional
-            entries = self._ordered(l, r, lid, rid, st, depth, content_ids, fast, anchors)
+            anchors, lid, rid, sure = positional
+            entries = self._ordered(l, r, lid, rid, st, depth, content_ids, fast, anchors, sure)
         else:
-            lid = self.ids(l, st)
-            rid = self.ids(r, st)
+            lid = self.ids(l, st, keyed)
+            rid = self.ids(r, st, keyed)
             if self.ignore_order:
                 entries = self._unordered(l, r, lid, rid, st, depth, content_ids, fast)
             else:
@@ -421,12 +413,14 @@ class Differ:
                 return (ARR, entries, l, r, self.ignore_order)
         return None
 
-    def _positional(self, l, r):
+    def _positional(self, l, r, st):
         """Fast path for two long arrays of the same length that are mostly equal item by
         item (a document and its edited copy): runs of equal items are anchors, checked with
         one canonical write per run instead of one per item; identities are computed only
-        for the items in between, which are aligned among themselves.  None when fewer than
-        half of the positions are equal."""
+        for the items in between, which are aligned among themselves (with the ignore
+        patterns, if any: only those items are stripped).  None when fewer than half of the
+        positions are equal.  ``sure`` marks the anchors known identical (not only equal
+        once ignored members are left out)."""
         n = len(l)
         try:
             eqpos = [a == b for a, b in zip(l, r)]
@@ -437,6 +431,7 @@ class Differ:
         anchors: list = []
         lid: list = [None] * n
         rid: list = [None] * n
+        sure = bytearray(n)
         i = 0
         while i < n:
             j = i
@@ -445,26 +440,33 @@ class Differ:
                     j += 1
                 if self._ctf(l[i:j]) == self._ctf(r[i:j]):
                     anchors.extend(zip(range(i, j), range(i, j)))
+                    sure[i:j] = b"\x01" * (j - i)
                 else:   # a bool against a number, or a number written differently, in there
                     for t in range(i, j):
                         if ctext_fast(l[t]) == ctext_fast(r[t]):
                             anchors.append((t, t))
-                        else:
+                            sure[t] = 1
+                        elif st is None:
                             lid[t] = ctext_fast(l[t])
                             rid[t] = ctext_fast(r[t])
+                        else:
+                            lid[t], = self.ids(l[t:t + 1], st, base=t)
+                            rid[t], = self.ids(r[t:t + 1], st, base=t)
             else:
                 while j < n and not eqpos[j]:
                     j += 1
-                gl = [self._ctf(x) for x in l[i:j]]
-                gr = [self._ctf(x) for x in r[i:j]]
+                gl = self.ids(l[i:j], st, base=i)
+                gr = self.ids(r[i:j], st, base=i)
                 lid[i:j] = gl
                 rid[i:j] = gr
                 for a, b in lcs_pairs(gl, gr):
-                    if self.verified(l[i + a], r[i + b], True):
+                    if self.verified(l[i + a], r[i + b], st is None):
                         anchors.append((i + a, i + b))
+                        if st is None:
+                            sure[i + a] = 1
             i = j
         anchors.sort()
-        return anchors, lid, rid
+        return anchors, lid, rid, sure
 
     def _pair_child(self, l, r, i, j, st, depth):
         skip, ist = self._child_state(st, i)
@@ -472,9 +474,11 @@ class Differ:
             return None
         return self._walk_child(l[i], r[j], ist, depth + 1)
 
-    def _ordered(self, l, r, lid, rid, st, depth, content_ids, fast, anchors=None):
+    def _ordered(self, l, r, lid, rid, st, depth, content_ids, fast, anchors=None, sure=None):
         n, m = len(l), len(r)
-        checked = anchors is not None          # anchors from _positional are verified
+        # an anchor is shown equal without a walk when it is known identical: marked ``sure``
+        # by _positional, or matched by content identity without ignore patterns
+        quick = content_ids and st is None
         if anchors is None:
             anchors = lcs_pairs(lid, rid, self.tick)
         in_l = bytearray(n)
@@ -515,7 +519,7 @@ class Differ:
         for ai, aj in anchors + [(n, m)]:
             if ai == pi and aj == pj:          # no gap before this anchor
                 if ai < n:
-                    if content_ids and (checked or self.verified(l[ai], r[aj], fast)):
+                    if (sure is not None and sure[ai]) or (quick and self.verified(l[ai], r[aj], fast)):
                         add((EQ, ai, aj, None))
                     else:
                         child = self._pair_child(l, r, ai, aj, st, depth)
@@ -546,7 +550,7 @@ class Differ:
                 add((PAIR, gi, gj, self._pair_child(l, r, gi, gj, st, depth)))
                 x, y = gi + 1, gj + 1
             if ai < n:
-                if content_ids and (checked or self.verified(l[ai], r[aj], fast)):
+                if (sure is not None and sure[ai]) or (quick and self.verified(l[ai], r[aj], fast)):
                     add((EQ, ai, aj, None))
                 else:
                     child = self._pair_child(l, r, ai, aj, st, depth)
@@ -586,7 +590,7 @@ class Differ:
         for j in range(m):
             if j in match_of_r:
                 i = match_of_r[j]
-                if content_ids:
+                if content_ids and st is None:
                     entries.append((EQ, i, j, None))
                 else:
                     child = self._pair_child(l, r, i, j, st, depth)
@@ -602,106 +606,3 @@ class Differ:
         return entries
 
 
-# --------------------------------------------------------------------------- the patch
-
-def ptr(base: str, part) -> str:
-    return base + "/" + escape_token(str(part))
-
-
-def patch_ops(node, path: str, out: list) -> None:
-    """RFC 6902 operations that turn the left value at ``path`` into the right one."""
-    kind = node[0]
-    if kind in (REP, NUM, STR):
-        out.append({"op": "replace", "path": path, "value": node[2]})
-        return
-    if kind == OBJ:
-        for k, what, payload in node[1]:
-            p = ptr(path, k)
-            if what == DEL:
-                out.append({"op": "remove", "path": p})
-            elif what == ADD:
-                out.append({"op": "add", "path": p, "value": payload})
-            else:
-                patch_ops(payload, p, out)
-        return
-    entries, l, r, unordered = node[1], node[2], node[3], node[4]
-    if unordered:
-        _patch_unordered(entries, l, r, path, out)
-    else:
-        _patch_ordered(entries, l, r, path, out)
-
-
-def _patch_ordered(entries, l, r, path, out):
-    n = len(l)
-    dels = sorted((e[1] for e in entries if e[0] == DEL), reverse=True)
-    # phase 1: removals, highest index first (indices are the left ones)
-    for i in dels:
-        out.append({"op": "remove", "path": ptr(path, i)})
-    # phase 2: moves, in target order; positions from a Fenwick tree over slots
-    moves = sorted((e for e in entries if e[0] == MVT), key=lambda e: e[2])
-    if moves:
-        removed = set(dels)
-        moved_from = {e[1] for e in moves}
-        # target order of the items that stay (anchors/pairs) and the moved ones
-        stay = {}          # j -> i for EQ/PAIR
-        for e in entries:
-            if e[0] in (EQ, PAIR):
-                stay[e[2]] = e[1]
-        chain_after: dict = {}   # left index of an anchor (or -1) -> moved items placed after it
-        order = sorted(list(stay.items()) + [(e[2], e[1]) for e in moves])
-        last_anchor = -1
-        for j, i in order:
-            if i in moved_from:
-                chain_after.setdefault(last_anchor, []).append(i)
-            else:
-                last_anchor = i
-        slot_origin, slot_dest = {}, {}
-        s = 0
-        for i in chain_after.get(-1, ()):
-            slot_dest[i] = s
-            s += 1
-        for i in range(n):
-            if i in removed:
-                continue
-            slot_origin[i] = s
-            s += 1
-            if i not in moved_from:
-                for mi in chain_after.get(i, ()):
-                    slot_dest[mi] = s
-                    s += 1
-        fw = Fenwick(s)
-        for i, slot in slot_origin.items():
-            fw.add(slot, 1)
-        for e in moves:
-            i = e[1]
-            src = fw.before(slot_origin[i])
-            fw.add(slot_origin[i], -1)
-            fw.add(slot_dest[i], 1)
-            dst = fw.before(slot_dest[i])
-            if src != dst:
-                out.append({"op": "move", "from": ptr(path, src), "path": ptr(path, dst)})
-    # phase 3: additions in right order, at their final index
-    for e in entries:
-        if e[0] == ADD:
-            j = e[2]
-            out.append({"op": "add", "path": ptr(path, j), "value": r[j]})
-    # phase 4: changes inside paired items, which now sit at their right index
-    for e in entries:
-        if e[3] is not None:
-            patch_ops(e[3], ptr(path, e[2]), out)
-
-
-def _patch_unordered(entries, l, r, path, out):
-    dels = sorted((e[1] for e in entries if e[0] == DEL), reverse=True)
-    for i in dels:
-        out.append({"op": "remove", "path": ptr(path, i)})
-    dels.reverse()
-    for e in entries:
-        if e[3] is not None:
-            i = e[1]
-            patch_ops(e[3], ptr(path, i - bisect.bisect_left(dels, i)), out)
-    length = len(l) - len(dels)
-    for e in entries:
-        if e[0] == ADD:
-            out.append({"op": "add", "path": ptr(path, length), "value": r[e[2]]})
-            length += 1

@@ -9,10 +9,11 @@ Every view reads and writes JSON through this package and nowhere else:
 * :mod:`.warnings` — duplicate keys, lone surrogates, unsafe integers;
 * :mod:`.pointer` — RFC 6901 pointers and RFC 9535 normalized paths;
 * :mod:`.write` — the exact writer used for every answer;
-* :mod:`.equal` — JSON equality with exact numbers (``1`` and ``1.0`` equal, ``1`` and ``true`` not).
+* :mod:`.equal` — JSON equality with exact numbers (``1`` and ``1.0`` equal, ``1`` and ``true`` not),
+  and "the same JSON, spelled the same" (:func:`ctext`, :func:`identical`) for the diff.
 """
 
-from .equal import json_equal
+from .equal import ctext, ctext_fast, identical, json_equal
 from .parse import ORJSON_MAX_DEPTH, NumberText, Parsed, check_depth, parse
 from .pointer import escape_token, normalized_path, pointer_of, split_pointer, unescape_token
 from .positions import (LineIndex, Span, error_at, line_col, line_cols, locate_many, skip_value,
@@ -24,4 +25,5 @@ __all__ = [
     "LineIndex", "Span", "line_col", "line_cols", "snippet", "error_at", "locate_many", "skip_value", "walk",
     "pointer_of", "split_pointer", "escape_token", "unescape_token", "normalized_path",
     "dumps_value", "dumps_tree", "plain_dumps", "encode_string", "json_equal",
+    "ctext", "ctext_fast", "identical",
 ]

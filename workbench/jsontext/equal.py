@@ -6,6 +6,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+import orjson
+
 _NUMBER_TYPES = (int, Decimal, float)
 
 
@@ -25,3 +27,111 @@ def json_equal(a: Any, b: Any) -> bool:
     if ta is dict and tb is dict:
         return a.keys() == b.keys() and all(json_equal(v, b[k]) for k, v in a.items())
     return False
+
+
+# --------------------------------------------------------------------------- same JSON, spelled the same
+# ``json_equal`` asks "the same value?"; the functions below ask "the same JSON, spelled the same?"
+# (``1`` and ``1.0`` differ here, key order still never matters).  The diff skips equal subtrees with
+# them: Python's ``==`` first (C speed), confirmed by a canonical write (orjson, sorted keys).
+
+
+def _canon_default(obj):
+    if isinstance(obj, Decimal):
+        # 'd' prefix: a decimal never equals an integer written the same ('12.3e1' vs 123)
+        return orjson.Fragment(b"d" + str(obj).encode())
+    raise TypeError
+
+
+def ctext(value) -> bytes:
+    """Canonical text of a value: equal bytes ⇔ same JSON value written the same way
+    (object key order aside).  Types are never confused."""
+    try:
+        return orjson.dumps(value, default=_canon_default, option=orjson.OPT_SORT_KEYS)
+    except (orjson.JSONEncodeError, TypeError, RecursionError):
+        return _py_canon(value)
+
+
+def ctext_fast(value) -> bytes:
+    """Like :func:`ctext`, but a decimal is written as a JSON string of its text (orjson calls
+    the C ``str`` instead of a Python function).  Equal bytes are only trusted together with
+    Python equality (``x == y``), which rules out a string standing against a number."""
+    try:
+        return orjson.dumps(value, default=str, option=orjson.OPT_SORT_KEYS)
+    except (orjson.JSONEncodeError, TypeError, RecursionError):
+        return _py_canon(value)
+
+
+def identical(x, y) -> bool:
+    """For two containers already equal for Python (``x == y``): are they the same JSON,
+    types and number spellings included?  Small flat containers are checked item by item
+    (no serialization); anything else by :func:`ctext_fast`."""
+    tx = type(x)
+    if len(x) <= 16:
+        if tx is list:
+            pairs = zip(x, y)
+        elif tx is dict:
+            pairs = ((v, y[k]) for k, v in x.items())
+        else:
+            pairs = None
+        if pairs is not None:
+            for a, b in pairs:
+                ta = type(a)
+                if ta is not type(b):
+                    return False
+                if ta is dict or ta is list:
+                    break
+                if ta is Decimal and str(a) != str(b):
+                    return False
+            else:
+                return True
+    return ctext_fast(x) == ctext_fast(y)
+
+
+def _py_canon(value) -> bytes:
+    """Iterative canonical writer for what orjson refuses (big ints, lone surrogates, depth)."""
+    import json
+    out: list[str] = []
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        t = type(v)
+        if t is _Lit:
+            out.append(v)
+        elif t is dict:
+            out.append("{")
+            work = []
+            for n, k in enumerate(sorted(v)):
+                if n:
+                    work.append(_Lit(","))
+                work.append(_Lit(json.dumps(k) + ":"))
+                work.append(v[k])
+            work.append(_Lit("}"))
+            stack.extend(reversed(work))
+        elif t is list:
+            out.append("[")
+            work = []
+            for n, c in enumerate(v):
+                if n:
+                    work.append(_Lit(","))
+                work.append(c)
+            work.append(_Lit("]"))
+            stack.extend(reversed(work))
+        elif t is str:
+            out.append(json.dumps(v))
+        elif t is Decimal:
+            out.append("d" + str(v))
+        elif v is True:
+            out.append("true")
+        elif v is False:
+            out.append("false")
+        elif v is None:
+            out.append("null")
+        else:
+            out.append(str(v))
+    # a first byte orjson never writes: the two writers' texts can never be confused
+    return b"\x01" + "".join(out).encode("utf-8", "surrogatepass")
+
+
+class _Lit(str):
+    """A literal piece of canonical text on the writer's stack."""
+    __slots__ = ()

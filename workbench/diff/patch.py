@@ -1,0 +1,251 @@
+"""Patches from a diff plan: RFC 6902 operations (:func:`patch_ops`) and the RFC 7386 merge
+patch (:func:`merge_patch`), with the values exported so numbers keep their text.
+
+Where a merge patch cannot say it
+---------------------------------
+RFC 7386 reads ``null`` as "remove this member" and replaces arrays whole, so:
+
+* a member whose new value is ``null`` (added as null, or changed to null) cannot be written: the
+  member is left out of the merge patch (applying it keeps the old value) and the answer lists it
+  in ``merge_patch_notes`` with ``reason: "null_value"``;
+* an added or replaced object holding a ``null`` member at any depth reachable through objects
+  loses that member when applied (``reason: "null_inside"``);
+* any change inside an array — one item added, moved or changed — is written as the whole right
+  array (exact, but not small; ``reason`` is not needed for it).
+
+``merge_patch_exact`` is true when applying the merge patch to left gives right (up to the
+ignored paths and order, as for the JSON Patch).
+"""
+
+from __future__ import annotations
+
+import bisect
+from decimal import Decimal
+
+import orjson
+
+from .align import Fenwick
+from .walk import ADD, DEL, EQ, MVT, NEAR, NUM, OBJ, PAIR, REP, STR, SUB
+from ..jsontext import escape_token
+
+
+def ptr(base: str, part) -> str:
+    return base + "/" + escape_token(str(part))
+
+
+# --------------------------------------------------------------------------- RFC 6902
+
+def patch_ops(node, path: str, out: list) -> None:
+    """RFC 6902 operations that turn the left value at ``path`` into the right one."""
+    kind = node[0]
+    if kind in (REP, NUM, STR, NEAR):
+        out.append({"op": "replace", "path": path, "value": node[2]})
+        return
+    if kind == OBJ:
+        for k, what, payload in node[1]:
+            p = ptr(path, k)
+            if what == DEL:
+                out.append({"op": "remove", "path": p})
+            elif what == ADD:
+                out.append({"op": "add", "path": p, "value": payload})
+            else:
+                patch_ops(payload, p, out)
+        return
+    entries, l, r, unordered = node[1], node[2], node[3], node[4]
+    if unordered:
+        _patch_unordered(entries, l, r, path, out)
+    else:
+        _patch_ordered(entries, l, r, path, out)
+
+
+def _patch_ordered(entries, l, r, path, out):
+    n = len(l)
+    dels = sorted((e[1] for e in entries if e[0] == DEL), reverse=True)
+    # phase 1: removals, highest index first (indices are the left ones)
+    for i in dels:
+        out.append({"op": "remove", "path": ptr(path, i)})
+    # phase 2: moves, in target order; positions from a Fenwick tree over slots
+    moves = sorted((e for e in entries if e[0] == MVT), key=lambda e: e[2])
+    if moves:
+        removed = set(dels)
+        moved_from = {e[1] for e in moves}
+        # target order of the items that stay (anchors/pairs) and the moved ones
+        stay = {}          # j -> i for EQ/PAIR
+        for e in entries:
+            if e[0] in (EQ, PAIR):
+                stay[e[2]] = e[1]
+        chain_after: dict = {}   # left index of an anchor (or -1) -> moved items placed after it
+        order = sorted(list(stay.items()) + [(e[2], e[1]) for e in moves])
+        last_anchor = -1
+        for j, i in order:
+            if i in moved_from:
+                chain_after.setdefault(last_anchor, []).append(i)
+            else:
+                last_anchor = i
+        slot_origin, slot_dest = {}, {}
+        s = 0
+        for i in chain_after.get(-1, ()):
+            slot_dest[i] = s
+            s += 1
+        for i in range(n):
+            if i in removed:
+                continue
+            slot_origin[i] = s
+            s += 1
+            if i not in moved_from:
+                for mi in chain_after.get(i, ()):
+                    slot_dest[mi] = s
+                    s += 1
+        fw = Fenwick(s)
+        for i, slot in slot_origin.items():
+            fw.add(slot, 1)
+        for e in moves:
+            i = e[1]
+            src = fw.before(slot_origin[i])
+            fw.add(slot_origin[i], -1)
+            fw.add(slot_dest[i], 1)
+            dst = fw.before(slot_dest[i])
+            if src != dst:
+                out.append({"op": "move", "from": ptr(path, src), "path": ptr(path, dst)})
+    # phase 3: additions in right order, at their final index
+    for e in entries:
+        if e[0] == ADD:
+            j = e[2]
+            out.append({"op": "add", "path": ptr(path, j), "value": r[j]})
+    # phase 4: changes inside paired items, which now sit at their right index
+    for e in entries:
+        if e[3] is not None:
+            patch_ops(e[3], ptr(path, e[2]), out)
+
+
+def _patch_unordered(entries, l, r, path, out):
+    dels = sorted((e[1] for e in entries if e[0] == DEL), reverse=True)
+    for i in dels:
+        out.append({"op": "remove", "path": ptr(path, i)})
+    dels.reverse()
+    for e in entries:
+        if e[3] is not None:
+            i = e[1]
+            patch_ops(e[3], ptr(path, i - bisect.bisect_left(dels, i)), out)
+    length = len(l) - len(dels)
+    for e in entries:
+        if e[0] == ADD:
+            out.append({"op": "add", "path": ptr(path, length), "value": r[e[2]]})
+            length += 1
+
+
+# --------------------------------------------------------------------------- RFC 7386
+
+def merge_patch(node, right) -> tuple:
+    """``(patch, notes)``: the RFC 7386 merge patch turning left into right (``{}`` when
+    there is nothing to change) and the places it cannot express (see the module docstring)."""
+    notes: list = []
+    if node is None:
+        return {}, notes
+    return _merge(node, right, "", notes), notes
+
+
+def _merge(node, right, path, notes):
+    if node[0] == OBJ:
+        out: dict = {}
+        for k, what, payload in node[1]:
+            p = ptr(path, k)
+            if what == DEL:
+                out[k] = None
+                continue
+            value = right[k]
+            if value is None:
+                notes.append({"pointer": p, "reason": "null_value",
+                              "message": "a member set to null cannot be written in a merge "
+                                         "patch (null means remove): left out"})
+                continue
+            if what == SUB and payload[0] == OBJ:
+                out[k] = _merge(payload, value, p, notes)
+            else:
+                _null_inside(value, p, notes)
+                out[k] = value
+        return out
+    # not two objects: the right value replaces the left one whole
+    _null_inside(right, path, notes)
+    return right
+
+
+
+
+def _null_inside(value, path, notes, _depth=0):
+    """Note ``null`` members reachable through objects only (a merge drops them)."""
+    if type(value) is not dict or _depth > 100:
+        return
+    for k, v in value.items():
+        if v is None:
+            notes.append({"pointer": ptr(path, k), "reason": "null_inside",
+                          "message": "a null member inside an added object is dropped when "
+                                     "the merge patch is applied"})
+        elif type(v) is dict:
+            _null_inside(v, ptr(path, k), notes, _depth + 1)
+
+
+# --------------------------------------------------------------------------- exported values
+
+class Export:
+    """Values for the answer, numbers as written: a decimal is written as its source text
+    (``texts``: id → text, see :mod:`.numtext`), and a decimal whose text looks like an integer
+    (``12.3e1`` is Decimal('123')) keeps a decimal point so it stays a non-integer number."""
+
+    def __init__(self, texts: dict | None = None, known: bool = True):
+        # known: ``texts`` holds every number written otherwise (the source was checked, see
+        # numtext); False for values parsed elsewhere, which get the integer-looking rule
+        self.texts = texts if texts is not None else {}
+        self.known = known
+
+    def number(self, value: Decimal):
+        text = self.texts.get(id(value))
+        if text is not None:
+            return orjson.Fragment(text)
+        if value.is_finite() and value.as_tuple().exponent == 0:
+            return orjson.Fragment(str(value) + ".0")
+        return value
+
+    def value(self, value):
+        if self.known and not self.texts:
+            # no number was written otherwise: a decimal's text is its str, which has a point
+            # or an exponent (never looks like an integer) — nothing to change
+            return value
+        try:
+            return self._value(value)
+        except RecursionError:
+            return value
+
+    def _value(self, value):
+        t = type(value)
+        if t is Decimal:
+            return self.number(value)
+        if t is dict:
+            out = None
+            for k, v in value.items():
+                tv = type(v)
+                if tv is dict or tv is list or tv is Decimal:
+                    nv = self._value(v)
+                    if nv is not v:
+                        if out is None:
+                            out = dict(value)
+                        out[k] = nv
+            return value if out is None else out
+        if t is list:
+            out = None
+            for n, v in enumerate(value):
+                tv = type(v)
+                if tv is dict or tv is list or tv is Decimal:
+                    nv = self._value(v)
+                    if nv is not v:
+                        if out is None:
+                            out = list(value)
+                        out[n] = nv
+            return value if out is None else out
+        return value
+
+    def patch(self, ops: list) -> list:
+        for op in ops:
+            if "value" in op:
+                op["value"] = self.value(op["value"])
+        return ops
