@@ -21,7 +21,7 @@ from ..jsontext import json_equal
 from ..limits import DEFAULT_LIMITS, Limits
 from .arguments import BAD, MISSING, parse_text, read_fast
 from .rules import AGENTS, AGENTS_BLOCKING_FIELDS, AGENTS_REQUIRED_FIELDS, BLOCKING_FIELDS, \
-    DIALECTS, OPEN, REQUIRED_FIELDS
+    OPEN, REQUIRED_FIELDS
 from .toolset import ToolSet
 
 
@@ -43,51 +43,70 @@ def bad_fields(item: dict, fields: tuple) -> list[str]:
     return [f for f in fields if type(get(f)) is not str or not get(f)]
 
 
-def decide(g: "Gate", item: Any, dialect: str, read_args) -> tuple[str, str, Any, Any]:
-    """``(verdict, dialect, arguments, tool)``: the verdict code, the dialect the item was read
-    in, the parsed arguments (``MISSING`` when not reached) and the chosen tool (or None)."""
+def decide(g: "Gate", item: Any, dialect: str = "auto", read_args=read_fast,
+           out: list | None = None) -> str:
+    """The verdict code.  With ``out`` (a list), also what the walk describes: ``out`` becomes
+    ``[dialect, arguments, tool]`` — the dialect the item was read in, the parsed arguments
+    (``MISSING`` when not reached) and the chosen tool (or None)."""
+    if out is not None:
+        out[:] = [dialect_of(item, dialect), MISSING, None]
     if type(item) is not dict:
-        return "namespaced", (OPEN if dialect == "auto" else dialect), MISSING, None
+        return "namespaced"
     get = item.get
     if dialect == "auto":
         dialect = AGENTS if "turn_id" in item else OPEN
     t = get("type")
     if type(t) is not str or ":" in t:
-        return "namespaced", dialect, MISSING, None
+        return "namespaced"
     if t != "function_call":
-        return "not_function_call", dialect, MISSING, None
+        return "not_function_call"
     if dialect == OPEN:
         if get("status") != "completed":
-            return "status", dialect, MISSING, None
+            return "status"
         for f in REQUIRED_FIELDS:
             v = get(f)
             if type(v) is not str or not v:
-                return "missing_fields", dialect, MISSING, None
+                return "missing_fields"
         a = get("arguments")
         if type(a) is not str:
-            return "arguments_type", dialect, MISSING, None
+            return "arguments_type"
         args = read_args(a, g.limits)
         if args is BAD:
-            return "arguments_parse", dialect, MISSING, None
+            return "arguments_parse"
     else:  # Agents API: no status rule; the pair and the name; arguments an object
         for f in AGENTS_REQUIRED_FIELDS:
             v = get(f)
             if type(v) is not str or not v:
-                return "missing_fields", dialect, MISSING, None
+                return "missing_fields"
         args = get("arguments", MISSING)
         if type(args) is not dict:
-            return "arguments_type", dialect, MISSING, None
+            return "arguments_type"
     tool = None
     tools = g.tools
+    if out is not None:
+        out[1] = args
     if tools is not None:
         tool = tools.pick(item)
         if tool is None:
-            return "unknown_tool", dialect, args, None
-    if type(args) is not dict or (tool is not None and not tool.fits(args)):
-        return "arguments_schema", dialect, args, tool
+            return "unknown_tool"
+        if out is not None:
+            out[2] = tool
+    if type(args) is not dict:
+        return "arguments_schema"
+    if tool is not None:
+        checker = tool.checker
+        if checker is None:
+            fits = tool.fits(args)
+        else:
+            try:
+                fits = checker(args)
+            except RecursionError:
+                fits = tool.fits(args)
+        if not fits:
+            return "arguments_schema"
     if g.original is not MISSING and g.blocking_differences(item, dialect, args):
-        return "replay_mismatch", dialect, args, tool
-    return "ok", dialect, args, tool
+        return "replay_mismatch"
+    return "ok"
 
 
 class Gate:
@@ -170,11 +189,9 @@ class Gate:
 
     # -- the two ways in --------------------------------------------------------------
 
-    def verdict(self, item: Any, dialect: str = "auto") -> str:
-        """The verdict for a parsed item: :func:`decide` with the fast arguments reader."""
-        if dialect not in DIALECTS:
-            raise ValueError(f"unknown dialect {dialect!r}")
-        return decide(self, item, dialect, read_fast)[0]
+    #: The verdict for a parsed item: ``gate.verdict(item, dialect="auto")`` is :func:`decide`
+    #: itself (with the fast arguments reader), so the verdict path is the engine, not a copy.
+    verdict = decide
 
     def report(self, item: Any, item_text: str | None = None, dialect: str = "auto") -> dict:
         """The explained walk for a parsed item (``item_text``: its exact text, for

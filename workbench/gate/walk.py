@@ -75,7 +75,9 @@ def explain_text(g, item_text: str, *, envelope: bool = True, dialect: str = "au
 
 def explain(g, item: Any, item_text: str | None, dialect: str = "auto") -> dict:
     reader = Explained(g.limits)
-    verdict, dialect, args, tool = decide(g, item, dialect, reader)
+    out: list = []
+    verdict = decide(g, item, dialect, reader, out)
+    dialect, args, tool = out
     w = _Walk(dialect)
     fmt = _format_step(w, item, item_text, verdict, reader)
     steps = [fmt]
