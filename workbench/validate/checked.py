@@ -220,13 +220,15 @@ def compile_schema(schema, *, default_draft: str = "2020-12", format_assert: boo
             raise _meta_error(problems, draft)
         if not isinstance(schema, (dict, bool)):
             raise _schema_error(f"A schema must be an object or a boolean, not {kind_of(schema)}")
-        validator = cls(schema, registry=base,
-                        format_checker=FORMAT_CHECKERS[draft] if format_assert else None)
+        # a metaschema with the format-assertion vocabulary asserts formats (true or false: the
+        # value only says whether a validator without it may go on)
+        asserted = format_assert or getattr(cls, "wb_format_assertion", False)
+        checker = FORMAT_CHECKERS[draft] if asserted else None
+        validator = cls(schema, registry=base, format_checker=checker)
         _static_check(schema, draft, validator._resolver)
     fast = None
     if cls is CLASSES[draft]:  # not for a custom metaschema's vocabularies
-        fast = compile_functions(schema, draft, resolver=validator._resolver,
-                            format_checker=FORMAT_CHECKERS[draft] if format_assert else None)
+        fast = compile_functions(schema, draft, resolver=validator._resolver, format_checker=checker)
     compiled = CheckedSchema(schema, draft, validator, base, validator._resolver, fast)
     with _CACHE_LOCK:
         _CACHE[key] = compiled
@@ -240,6 +242,14 @@ def _meta_error(problems, draft) -> WorkbenchError:
     while best.context and best.validator in ("anyOf", "oneOf"):
         best = best_match(best.context)
     parts = tuple(best.absolute_path)
+    if best.validator == "format" and best.validator_value == "regex" and isinstance(best.instance, str):
+        try:
+            compile_ecma(best.instance)
+        except PatternError as exc:  # say what is wrong with the pattern, not only that it is
+            key = getattr(best, "wb_pname", None)  # a patternProperties key (propertyNames)
+            if key is not None:
+                return _schema_error(exc.sentence("The patternProperties key"), parts + (key,), draft=draft)
+            return _schema_error(exc.sentence(), parts, draft=draft)
     where = pointer_of(parts) or "the root"
     listed = []
     for p in sorted(problems, key=lambda e: len(e.absolute_path))[:10]:

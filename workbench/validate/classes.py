@@ -25,7 +25,8 @@ from jsonschema.exceptions import ValidationError  # noqa: E402
 from ..runtime import current  # noqa: E402
 from .dialects import VOCABULARIES, dialect_of  # noqa: E402
 from .keywords import (kw_additionalProperties, kw_anyOf, kw_const, kw_contains,  # noqa: E402
-                       kw_contains_draft6_draft7, kw_dependencies, kw_dependentRequired, kw_enum,
+                       kw_contains_draft6_draft7, kw_contentEncoding, kw_contentMediaType,
+                       kw_dependencies, kw_dependentRequired, kw_enum,
                        kw_format, kw_maxItems, kw_maxProperties, kw_minItems, kw_minProperties,
                        kw_multipleOf, kw_not, kw_oneOf, kw_pattern, kw_patternProperties,
                        kw_propertyNames, kw_required, kw_type, kw_uniqueItems, uneval_props,
@@ -76,10 +77,14 @@ def _make_class(draft: str, drop: frozenset = frozenset()):
             table[name] = fn
     if "dependentRequired" in table:
         table["dependentRequired"] = kw_dependentRequired
-    if "dependencies" in table:
+    if "dependencies" in table or draft in ("2019-09", "2020-12"):
+        # 2019-09 split it into dependentRequired/dependentSchemas; kept for compatibility
         table["dependencies"] = kw_dependencies
     if "contains" in table:
         table["contains"] = kw_contains if draft in ("2019-09", "2020-12") else kw_contains_draft6_draft7
+    if draft == "draft-07":
+        table["contentEncoding"] = kw_contentEncoding
+        table["contentMediaType"] = kw_contentMediaType
     if draft == "2020-12":
         table["unevaluatedProperties"] = uneval_props(evaluated_keys_2020)
     elif draft == "2019-09":
@@ -182,4 +187,9 @@ def class_for_vocabularies(draft: str, vocabularies: dict):
         keep |= known.get(uri, set())
     every = set().union(*known.values())
     drop = frozenset(every - keep)
-    return _make_class(draft, drop) if drop else CLASSES[draft]
+    asserting = any(uri.endswith("/vocab/format-assertion") for uri in vocabularies)
+    if not drop and not asserting:
+        return CLASSES[draft]
+    cls = _make_class(draft, drop)
+    cls.wb_format_assertion = asserting
+    return cls

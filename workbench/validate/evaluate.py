@@ -107,12 +107,20 @@ class _Sink:
             del found[self.max_errors:]
 
     def errors(self, compiled: "CheckedSchema") -> list[dict]:
+        """The kept errors as records, identical ones given once (and counted once)."""
         self.found.sort(key=_Found.key)
         out = []
+        seen: set = set()
         for f in self.found[:self.max_errors]:
             keyword, message = error_text(f.err)
-            out.append({"pointer": pointer_of(f.path), "keyword": str(keyword), "message": message,
-                        "schema_pointer": schema_pointer(compiled, f.schema_path), "at": f.at})
+            record = {"pointer": pointer_of(f.path), "keyword": str(keyword), "message": message,
+                      "schema_pointer": schema_pointer(compiled, f.schema_path), "at": f.at}
+            key = (record["pointer"], record["keyword"], message, record["schema_pointer"], f.at)
+            if key in seen:
+                self.count -= 1
+                continue
+            seen.add(key)
+            out.append(record)
         return out
 
 

@@ -1,16 +1,30 @@
-"""Format checkers for ``format_assert``: the library's non-GPL set, with the workbench's own
-where the library's are lenient or slow (see each checker), and no network anywhere.
+"""Format checkers for ``format_assert``: strict ones written here for every format whose
+library checker is lenient (the optional ``format`` tests of the JSON Schema Test Suite pass for
+every draft), the library's non-GPL set for the rest, and no network anywhere.
+
+Written here (each to its RFC, ASCII digits only, no trailing newline):
+
+* ``date-time``, ``time`` (RFC 3339, with leap seconds: ``23:59:60`` in UTC, after the offset),
+  ``duration`` (RFC 3339 appendix A: ``P1Y2M``, ``PT1H30M``, ``P2W``; no fractions, no sign);
+* ``email``/``idn-email`` (RFC 5321 mailbox / RFC 6531), ``hostname`` (RFC 1123 with IDNA2008
+  A-labels checked by the ``idna`` package) and ``idn-hostname`` (RFC 5890-5893: U-labels,
+  CONTEXTJ/CONTEXTO, the Bidi rule across the name);
+* ``uri``, ``uri-reference``, ``iri``, ``iri-reference`` (RFC 3986/3987; an IP literal's IPv6
+  and IPvFuture read exactly), ``uri-template`` (RFC 6570 level 4), ``uuid`` (RFC 9562's
+  hyphenated hex form), ``relative-json-pointer``, and ``regex`` (ECMA-262, see
+  :mod:`workbench.validate.patterns`).
 """
 
 from __future__ import annotations
 
 import copy
+import ipaddress
+import re
 
 from .library import BASES
 from jsonschema import validators  # noqa: E402
 
 from .patterns import PatternError, compile_ecma  # noqa: E402
-
 
 def regex_format(instance) -> bool:
     if not isinstance(instance, str):
@@ -41,7 +55,7 @@ def iri_check(rule: str):
         if not isinstance(instance, str):
             return True
         if instance.isascii():
-            return bool(validate_rfc3986(instance, rule=uri_rule))
+            return _uri_with_ip_literal(instance, uri_rule, validate_rfc3986)
         stop = next((i for i, c in enumerate(instance) if c in ":/?#"), len(instance))
         if stop < len(instance) and instance[stop] == ":" and not instance[:stop].isascii():
             return False  # a scheme is ASCII only
@@ -58,19 +72,67 @@ def iri_check(rule: str):
                 out.append("g")
             else:
                 return False
-        return bool(validate_rfc3986("".join(out), rule=uri_rule))
+        return _uri_with_ip_literal("".join(out), uri_rule, validate_rfc3986)
     return check
 
 
+def uri_check(rule: str):
+    """RFC 3986 ``URI`` / ``URI-reference`` (the library's grammar, an IP literal read exactly)."""
+    from rfc3986_validator import validate_rfc3986
+
+    def check(instance) -> bool:
+        if not isinstance(instance, str):
+            return True
+        return instance.isascii() and _uri_with_ip_literal(instance, rule, validate_rfc3986)
+    return check
+
+
+_IPVFUTURE = re.compile(r"[vV][0-9A-Fa-f]+\.[A-Za-z0-9._~!$&'()*+,;=:-]+")
+
+
+def _uri_with_ip_literal(text: str, rule: str, validate) -> bool:
+    """The RFC 3986 grammar decides, but an IP literal (``[…]`` host) is read here: the
+    library's IPv6 takes ``::ffff:01.2.3.4`` (a leading zero) and its IPvFuture only a lower
+    ``v``; each is checked exactly and then stands in as ``[::1]``."""
+    start = text.find("//")
+    open_ = text.find("[", start + 2) if start != -1 else -1
+    if open_ == -1:
+        return bool(validate(text, rule=rule))
+    close = text.find("]", open_)
+    head = text[:start]
+    if close == -1 or any(c in head for c in "/?#") or any(c in text[start + 2:open_] for c in "/?#"):
+        return bool(validate(text, rule=rule))
+    literal = text[open_ + 1:close]
+    if _IPVFUTURE.fullmatch(literal):
+        ok = True
+    else:
+        try:
+            ok = "%" not in literal and ipaddress.IPv6Address(literal) is not None
+        except ValueError:
+            ok = False
+    return ok and bool(validate(text[:open_] + "[::1]" + text[close + 1:], rule=rule))
+
+
 def format_checker_for(base_cls):
-    """The draft's format checker (non-GPL set) with ``regex`` checked by the ``regex``
-    package in ECMA-262 syntax."""
+    """The draft's format checker: the library's (non-GPL set) for the formats of that draft,
+    with the strict checkers of this module in place of its own."""
+    from .formats_strict import STRICT, hostname_rfc1123
+
     fc = copy.copy(base_cls.FORMAT_CHECKER)
     fc.checkers = dict(fc.checkers)
     fc.checkers["regex"] = (regex_format, (PatternError,))
     if base_cls not in (validators.Draft4Validator, validators.Draft6Validator):
         for name in ("iri", "iri-reference"):
             fc.checkers[name] = (iri_check(name), (ValueError,))
+    for name in ("uri", "uri-reference"):
+        if name in fc.checkers:
+            fc.checkers[name] = (uri_check("URI" if name == "uri" else "URI_reference"), (ValueError,))
+    known = _DRAFT_FORMATS[base_cls]
+    for name, fn in STRICT.items():
+        if name in known:
+            fc.checkers[name] = (fn, (ValueError,))
+    if base_cls in (validators.Draft4Validator, validators.Draft6Validator):
+        fc.checkers["hostname"] = (hostname_rfc1123, (ValueError,))
     for name in _NO_NEWLINE:
         if name in fc.checkers:
             fn, raises = fc.checkers[name]
@@ -92,5 +154,13 @@ def _no_newline(fn):
     return check
 
 
+_DRAFT4 = {"date-time", "email", "hostname", "ipv4", "ipv6", "uri"}
+_DRAFT6 = _DRAFT4 | {"uri-reference", "uri-template", "json-pointer"}
+_DRAFT7 = _DRAFT6 | {"date", "time", "idn-email", "idn-hostname", "iri", "iri-reference",
+                     "relative-json-pointer", "regex"}
+_DRAFT2019 = _DRAFT7 | {"duration", "uuid"}
+_DRAFT_FORMATS = {validators.Draft4Validator: _DRAFT4, validators.Draft6Validator: _DRAFT6,
+                  validators.Draft7Validator: _DRAFT7, validators.Draft201909Validator: _DRAFT2019,
+                  validators.Draft202012Validator: _DRAFT2019}
 
 FORMAT_CHECKERS = {draft: format_checker_for(base) for draft, base in BASES.items()}

@@ -25,6 +25,10 @@ from jsonschema._utils import equal, is_valid  # noqa: E402
 from jsonschema.exceptions import FormatError, ValidationError  # noqa: E402
 from referencing.jsonschema import lookup_recursive_ref  # noqa: E402
 
+import base64  # noqa: E402
+import binascii  # noqa: E402
+
+from ..errors import WorkbenchError  # noqa: E402
 from .numbers import first_duplicate, is_multiple  # noqa: E402
 from .patterns import search  # noqa: E402
 
@@ -391,4 +395,42 @@ def _short(v) -> str:
     return s if len(s) <= 60 else s[:57] + "…"
 
 
+# draft 7 lets a validator assert contentEncoding / contentMediaType: this one does when formats
+# are asserted (format_assert), for base64 and application/json
 
+def _base64(text: str):
+    try:
+        return base64.b64decode(text.encode("ascii"), validate=True)
+    except (binascii.Error, ValueError, UnicodeEncodeError):
+        return None
+
+
+def kw_contentEncoding(validator, encoding, instance, schema):
+    if validator.format_checker is None or not isinstance(instance, str):
+        return
+    if isinstance(encoding, str) and encoding.lower() == "base64" and _base64(instance) is None:
+        yield ValidationError(f"{_short(instance)} is not base64")
+
+
+def kw_contentMediaType(validator, media, instance, schema):
+    if validator.format_checker is None or not isinstance(instance, str):
+        return
+    if not isinstance(media, str) or media.split(";")[0].strip().lower() != "application/json":
+        return
+    text = instance
+    encoding = schema.get("contentEncoding")
+    if isinstance(encoding, str) and encoding.lower() == "base64":
+        raw = _base64(instance)
+        if raw is None:
+            return  # contentEncoding reports it
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+    from ..jsontext import parse
+    try:
+        ok = text is not None and parse(text, field="document") is not None
+    except WorkbenchError:
+        ok = False
+    if not ok:
+        yield ValidationError(f"{_short(instance)} is not a JSON document")

@@ -7,6 +7,16 @@ from __future__ import annotations
 from decimal import Decimal
 
 from ..jsontext import dumps_value, pointer_of
+from .patterns import PatternError, compile_ecma
+
+
+def pattern_problem(pattern: str) -> str | None:
+    """Why ``pattern`` is not an ECMA-262 regular expression the workbench can run, or None."""
+    try:
+        compile_ecma(pattern)
+    except PatternError as exc:
+        return exc.detail
+    return None
 
 
 def kind_of(v) -> str:
@@ -151,7 +161,15 @@ def _message(err, kw, v, inst, kind, key) -> str:
             return f"Items {pair[0]} and {pair[1]} are equal, but uniqueItems requires every item to differ"
         return "The array has equal items, but uniqueItems requires every item to differ"
     if kw == "format":
+        if v == "regex" and isinstance(inst, str):
+            detail = pattern_problem(inst)
+            if detail:
+                return f"{jtext(inst)} is not a valid regex: {detail}"
         return f"{jtext(inst)} is not a valid {v}"
+    if kw == "contentEncoding":
+        return f"{jtext(inst)} is not valid {v} (contentEncoding)"
+    if kw == "contentMediaType":
+        return f"The string does not hold a valid {v} document (contentMediaType)"
     if kw in ("items", "additionalItems") and v is False and isinstance(inst, list):
         before = schema.get("prefixItems" if kw == "items" else "items", [])
         n = len(before) if isinstance(before, list) else 0

@@ -86,8 +86,8 @@ class Generator(ValueKeywords, ContainerKeywords):
             keywords = [k for k in s if k in self.known]
         if any(k in UNSUPPORTED for k in keywords):
             raise Unsupported
-        if self.fc is None and "format" in keywords:
-            keywords.remove("format")
+        if self.fc is None:  # annotations unless asserted (content: draft 7, see classes)
+            keywords = [k for k in keywords if k not in ("format", "contentEncoding", "contentMediaType")]
         if not keywords:
             self.memo[id(s)] = ("TRUE", None)
             return "TRUE", None
