@@ -11,7 +11,7 @@ import re
 import pytest
 
 from workbench.errors import WorkbenchError
-from workbench.gate import RULES, VERDICTS, Gate, gate, handle
+from workbench.gate import AGENTS_RULES, RULES, VERDICTS, Gate, gate, handle
 from workbench.gate.cases import CASES, SALES_SCHEMA
 from workbench.limits import DEFAULT_LIMITS
 from workbench.jsontext import parse
@@ -67,8 +67,13 @@ def check_shape(result: dict) -> None:
         assert f["rule"] == result["rule"]["number"]
         after = result["steps"][result["steps"].index(f) + 1:]
         assert all(s["status"] == "skipped" for s in after)
-        assert RULES[f["rule"] - 1]["check"] == f["check"]
+        rules = AGENTS_RULES if result["dialect"] == "agents_api" else RULES
+        assert rules[f["rule"] - 1]["check"] == f["check"]
         assert result["function_call_output"] is None
+    elif result["dialect"] == "agents_api":  # never a function_call_output for this dialect
+        assert result["function_call_output"] is None
+        assert result["tool_result"]["success"] is True
+        assert isinstance(result["tool_result"]["output"], str)
     else:
         item_call_id = result["function_call_output"]["call_id"]
         assert result["function_call_output"] == {"type": "function_call_output",

@@ -1,7 +1,21 @@
 """The Gate page's teaching gallery: ready cases, at least one per verdict code, starting from
-the worked examples of the replay rules.  Each case loads item, tool schema and original into
-the panes (``/gate?case=NAME`` does it without JavaScript); ``verdict`` is what the gate must
-say, and ``fail_paths`` the schema failures it must report (the tests check both)."""
+the worked examples of the replay rules, then the Agents API dialect.
+
+Two kinds of case:
+
+* ``CASES`` — ``kind: "item"``: one item (or pasted value) for ``POST /api/gate``.  Each case
+  loads ``item``, ``schema`` (tool definitions) and ``original`` into the panes
+  (``/gate?case=NAME`` does it without JavaScript), and ``dialect`` when it is not ``auto``;
+  ``verdict`` is what the gate must say, ``fail_paths`` the schema failures it must report,
+  and for Agents API actions ``report`` the exact host-validation report (the tests check all).
+* ``SESSION_CASES`` — ``kind: "session"``: a whole Agents API session (``text``: a snapshot
+  and the events the host sent back, ``{"session": {...}, "events": [...]}``, tools in
+  ``agent.tools``) for the transcript view: walked by ``POST /api/transcript`` with
+  ``{"text": case["text"]}``.  ``findings`` lists the finding codes of ``agents-rules.md`` the
+  walk must report (``[]``: a clean session), ``teaches`` the lesson.
+
+:func:`case_by_name` finds either kind.
+"""
 
 from __future__ import annotations
 
@@ -151,8 +165,52 @@ CASES: list[dict] = [
 ]
 
 
+NAMESPACE_TOOL = {"type": "namespace", "name": "multi_agent_v1", "description": "agents",
+                  "tools": [{"type": "function", "name": "spawn_agent", "description": "spawn",
+                             "parameters": {"type": "object",
+                                            "properties": {"message": {"type": "string"}}}}]}
+
+# the refinements of replay-rules.md ("Refinements")
+CASES.extend([
+    {"name": "arguments-not-object", "title": "Arguments that parse, but not to an object",
+     "verdict": "arguments_schema", "fail_paths": [["", "type"]],
+     "teaches": "A function tool's parameters are always an object schema: [1, 2] (or null, or a "
+                "double-encoded string) fails step 8 with reason type, even with no schema given.",
+     "item": _j(_call("fc_011", "call_130", "[1, 2]"))},
+    {"name": "replay-changed-arguments", "title": "A replay with other arguments",
+     "verdict": "replay_mismatch",
+     "teaches": "The same call carries the same arguments: compared as parsed JSON, apac → emea "
+                "is a change (whitespace or key order would not be).",
+     "item": _j(_call("fc_778", "call_123", "{\"region\":\"emea\"}")),
+     "schema": SALES_SCHEMA, "original": _j(OK_ITEM)},
+    {"name": "missing-status", "title": "An input item without status", "verdict": "status",
+     "teaches": "Input items (FunctionCallItemParam) may omit status in the spec, but then nothing "
+                "shows the call is complete: the gate says status is missing, not in_progress.",
+     "item": _j({k: v for k, v in OK_ITEM.items() if k != "status"}), "schema": SALES_SCHEMA},
+    {"name": "namespace-joined-name", "title": "A namespaced tool called by a joined name",
+     "verdict": "unknown_tool",
+     "teaches": "spawn_agent lives in namespace multi_agent_v1: a call carries name spawn_agent and "
+                "namespace multi_agent_v1 as two fields. The message lists the tool as it is "
+                "called, never as a name it would then refuse.",
+     "item": _j(_call("fc_012", "call_131", "{\"message\":\"hi\"}",
+                      name="multi_agent_v1.spawn_agent")),
+     "schema": _j(NAMESPACE_TOOL)},
+    {"name": "namespace-call", "title": "A call to a tool in a namespace", "verdict": "ok",
+     "teaches": "name and namespace as two fields: the gate picks spawn_agent in multi_agent_v1.",
+     "item": _j(_call("fc_013", "call_132", "{\"message\":\"hi\"}", name="spawn_agent",
+                      namespace="multi_agent_v1")),
+     "schema": _j(NAMESPACE_TOOL)},
+])
+
+from .cases_agents import AGENTS_CASES, SESSION_CASES  # noqa: E402
+
+CASES.extend(AGENTS_CASES)
+for _case in CASES:
+    _case.setdefault("kind", "item")
+
+
 def case_by_name(name: str) -> dict | None:
-    for case in CASES:
+    for case in CASES + SESSION_CASES:
         if case["name"] == name:
             return case
     return None

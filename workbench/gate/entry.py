@@ -84,17 +84,20 @@ def handle(body: dict, limits) -> dict:
 
 
 def page_context(args) -> dict:
-    """What the Gate page's template needs beside form/result: the rules, the gallery, and
-    for ``/gate?case=NAME`` (works without JavaScript) the case loaded and gated."""
-    from .cases import CASES, case_by_name
+    """What the Gate page's template needs beside form/result: the rules of both dialects,
+    the gallery (``gallery``: item cases; ``sessions``: Agents API session cases for the
+    transcript view), and for ``/gate?case=NAME`` (works without JavaScript) the case loaded."""
+    from .cases import CASES, SESSION_CASES, case_by_name
     from .rules import AGENTS_RULES
-    ctx: dict = {"rules": RULES, "agents_rules": AGENTS_RULES, "gallery": CASES, "case": None}
+    ctx: dict = {"rules": RULES, "agents_rules": AGENTS_RULES, "gallery": CASES,
+                 "sessions": SESSION_CASES, "case": None}
     name = args.get("case") if args is not None else None
     if name:
         case = case_by_name(name)
         if case is not None:
             ctx["case"] = case
-            ctx["form"] = {"item": case.get("item", ""), "schema": case.get("schema", ""),
-                           "original": case.get("original", ""),
+            # a session case is for the transcript view; pasted here, the gate lists its calls
+            ctx["form"] = {"item": case.get("item", case.get("text", "")),
+                           "schema": case.get("schema", ""), "original": case.get("original", ""),
                            "dialect": case.get("dialect", "auto")}
     return ctx

@@ -81,8 +81,9 @@ def explain(g, item: Any, item_text: str | None, dialect: str = "auto") -> dict:
     w = _Walk(dialect)
     fmt = _format_step(w, item, item_text, verdict, reader)
     steps = [fmt]
-    if dialect == AGENTS:
-        steps.append(agents.review_step(w, g, item))
+    if dialect == AGENTS:  # door 1, once the action itself is in order
+        steps.append(agents.review_step(w, g, item) if fmt["status"] == "pass"
+                     else w.skipped("review", "earlier_failure"))
     reached_schema = fmt["status"] == "pass"
     schema = _schema_step(w, g, item, item_text, verdict, args, tool) if reached_schema \
         else w.skipped("schema", "earlier_failure")
