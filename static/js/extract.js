@@ -210,6 +210,7 @@ async function showResult(body, text, mine) {
   if (!body.rfc9535) {
     parts.push(h("p", { class: "muted" }, "Answered by jsonpath-ng, which is not RFC 9535: switch the engine back to check a result."));
   }
+  if (body.jsonl) parts.push(jsonlNote(body.jsonl));
   if (warnings.length) {
     const items = warnings.map((w) =>
       h("li", { "data-code": w.code }, h("strong", {}, w.code), " ", w.message, " ",
@@ -221,8 +222,14 @@ async function showResult(body, text, mine) {
   summary.replaceChildren(...parts);
   form.dataset.count = String(body.count);
   renderMatches(matches);
-  // the document in the viewer, with the matches marked
-  viewerEl.hidden = false;
+  // the document in the viewer, with the matches marked (JSON Lines: rows jump to the input)
+  viewerEl.hidden = Boolean(body.jsonl);
+  if (body.jsonl) {
+    viewerFor = null;
+    viewer.clear();
+    if (mine === runSeq) form.dataset.doneFor = pathInput.value;
+    return;
+  }
   if (viewerFor !== text) {
     viewerFor = text;
     show(selectionEl, false);
@@ -293,6 +300,7 @@ function showError(error, mark, text) {
   if (onPath) title = error.code === "timeout" ? "The query took too long" : "Invalid JSONPath";
   else if (error.code === "parse_error" || error.code === "too_deep") title = "Not valid JSON";
   const where = onPath && error.column ? ` · column ${error.column}` : error.line ? ` · error at line ${error.line}, column ${error.column}` : "";
+  if (error.hint === "sse_stream") title = "A stream, not JSON";
   const headline = h("div", { class: "headline bad", id: "headline" }, title, where);
   const box = h("div", { id: "error" });
   if (onPath) {
@@ -305,6 +313,7 @@ function showError(error, mark, text) {
     renderError(box, error, input.isBig ? {} : { onJump: (e) => input.select(e.line, e.column) });
   }
   summary.replaceChildren(headline, box);
+  if (error.hint === "sse_stream") summary.append(gateHint());
   matchesEl.replaceChildren();
   viewer.highlight([], "match");
   delete form.dataset.count;
@@ -313,6 +322,19 @@ function showError(error, mark, text) {
     viewerFor = null;
     viewer.clear();
   }
+}
+
+// JSON Lines and pasted streams (the server's `jsonl` and `hint: "sse_stream"`)
+function jsonlNote(jsonl) {
+  return h("p", { class: "muted", id: "jsonl-note" },
+    `JSON Lines${jsonl.detected ? " (detected)" : ""}: ${plural(jsonl.values, "value", "values")}, each queried on its own; `,
+    "a path starts with the value's index ($[0] is the first line's value), the line and column are in the text.");
+}
+
+function gateHint() {
+  return h("p", { id: "sse-hint" }, "The Gate reads streams: ",
+    h("a", { href: "/gate", id: "sse-gate" }, "open the Gate's transcript view"),
+    " and paste it there.");
 }
 
 // ------------------------------------------------------------------ viewer selection → expression
