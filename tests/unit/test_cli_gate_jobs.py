@@ -1,0 +1,150 @@
+"""``workbench gate --jsonl --jobs N``: the same output as one process, in the same order, on the
+fixtures cut into many small pieces; the log is streamed in bounded pieces; and the pure pieces
+(``gate_partition``, ``line_verdict``, ``merge``) run unchanged as a map over a partitioned log
+on Dask (its synchronous scheduler)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from workbench.cli.gate import gate_lines
+from workbench.cli.gate_jobs import Counted, gate_partition, line_verdict, merge, pieces
+from workbench.gate import Gate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def wb(*args, env=None):
+    proc = subprocess.run([sys.executable, "-m", "workbench", "gate", *map(str, args)],
+                          capture_output=True, cwd=ROOT, timeout=300,
+                          env={**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})})
+    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+
+
+def _tools(shared) -> str:
+    """The fixtures' tool definitions, one per name (the gate refuses a list naming one twice)."""
+    seen = {}
+    for line in (shared / "reference/openresponses-fixtures/tools.jsonl").read_text().splitlines():
+        t = json.loads(line)["tool"]
+        seen.setdefault(t.get("name") or t.get("function", {}).get("name"), t)
+    return json.dumps(list(seen.values()))
+
+
+@pytest.fixture(scope="module")
+def logs(shared, tmp_path_factory):
+    """The fixture files as they are, and their items one per line (with a blank line, a line
+    that is not JSON and a line without its newline at the end, where pieces are cut)."""
+    d = tmp_path_factory.mktemp("logs")
+    out = {}
+    for name in ("openresponses-fixtures/items.jsonl", "realworld/items.jsonl"):
+        src = shared / "reference" / name
+        out[name] = src
+        items = [json.dumps(json.loads(ln)["item"], ensure_ascii=False)
+                 for ln in src.read_text(encoding="utf-8").splitlines() if ln.strip()]
+        items[5:5] = ["", "this is not JSON", '{"type": "function_call", "arguments": "{,}"']
+        p = d / ("items-" + name.replace("/", "-"))
+        p.write_text("\n".join(items), encoding="utf-8")       # no newline at the very end
+        out["items " + name] = p
+    tools = d / "tools.json"
+    tools.write_text(_tools(shared))
+    out["tools"] = tools
+    return out
+
+
+def _without_time(text: str) -> str:
+    return re.sub(r'"seconds":[0-9.]+|in [0-9.]+ s', "", text)
+
+
+@pytest.mark.parametrize("which", ["openresponses-fixtures/items.jsonl", "realworld/items.jsonl",
+                                   "items openresponses-fixtures/items.jsonl", "items realworld/items.jsonl"])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_jobs_2_prints_exactly_what_jobs_1_prints(logs, which, as_json):
+    small = {"WORKBENCH_GATE_PIECE_BYTES": "3000"}     # dozens of pieces on these fixtures
+    args = ["--jsonl", logs[which], "--schema", logs["tools"], "--show", "1000"] + (["--json"] if as_json else [])
+    one = wb(*args, "--jobs", "1", env=small)
+    two = wb(*args, "--jobs", "2", env=small)
+    whole = wb(*args, "--jobs", "1")                  # one piece: the plain loop over the file
+    assert one[0] == two[0] == whole[0] and one[0] in (0, 1)
+    assert _without_time(one[1]) == _without_time(two[1]) == _without_time(whole[1])
+    assert one[2] == two[2] == ""
+    if as_json:
+        s = json.loads(two[1])
+        assert s["lines"] > 200 and sum(s["counts"].values()) == s["items"]
+        if which.startswith("items"):
+            assert s["not_json_lines"] == [7, 8] and s["blank_lines"] == 1
+
+
+def test_the_summary_equals_the_one_process_loop(logs):
+    g = Gate(logs["tools"].read_text())
+    data = logs["items realworld/items.jsonl"].read_bytes()
+    expected = gate_lines(io.BytesIO(data), g)
+    parts = [gate_lines(io.BytesIO(p), g) for p in pieces(io.BytesIO(data), 1000)]
+    assert len(parts) > 20
+    got = merge(parts)
+    for key in ("counts", "blank", "lines"):
+        assert got[key] == expected[key]
+    for key in ("not_json", "blocked", "unchecked"):
+        assert list(got[key]) == expected[key] and len(got[key]) == len(expected[key])
+
+
+def test_pieces_end_at_line_ends_and_stay_bounded():
+    reads = []
+
+    class Stream(io.BytesIO):
+        def read(self, n=-1):
+            reads.append(n)
+            return super().read(n)
+
+    lines = [b'{"n": %d, "pad": "%s"}\n' % (i, b"x" * (i % 50)) for i in range(5000)]
+    got = list(pieces(Stream(b"".join(lines)), 4096))
+    assert b"".join(got) == b"".join(lines)
+    assert all(p.endswith(b"\n") for p in got) and max(map(len, got)) < 4096 + 100
+    assert reads and all(0 < n <= 4096 for n in reads)     # never the whole stream at once
+
+
+def test_counted_keeps_the_first_and_counts_all():
+    c = Counted(3)
+    c.add([1, 2])
+    c.add([3, 4, 5])
+    assert list(c) == [1, 2, 3] and len(c) == 5 and c[:10] == [1, 2, 3] and bool(c)
+    assert not Counted(3)
+
+
+# --------------------------------------------------------------------------- Dask
+
+def test_the_gate_as_a_map_over_a_partitioned_log_on_dask(logs, tmp_path):
+    db = pytest.importorskip("dask.bag")
+    tools = logs["tools"].read_text()
+    src = logs["items openresponses-fixtures/items.jsonl"].read_text(encoding="utf-8") + "\n"
+    lines = src.splitlines(keepends=True)
+    # the log partitioned into files, as a job that outgrew one machine would have it
+    paths = []
+    for k in range(0, len(lines), 40):
+        p = tmp_path / f"part-{k // 40:03d}.jsonl"
+        p.write_text("".join(lines[k:k + 40]), encoding="utf-8")
+        paths.append(str(p))
+    assert len(paths) > 5
+    bag = db.read_text(sorted(paths))
+    assert bag.npartitions == len(paths)
+    summaries = bag.map_partitions(lambda part: [gate_partition(part, tools)]).compute(
+        scheduler="synchronous")
+    got = merge(summaries)
+    expected = gate_lines(io.BytesIO(src.encode("utf-8")), Gate(tools))
+    assert got["counts"] == expected["counts"] and got["lines"] == expected["lines"]
+    assert list(got["blocked"]) == expected["blocked"]
+    assert list(got["not_json"]) == expected["not_json"]
+    # and line by line: the pure function of (line, tools)
+    verdicts = bag.map(line_verdict, tools).compute(scheduler="synchronous")
+    counts = {}
+    for v in verdicts:
+        counts[v] = counts.get(v, 0) + 1
+    assert {k: v for k, v in counts.items() if k not in ("not_json", "blank", "unchecked")} == expected["counts"]
+    assert counts.get("not_json", 0) == len(expected["not_json"])
