@@ -9,6 +9,7 @@ from ..errors import WorkbenchError
 from ..fields import Field, Fields
 from ..limits import DEFAULT_LIMITS, Limits
 from ..runtime.deadline import Deadline
+from ..runtime.memory import collector_paused
 from . import chat as chat_mod
 from . import spec as spec_mod
 from .calls import Gates, call_entry
@@ -25,7 +26,7 @@ REQUEST = Fields(
     Field("tools", str, text=True, doc="tool definitions, as for the gate's schema"),
 )
 
-MAX_CALLS = 10_000
+MAX_CALLS = 100_000
 
 
 class Context:
@@ -309,7 +310,7 @@ def analyse(text: str, tools: str | None = None, *, limits: Limits = DEFAULT_LIM
     if not isinstance(text, str):
         raise WorkbenchError("bad_type", "'text' must be a string", status=400, field="text")
     deadline = Deadline(limits.work_timeout, "Checking the transcript", "text")
-    with deadline:
+    with deadline, collector_paused():
         gates = Gates(tools if tools and tools.strip() else None, limits)
         src = read(text, limits, deadline)
         kind = detect(src)
@@ -336,11 +337,9 @@ def _answer(ctx: Context, kind: str) -> dict:
         if place.piece is None:
             where = {"pointer": place.pointer, "line": place.line, "column": place.column or 1}
         else:
-            where = ctx.places.where(place.piece, place.pointer)
-            if exact:
-                j = ctx.places.json_text(place.piece, place.pointer)
-                if j is not None:
-                    entry["json"] = j
+            where = ctx.places.where(place.piece, place.pointer, with_json=exact)
+            if "json" in where:
+                entry["json"] = where.pop("json")
         calls.append({**where, **entry})
     if ctx.results is not None:
         for r in ctx.results:

@@ -45,7 +45,7 @@ def is_session(v: Any) -> bool:
 def _list_kind(values: list, form: str) -> str:
     if not values:
         return "response_stream" if form == "sse" else "item_list"
-    dicts = [v for v in values if type(v) is dict]
+    dicts = [v for v in values[:500] if type(v) is dict]  # the first ones tell the kind
     if any(_is_agents_event(v) for v in dicts) or any(is_session(v) for v in dicts):
         return "agents_session"
     if any(_is_event(v) for v in dicts):

@@ -147,21 +147,89 @@ def _json_lines(text: str, limits, deadline) -> Source:
             continue
         _piece_or_bad(src, line.strip(), start + lead, n, None, limits)
     src.line_count = count
+    _settle(src, limits, deadline)
     return src
 
 
 def _piece_or_bad(src: Source, data: str, offset: int, n: int, event_name, limits) -> None:
-    try:
-        value = _load(data, limits)
-    except WorkbenchError as exc:
-        where = offset + (exc.offset or 0)
-        bad = BadLine(n, where, src.lines.line_col(where)[1], exc.message, data[:200])
-        src.bad.append(bad)
-        src.order.append((n, "bad", bad))
-        return
-    piece = Piece(value, offset, offset + len(data), n, event_name, len(src.pieces))
-    src.pieces.append(piece)
-    src.order.append((n, "piece", piece))
+    """Keep ``data`` (one JSON text) for :func:`_settle`, which parses them all at once."""
+    src.order.append([n, "todo", (data, offset, event_name)])
+
+
+MAX_BATCH_RETRIES = 32
+
+
+def _balanced(t: str) -> bool:
+    """Whether ``t`` may join the array: it looks like one whole object or array.  (A line that
+    only closes what another left open would have to end in a bracket too, and the count of
+    the joined array would still have to come out right: real logs cut lines mid-text.)"""
+    return (t[0] == "{" and t[-1] == "}") or (t[0] == "[" and t[-1] == "]")
+
+
+def _settle(src: Source, limits, deadline) -> None:
+    """Parse every piece's JSON text (jsontext, exact numbers).  Fast path: the pieces joined
+    into one JSON array and parsed in one call (each piece must look like one whole object or
+    array, and the count must come out right); a piece that breaks the array is parsed on its
+    own (its error is its bad line) and the rest joined again.  After many bad lines, or for
+    pieces that do not look whole, each piece is parsed on its own."""
+    todo = [e for e in src.order if e[1] == "todo"]
+    values: dict[int, Any] = {}
+    errors: dict[int, WorkbenchError] = {}
+    rest = [k for k, e in enumerate(todo) if _balanced(e[2][0])]
+    for _ in range(MAX_BATCH_RETRIES):
+        if not rest:
+            break
+        deadline.check_now()
+        texts = [todo[k][2][0] for k in rest]
+        joined = "[" + ",".join(texts) + "]"
+        try:
+            vs = parse(joined, field="text", max_depth=limits.max_depth + 1,
+                       warnings=False).value
+        except WorkbenchError as exc:
+            if exc.code != "parse_error" or exc.offset is None:
+                break
+            # the piece holding the fault: parse it alone, then the others again
+            starts, pos = [], 1
+            for t in texts:
+                starts.append(pos)
+                pos += len(t) + 1
+            import bisect
+            j = max(0, bisect.bisect_right(starts, exc.offset) - 1)
+            k = rest.pop(j)
+            try:
+                values[k] = parse(todo[k][2][0], field="text", max_depth=limits.max_depth,
+                                  warnings=False).value
+            except WorkbenchError as one:
+                errors[k] = one
+            continue
+        if len(vs) == len(rest):
+            values.update(zip(rest, vs))
+            rest = []
+        break
+    for k, e in enumerate(todo):
+        if k in values or k in errors:
+            continue
+        deadline.check()
+        try:
+            values[k] = _load(e[2][0], limits)
+        except WorkbenchError as exc:
+            errors[k] = exc
+    count = 0
+    for k, e in enumerate(todo):
+        n, _, (data, offset, event_name) = e
+        if k in errors:
+            exc = errors[k]
+            where = offset + (exc.offset or 0)
+            bad = BadLine(n, where, src.lines.line_col(where)[1], exc.message, data[:200])
+            src.bad.append(bad)
+            e[1], e[2] = "bad", bad
+            continue
+        piece = Piece(values[k], offset, offset + len(data), n, event_name, count)
+        count += 1
+        src.pieces.append(piece)
+        e[1], e[2] = "piece", piece
+    src.bad.sort(key=lambda b: b.line)
+    src.order = [tuple(e) for e in src.order]
 
 
 def _sse(text: str, limits, deadline) -> Source:
@@ -170,41 +238,52 @@ def _sse(text: str, limits, deadline) -> Source:
     line that is JSON on its own is taken as an event's data too (recordings that dropped the
     ``data:`` prefix); anything else is a bad line."""
     src = Source(text, "sse")
+    order = src.order
     event_name = None
     data: list[str] = []
     data_at = None  # (line, offset) of the first data line
-    count = 0
 
     def dispatch():
         nonlocal event_name, data, data_at
         if data:
-            joined = "\n".join(data)
+            joined = data[0] if len(data) == 1 else "\n".join(data)
             n, off = data_at
             stripped = joined.strip()
             if stripped == "[DONE]":
                 src.done.append((n, off))
-                src.order.append((n, "done", (n, off)))
+                order.append((n, "done", (n, off)))
             elif stripped:
-                lead = len(joined) - len(joined.lstrip())
-                _piece_or_bad(src, stripped, off + lead, n, event_name, limits)
+                lead = len(joined) - len(joined.lstrip()) if joined[:1].isspace() else 0
+                order.append([n, "todo", (stripped, off + lead, event_name)])
         event_name = None
         data = []
         data_at = None
 
-    for n, start, stop in _lines(text):
-        deadline.check()
-        count = n
-        line = text[start:stop]
-        if not line.strip():
+    start = 0
+    n = 0
+    check = deadline.check
+    for raw in text.split("\n"):
+        n += 1
+        line_start = start
+        start += len(raw) + 1
+        check()
+        line = raw[:-1] if raw.endswith("\r") else raw
+        if line.startswith("data: "):
+            if data_at is None:
+                data_at = (n, line_start + 6)
+            data.append(line[6:])
+            continue
+        if not line or line.isspace():
             dispatch()
             continue
         if line.startswith(":"):
             continue  # a comment
         name, colon, value = line.partition(":")
         if colon and name in SSE_FIELDS:
-            if value.startswith(" "):
+            spaced = value.startswith(" ")
+            if spaced:
                 value = value[1:]
-            off = start + len(name) + 1 + (1 if line[len(name) + 1:len(name) + 2] == " " else 0)
+            off = line_start + len(name) + 1 + spaced
             if name == "data":
                 if data_at is None:
                     data_at = (n, off)
@@ -220,14 +299,15 @@ def _sse(text: str, limits, deadline) -> Source:
         if stripped[:1] in "{[":
             dispatch()
             lead = len(line) - len(line.lstrip())
-            _piece_or_bad(src, stripped, start + lead, n, None, limits)
+            _piece_or_bad(src, stripped, line_start + lead, n, None, limits)
             continue
-        bad = BadLine(n, start, 1, "not an SSE field (data:, event:, id:, retry:), a comment "
-                      "or JSON", line[:200])
+        bad = BadLine(n, line_start, 1, "not an SSE field (data:, event:, id:, retry:), a "
+                      "comment or JSON", line[:200])
         src.bad.append(bad)
-        src.order.append((n, "bad", bad))
+        order.append((n, "bad", bad))
     dispatch()
-    src.line_count = count
+    src.line_count = n - 1 if text.endswith("\n") else n
+    _settle(src, limits, deadline)
     return src
 
 
@@ -248,13 +328,18 @@ class Places:
         text = self.src.text
         for pid, pointers in self.wanted.items():
             piece = pieces_by_id[pid]
-            # a pointer that names nothing is placed at its nearest existing parent
-            ask = set()
+            # a pointer that names nothing is placed at its nearest existing parent: ask for
+            # every prefix too (a prefix of an escaped pointer is an escaped pointer)
+            ask = set(pointers)
             for p in pointers:
-                parts = split_pointer(p)
-                for k in range(len(parts) + 1):
-                    ask.add("".join("/" + t.replace("~", "~0").replace("/", "~1")
-                                    for t in parts[:k]))
+                k = p.rfind("/")
+                while k > 0:
+                    p = p[:k]
+                    if p in ask:
+                        break
+                    ask.add(p)
+                    k = p.rfind("/")
+            ask.add("")
             sub = text if (piece.start == 0 and piece.end == len(text)) else \
                 text[piece.start:piece.end]
             try:
@@ -267,22 +352,24 @@ class Places:
         """(start, end) offsets in the text of the value at ``pointer`` (or its nearest
         parent), and whether it was found exactly."""
         found = self.spans.get(id(piece), {})
-        parts = split_pointer(pointer)
-        exact = True
-        while True:
-            p = "".join("/" + t.replace("~", "~0").replace("/", "~1") for t in parts)
+        s = found.get(pointer)
+        if s is not None:
+            return piece.start + s.start, piece.start + s.end, True
+        p = pointer
+        while p:
+            p = p[:p.rfind("/")]
             s = found.get(p)
             if s is not None:
-                return piece.start + s.start, piece.start + s.end, exact
-            if not parts:
-                return piece.start, piece.end, False
-            parts = parts[:-1]
-            exact = False
+                return piece.start + s.start, piece.start + s.end, False
+        return piece.start, piece.end, False
 
-    def where(self, piece: Piece, pointer: str) -> dict:
-        start, _end, _exact = self.span(piece, pointer)
+    def where(self, piece: Piece, pointer: str, with_json: bool = False) -> dict:
+        start, end, exact = self.span(piece, pointer)
         line, column = self.src.lines.line_col(start)
-        return {"pointer": piece.prefix + pointer, "line": line, "column": column}
+        out = {"pointer": piece.prefix + pointer, "line": line, "column": column}
+        if with_json and exact:
+            out["json"] = self.src.text[start:end]
+        return out
 
     def json_text(self, piece: Piece, pointer: str) -> str | None:
         start, end, exact = self.span(piece, pointer)
