@@ -131,7 +131,7 @@ def test_a_stream_is_refused_with_the_gate_named(server, document, options, line
     status, body = server.api("extract", {"document": document, "path": "$..type", **options})
     assert status == 422
     error = body["error"]
-    assert error["code"] == "parse_error" and error["hint"] == "sse_stream" and error["see"] == "/gate"
+    assert error["code"] == "parse_error" and error["hint"] == "sse_stream" and error["hint_view"] == "/gate"
     assert "Server-Sent Events" in error["message"] and "/gate" in error["message"]
     assert (error["line"], error["column"]) == (line, 1)
 

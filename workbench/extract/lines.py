@@ -21,7 +21,7 @@ import re
 from ..errors import WorkbenchError
 from ..jsontext import LineIndex, error_at, parse, skip_value
 
-SSE_LINE = re.compile(r"(?:event|data|id|retry):")  # an SSE field line (the spec's names)
+SSE_LINE = re.compile(r"(?:event|data|id|retry):|:")  # an SSE field line, or a comment
 _WS = " \t\r"  # JSON whitespace within a line
 
 
@@ -68,11 +68,20 @@ def _value_lines(text: str):
 
 
 def looks_like_sse(text: str) -> int | None:
-    """The offset of the first line when ``text`` reads as a Server-Sent Events stream (its
-    first non-blank line an ``event:``/``data:``/``id:``/``retry:`` field), else None."""
+    """The offset of the first line when ``text`` reads as a Server-Sent Events stream, else
+    None.  The rule Format applies (format/jsonl.py): the first two non-blank lines are SSE
+    field lines (``event:``, ``data:``, ``id:``, ``retry:``, or a ``:`` comment) and one of the
+    first three is an ``event:`` or ``data:`` line."""
+    lines = []
     for _, start, end, _ in _value_lines(text[:4096]):
-        return start if SSE_LINE.match(text, start, end) else None
-    return None
+        lines.append((start, end))
+        if len(lines) == 3:
+            break
+    if not lines or not all(SSE_LINE.match(text, s, e) for s, e in lines[:2]):
+        return None
+    if not any(text.startswith(("event:", "data:"), s) for s, _ in lines):
+        return None
+    return lines[0][0]
 
 
 def sse_error(text: str, at: int) -> WorkbenchError:
@@ -81,7 +90,7 @@ def sse_error(text: str, at: int) -> WorkbenchError:
         "This is a Server-Sent Events stream (lines starting with 'event:' and 'data:'), not JSON: "
         "open it in the Gate (/gate), whose transcript view reads streams, rebuilds their items and "
         "checks the events in order. To query one event here, paste the JSON of its data line.",
-        field="document", hint="sse_stream", see="/gate")
+        field="document", hint="sse_stream", hint_view="/gate")
 
 
 def read_json_lines(text: str, limits, forced: bool) -> JsonLines | None:
