@@ -197,6 +197,10 @@ function showError(error, mark) {
     error.line ? ` · error at line ${error.line}, column ${error.column}` : "");
   const box = h("div", { id: "error" });
   renderError(box, error, input.isBig ? {} : { onJump: (e) => input.select(e.line, e.column) });
+  if (error.hint === "sse_stream") {   // a pasted SSE stream: the Gate reads those
+    box.append(h("p", { class: "hint", id: "sse-hint" }, "This is a stream of events, not one document: ",
+      h("a", { href: error.hint_view || "/gate" }, "open the Gate"), ", which reads streams, rebuilds their items and checks every call."));
+  }
   summary.replaceChildren(headline, box);
   document.getElementById("output")?.remove();
   viewer.clear();
