@@ -6,6 +6,7 @@
 
 import { debounce, latestOnly, persist, formatBytes, postLarge, copyText, download, toast, h,
   renderError, DocumentInput, plural } from "./app.js";
+import { watchStale } from "./stale.js";
 
 const LIVE_LIMIT = 200_000;     // characters (both sides): compare as you type below this
 const KEEP_LIMIT = 2_000_000;   // characters: larger inputs are not kept in session storage
@@ -106,6 +107,7 @@ function makeSide(name) {
 
 const sides = { left: makeSide("left"), right: makeSide("right") };
 const bothSides = Object.values(sides);
+watchStale({ form, results: [summary, viewEl] });   // a result the input no longer matches is marked at once
 for (const el of [optOrder, optKey, optStrings, optIgnore]) persist(el, `diff:${el.id}`);
 for (const el of [optOrder, optStrings]) el.addEventListener("change", () => onInput(true));
 for (const el of [optKey, optIgnore]) el.addEventListener("input", () => onInput());

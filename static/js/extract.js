@@ -8,6 +8,7 @@ import { formatBytes, plural } from "./text.js";
 import { persist, DocumentInput } from "./inputs.js";
 import { watchStale } from "./stale.js";
 import { JsonViewer } from "./viewer.js";
+import { compactJson } from "./jsonmodel.js";
 
 const LIVE_LIMIT = 1_000_000;   // characters: larger documents run on Enter / Ctrl+Enter / the button
 const BIG_LIMIT = 2_000_000;    // characters: a larger file or paste is held in memory, not in the textarea
@@ -88,6 +89,7 @@ const viewer = new JsonViewer(viewerEl, {
   onSelect: (node) => offerSelection(node),
 });
 let viewerFor = null;   // the text the viewer shows
+let shownMatches = null; // the last answer's matches and count (for "copy matches")
 
 // examples: buttons with JavaScript, plain code without
 for (const code of form.querySelectorAll(".example-text")) {
@@ -124,6 +126,10 @@ const input = new DocumentInput({
 });
 persist(pathInput, "extract:path");
 persist(engineSel, "extract:engine");
+
+// a result that no longer belongs to the document or the expression is marked at once
+watchStale({ form, results: [summary, matchesEl, viewerEl, selectionEl],
+  hint: () => (input.isLive && !input.isBig ? "Updating…" : "Press Enter in the expression (or Extract) to update it.") });
 
 pathInput.addEventListener("input", () => {
   if (!pathInput.value.trim()) { liveRun.cancel(); showIdle(); return; }
@@ -221,7 +227,7 @@ async function showResult(body, text, mine) {
   }
   summary.replaceChildren(...parts);
   form.dataset.count = String(body.count);
-  renderMatches(matches);
+  renderMatches(matches, body.count ?? matches.length);
   // the document in the viewer, with the matches marked (JSON Lines: rows jump to the input)
   viewerEl.hidden = Boolean(body.jsonl);
   if (body.jsonl) {
@@ -241,8 +247,9 @@ async function showResult(body, text, mine) {
 }
 
 
-function renderMatches(matches) {
+function renderMatches(matches, count = matches.length) {
   matchesEl.replaceChildren();
+  shownMatches = { matches, count };
   if (!matches.length) return;
   const tbody = h("tbody");
   const table = h("table", { class: "list", id: "match-table" },
@@ -258,7 +265,25 @@ function renderMatches(matches) {
   };
   more.addEventListener("click", addPage);
   addPage();
-  matchesEl.append(table, more);
+  matchesEl.append(copyMatchesBar(), table, more);
+}
+
+/** "Copy matches as a JSON array" / "as JSON Lines": the exact text of each match (the API's
+ *  `json`), numbers and escapes as written; in JSON Lines each on one line (white space between
+ *  tokens dropped, tokens kept). */
+function copyMatchesBar() {
+  const copy = (how) => {
+    const { matches, count } = shownMatches || { matches: [], count: 0 };
+    const texts = matches.map((m) => m.json).filter((t) => typeof t === "string");
+    const text = how === "array" ? (texts.length ? `[\n${texts.join(",\n")}\n]\n` : "[]\n")
+      : texts.map((t) => compactJson(t)).join("\n") + (texts.length ? "\n" : "");
+    const partial = count > texts.length ? ` (the first ${texts.length.toLocaleString("en-US")} of ${count.toLocaleString("en-US")}: the server's limit)` : "";
+    copyText(text, `Copied ${plural(texts.length, "match", "matches")} as ${how === "array" ? "a JSON array" : "JSON Lines"}${partial}`);
+  };
+  return h("div", { class: "toolbar", id: "copy-matches" },
+    h("span", { class: "muted" }, "Copy matches"),
+    h("button", { type: "button", "data-copy-matches": "array", title: "Every match's exact text, in a JSON array", onclick: () => copy("array") }, "as a JSON array"),
+    h("button", { type: "button", "data-copy-matches": "jsonl", title: "Every match's exact text on a line of its own (JSON Lines)", onclick: () => copy("jsonl") }, "as JSON Lines"));
 }
 
 function matchRow(m, n) {

@@ -12,6 +12,8 @@ const LIVE_LIMIT = 1_000_000;   // characters: larger inputs run on Ctrl/Cmd+Ent
 const BIG_LIMIT = 2_000_000;    // characters: a larger file or paste is held in memory, not in the
                                 // textarea (laying out 20 MB in a textarea blocks the tab for seconds)
 const WARNINGS_SHOWN = 5;       // more warnings wait behind a "show more" button
+const MINIFIED_SHOWN = 200_000; // characters of minified text shown in the page (copy/download: all)
+const KIND_NAMES = { json: "JSON", jsonc: "JSONC", json5: "JSON5", yaml: "YAML" };
 
 // A small Open Responses document: an exact decimal (1.10), an integer beyond 2^53 and a
 // duplicate key, so the warnings show.
@@ -52,6 +54,7 @@ const ta = document.getElementById("text");
 const fileInput = document.getElementById("text_file");
 const indentSel = document.getElementById("indent");
 const sortBox = document.getElementById("sort_keys");
+const kindSel = document.getElementById("input_kind");
 const statusEl = document.getElementById("text-status");
 const summary = document.getElementById("summary");
 const viewerEl = document.getElementById("viewer");
@@ -59,6 +62,10 @@ const viewerEl = document.getElementById("viewer");
 document.body.dataset.liveView = "1";
 
 const viewer = new JsonViewer(viewerEl, { label: "Formatted document", filename: "formatted.json", maxAutoExpandDepth: 3 });
+// minify shows the minified text itself (the tree is always indented), with its own copy/download
+const minEl = h("div", { id: "minified", class: "minified" });
+minEl.hidden = true;
+viewerEl.after(minEl);
 
 // ------------------------------------------------------------------ input: kept, opened, dropped
 
@@ -69,6 +76,7 @@ const input = new DocumentInput({
   liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT, keepLimit: BIG_LIMIT,
   largeStatus: "large input: press Ctrl/⌘+Enter or Format",
   bigHint: "Press Format (or Ctrl/⌘+Enter) to format it.",
+  doneHint: "Done: the answer for it is shown beside it.",
   onChange: ({ reason, explicit, empty, live }) => {
     // a paste, a drop, a file or the sample selects the error line; typing never moves the caret
     markNext = explicit;
@@ -80,12 +88,17 @@ const input = new DocumentInput({
 });
 persist(indentSel, "format:indent");
 persist(sortBox, "format:sort_keys");
+persist(kindSel, "format:input");
+
+// a result that no longer belongs to the input is marked at once (live runs replace it soon)
+watchStale({ form, results: [summary, viewerEl, minEl],
+  hint: () => (input.isLive && !input.isBig ? "Updating…" : "Press Format (or Ctrl/⌘+Enter) to update it.") });
 
 function indentValue() {
   return indentSel.value === "tab" ? "tab" : Number(indentSel.value);
 }
 
-for (const el of [indentSel, sortBox]) {
+for (const el of [indentSel, sortBox, kindSel]) {
   el.addEventListener("change", () => { if (!input.isBig && !input.isEmpty && input.isLive) go(); });
 }
 
@@ -116,7 +129,7 @@ async function go() {
   }
   let res;
   try {
-    res = await request({ text, indent: indentValue(), sort_keys: sortBox.checked });
+    res = await request({ text, indent: indentValue(), sort_keys: sortBox.checked, input: kindSel.value });
   } catch (err) {
     res = { ok: false, status: 0, body: { error: { code: "network", message: String(err) } } };
   }
@@ -132,6 +145,7 @@ function showEmpty() {
   document.getElementById("output")?.remove();
   viewer.clear();
   viewerEl.hidden = true;
+  hideMinified();
 }
 
 function showBusy(message) {
@@ -143,28 +157,63 @@ async function showResult(body, text, mine) {
   const stats = body.stats || {};
   input.setState({ kind: "ok" });
   delete ta.dataset.markedLine;
+  const kind = body.converted ? KIND_NAMES[body.converted.from] || "JSON" : "JSON";
+  const minified = indentValue() === 0;
   const headline = h("div", { class: "headline good", id: "headline" },
-    "Valid JSON", warnings.length ? ` · ${plural(warnings.length, "warning", "warnings")}` : "");
+    `Valid ${kind}`, warnings.length ? ` · ${plural(warnings.length, "warning", "warnings")}` : "");
   const detail = h("div", { class: "muted detail" },
     `Formatted: ${plural(stats.lines_out ?? body.formatted.split("\n").length, "line", "lines")}, `,
     body.formatted.length > BIG_LIMIT ? `${(body.formatted.length / 1e6).toFixed(1)} million characters` : formatBytes(new Blob([body.formatted]).size),
-    ` · ${indentSel.value === "0" ? "minified" : indentSel.value === "tab" ? "tab indent" : `indent ${indentSel.value}`}`,
+    ` · ${minified ? "minified" : indentSel.value === "tab" ? "tab indent" : `indent ${indentSel.value}`}`,
     sortBox.checked ? " · keys sorted" : "");
   const parts = [headline, detail];
+  if (body.converted) {
+    parts.push(h("p", { class: "converted", id: "converted" }, h("strong", {}, `Converted from ${kind} to strict JSON: `),
+      body.converted.summary, "."));
+  }
   if (warnings.length) {
     parts.push(shortList(h("ul", { class: "warnings", id: "warnings" }), warnings.map((w) => warningItem(w)),
       { limit: WARNINGS_SHOWN, noun: "warnings" }));
   }
   summary.replaceChildren(...parts);
   document.getElementById("output")?.remove();
-  viewerEl.hidden = false;
   const sourceName = input.sourceName;
-  const base = sourceName ? sourceName.replace(/\.(json|jsonl|txt)$/i, "") : "formatted";
+  const base = sourceName ? sourceName.replace(/\.(json|jsonl|jsonc|json5|ya?ml|txt)$/i, "") : "formatted";
+  if (minified) {
+    viewer.clear();
+    viewerEl.hidden = true;
+    showMinified(body.formatted, `${base}.min.json`);
+    if (mine === runSeq) viewerEl.dataset.formattedFor = String(text.length);
+    return;
+  }
+  hideMinified();
+  viewerEl.hidden = false;
   const rendering = viewer.setText(body.formatted, { indent: indentValue(), filename: `${base}.json` });
   const warnPointers = [...new Set(warnings.map((w) => w.pointer).filter((p) => typeof p === "string"))];
   if (warnPointers.length) viewer.highlight(warnPointers, "warn");
   await rendering;
   if (mine === runSeq) viewerEl.dataset.formattedFor = String(text.length);
+}
+
+function hideMinified() { minEl.hidden = true; minEl.replaceChildren(); }
+
+/** The minified text itself: one line, wrapped in the page; a very long one is cut (Copy and
+ *  Download give all of it), and "Show as a tree" opens it in the viewer. */
+function showMinified(text, filename) {
+  const cut = text.length > MINIFIED_SHOWN;
+  const pre = h("pre", { class: "output minified-text", id: "minified-text" }, cut ? text.slice(0, MINIFIED_SHOWN) : text);
+  minEl.replaceChildren(
+    h("div", { class: "toolbar" },
+      h("span", { class: "muted" }, `Minified: one line, ${plural(text.length, "character")}`),
+      h("span", { class: "grow" }),
+      h("button", { type: "button", "data-act": "copy-minified", onclick: () => copyText(text, "Copied the minified text") }, "Copy"),
+      h("button", { type: "button", onclick: () => download(text, filename) }, "Download"),
+      h("button", { type: "button", "data-act": "tree", title: "Open it in the tree viewer (indented there)", onclick: () => {
+        hideMinified(); viewerEl.hidden = false; viewer.setText(text, { indent: 2, filename });
+      } }, "Show as a tree")),
+    pre,
+    cut ? h("p", { class: "muted" }, `The first ${plural(MINIFIED_SHOWN, "character")} are shown; Copy and Download give all ${text.length.toLocaleString("en-US")}.`) : "");
+  minEl.hidden = false;
 }
 
 function warningItem(w) {
@@ -201,10 +250,46 @@ function showError(error, mark) {
     box.append(h("p", { class: "hint", id: "sse-hint" }, "This is a stream of events, not one document: ",
       h("a", { href: error.hint_view || "/gate" }, "open the Gate"), ", which reads streams, rebuilds their items and checks every call."));
   }
-  summary.replaceChildren(headline, box);
+  const parts = [headline, box];
+  const offer = kindSel.value === "json" ? lenientOffer(input.text, error) : null;
+  if (offer) {
+    parts.push(h("p", { class: "lenient-offer", id: "lenient-offer" },
+      `Strict JSON stops at ${offer.why}. `,
+      h("button", { type: "button", "data-input": offer.kind, onclick: () => {
+        kindSel.value = offer.kind;
+        kindSel.dispatchEvent(new Event("change", { bubbles: true }));
+      } }, `Read it as ${KIND_NAMES[offer.kind]}`),
+      ` — converted to strict JSON, numbers exact, and the answer lists what was changed.`));
+  }
+  summary.replaceChildren(...parts);
   document.getElementById("output")?.remove();
   viewer.clear();
   viewerEl.hidden = true;
+  hideMinified();
+}
+
+/** When strict parsing stopped at a comment, a trailing comma, a single quote or an unquoted
+ *  key (or the text reads like YAML): which lenient reading to offer, and why. */
+function lenientOffer(text, error) {
+  if (error.code !== "parse_error" || input.isBig) return null;
+  let at = error.offset;
+  if (typeof at !== "number" && error.line) {
+    at = 0;
+    for (let l = 1; l < error.line; l++) at = text.indexOf("\n", at) + 1;
+    at += (error.column || 1) - 1;
+  }
+  if (typeof at !== "number") return null;
+  const rest = text.slice(at, at + 2);
+  const before = text.slice(Math.max(0, at - 200), at).trimEnd().slice(-1);
+  if (rest === "//" || rest === "/*") return { kind: "jsonc", why: "a comment" };
+  if ((rest[0] === "}" || rest[0] === "]") && before === ",") return { kind: "jsonc", why: "a trailing comma" };
+  // a comma before a comment before the closing bracket
+  if (/,\s*(\/\/[^\n]*\n\s*)+[}\]]$/.test(text.slice(Math.max(0, at - 400), at + 1))) return { kind: "jsonc", why: "a trailing comma" };
+  if (rest[0] === "'") return { kind: "json5", why: "a single-quoted string" };
+  if (/^[A-Za-z_$]/.test(rest) && (before === "{" || before === ",")) return { kind: "json5", why: "an unquoted key" };
+  const first = text.trimStart();
+  if (first.startsWith("---") || first.startsWith("#") || /^[A-Za-z_][\w.-]*:(\s|$)/.test(first)) return { kind: "yaml", why: "what reads like YAML" };
+  return null;
 }
 
 // ------------------------------------------------------------------ start

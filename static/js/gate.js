@@ -5,6 +5,7 @@
 
 import { debounce, latestOnly, postLarge, renderError, copyText, h, shortList, DocumentInput } from "./app.js";
 import { JsonViewer } from "./viewer.js";
+import { watchStale } from "./stale.js";
 
 const LIVE_LIMIT = 200_000;   // characters in all panes: larger inputs run on Ctrl/Cmd+Enter
 const BIG_LIMIT = 2_000_000;  // characters: a larger file or paste is held in memory, not in the
@@ -21,6 +22,7 @@ const RULES = data.rules;
 const GALLERY = data.gallery;
 
 document.body.dataset.liveView = "1";
+watchStale({ form, results: [live, body], freshOn: body });   // a verdict the input no longer matches is marked at once
 
 // ------------------------------------------------------------------ inputs
 
@@ -84,7 +86,7 @@ const scheduleLive = debounce(() => run(), 350);
 
 async function run() {
   scheduleLive.cancel();
-  if (inputs.item.isEmpty) { showEmpty(); return; }
+  if (inputs.item.isEmpty) { showEmpty(); if (markNext) { markNext = false; live.className = "headline bad"; live.textContent = "Nothing to gate yet: paste a function_call item into Item (the schema and the original are optional)"; inputs.item.ta.focus(); } return; }
   const mark = markNext; markNext = false;
   setStates({ kind: "busy" });
   body.setAttribute("aria-busy", "true");

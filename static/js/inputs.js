@@ -4,6 +4,7 @@
 import { debounce, pause, postLarge } from "./http.js";
 import { h, toast, markInTextarea } from "./dom.js";
 import { formatBytes, sizeLine, countLines } from "./text.js";
+import { openRedaction } from "./redact.js";
 
 const STORE_PREFIX = "workbench:";
 /** Keep a field's value in session storage (survives a reload of the tab; never in the URL). */
@@ -194,11 +195,12 @@ export class LineGutter {
 export class DocumentInput {
   constructor({ textarea, fileInput = null, status, storageKey, liveLimit = 1_000_000, bigLimit = 2_000_000,
     keepLimit = 2_000_000, what = "input", bigId = "bigtext", largeStatus = "large input: press Ctrl/⌘+Enter to run",
-    bigHint = "Press Ctrl/⌘+Enter to run.", onChange = () => {} }) {
+    bigHint = "Press Ctrl/⌘+Enter to run.", doneHint = "The result for it is shown.", onChange = () => {} }) {
     this.ta = textarea;
     this.statusEl = status;
     this.liveLimit = liveLimit; this.bigLimit = bigLimit; this.keepLimit = keepLimit;
-    this.largeStatus = largeStatus; this.bigHint = bigHint; this.what = what;
+    this.largeStatus = largeStatus; this.bigHint = bigHint; this.doneHint = doneHint; this.what = what;
+    this.fileInput = fileInput;
     this.onChange = onChange;
     this.storeKey = STORE_PREFIX + storageKey;
     this.big = null;          // {text, name, size}
@@ -210,6 +212,12 @@ export class DocumentInput {
     this.bigPanel = h("div", { class: "bigtext", id: bigId, role: "group", "aria-label": `Large ${what}` });
     this.bigPanel.hidden = true;
     this.gutter.wrap.after(this.bigPanel);
+    this.lostKey = `${this.storeKey}:lost`;
+    this.lostPanel = h("div", { class: "lostnote", id: `${bigId}-lost`, role: "status" });
+    this.lostPanel.hidden = true;
+    this.bigPanel.after(this.lostPanel);
+    this._showLost();
+    this._redactButton();
     this.statusSoon = debounce(() => this.updateStatus(), 120);
 
     textarea.addEventListener("input", (e) => {
@@ -288,7 +296,52 @@ export class DocumentInput {
   }
 
   _changed(reason) {
+    // for the stale mark (stale.js): a change the browser does not announce (a large paste, a file)
+    this.ta.dispatchEvent(new CustomEvent("workbench:input", { bubbles: true, detail: { reason } }));
+    this._recordKept();
     this.onChange({ reason, explicit: reason !== "type", empty: this.isEmpty, live: this.isLive });
+  }
+
+  /** Remember in session storage when the text is not kept there (too large, or storage full):
+   *  after a reload the input says so, names the file and offers to reopen it. */
+  _recordKept() {
+    this.lostPanel.hidden = true;
+    try {
+      const kept = !this.big && (sessionStorage.getItem(this.storeKey)?.length ?? -1) === this.ta.value.length;
+      if (this.isEmpty || kept) { sessionStorage.removeItem(this.lostKey); return; }
+      sessionStorage.setItem(this.lostKey, JSON.stringify({
+        name: this.sourceName || "Pasted text", file: Boolean(this.sourceName),
+        size: this.big ? this.big.size : sizeLine(this.text), why: this.big ? "big" : "full" }));
+    } catch { /* no session storage: nothing to say after a reload either */ }
+  }
+
+  _showLost() {
+    let lost = null;
+    try { lost = this.ta.value ? null : JSON.parse(sessionStorage.getItem(this.lostKey) || "null"); } catch { lost = null; }
+    if (!lost) return;
+    const why = lost.why === "big"
+      ? "a text this large is held in memory rather than in the text box, and the tab's session storage (a few MB for the whole site) cannot hold it."
+      : "the tab's session storage was full.";
+    const reopen = lost.file && this.fileInput
+      ? h("button", { type: "button", class: "primary", "data-reopen": "", title: "Opens the file picker: the browser lets a page read a file only when you choose it",
+        onclick: () => this.fileInput.click() }, `Reopen ${lost.name}`)
+      : h("span", { class: "muted" }, "Paste it again to go on.");
+    this.lostPanel.replaceChildren(
+      h("div", {}, h("strong", {}, lost.name), ` (${lost.size}) was not kept across the reload: `, why),
+      h("div", { class: "toolbar" }, reopen,
+        h("button", { type: "button", onclick: () => { this.lostPanel.hidden = true; try { sessionStorage.removeItem(this.lostKey); } catch { /* ignore */ } } }, "Dismiss")));
+    this.lostPanel.hidden = false;
+  }
+
+  /** "Copy redacted…" in the input's toolbar: a preview of the redacted text (a diff against
+   *  this one) before anything is copied; see redact.js. */
+  _redactButton() {
+    const button = h("button", { type: "button", class: "redact-open", "data-redact": this.what,
+      title: "Copy this text with its values replaced by placeholders (structure, keys, lengths and id shapes kept): previewed as a diff first",
+      onclick: () => openRedaction({ text: this.text, name: this.sourceName || this.what }) }, "Copy redacted…");
+    const bar = this.ta.closest("section, details, .pane, .gate-input")?.querySelector(".toolbar");
+    if (bar) bar.append(button); else this.statusEl.after(button);
+    this.redactButton = button;
   }
 
   _enterBig(text, name, bytes) {
@@ -299,7 +352,7 @@ export class DocumentInput {
     this.bigPanel.replaceChildren(
       h("div", {}, h("strong", {}, name), ` · ${this.big.size}`),
       h("div", { class: "muted" }, "Held in memory rather than in the text box: laying out this much text in the page would freeze it. ",
-        this.bigHint, " It is not kept across a reload of the tab."),
+        this.hintEl = h("span", { class: "bighint" }, this.bigHint), " It is not kept across a reload of the tab."),
       h("div", { class: "toolbar" },
         h("button", { type: "button", "data-action": "edit-big", onclick: () => {
           const t = this.big.text;
@@ -352,6 +405,10 @@ export class DocumentInput {
   /** Set the parse state shown in the status line; an error also marks its line. */
   setState(state, { soon = false } = {}) {
     this.state = state;
+    if (this.big && this.hintEl) {
+      const k = state?.kind;
+      this.hintEl.textContent = k === "ok" || k === "error" ? this.doneHint : k === "busy" ? "Running…" : this.bigHint;
+    }
     if (state?.kind === "error" && state.line && !this.big) this.gutter.mark(state.line, state.column);
     else if (state?.kind === "ok" || !state) this.gutter.clear();
     if (soon) this.statusSoon(); else this.updateStatus();

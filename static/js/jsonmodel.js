@@ -360,3 +360,28 @@ export function readModel(text, autoDepth = 0) {
   m.step(Infinity);
   return m;
 }
+
+/** The same JSON text on one line: white space between tokens removed, every token (numbers,
+ *  strings with their escapes) kept exactly as written. */
+export function compactJson(text) {
+  if (!/[\n\r\t ]/.test(text)) return text;
+  let out = "", i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      let j = i + 1;
+      while (j < n) { const d = text.charCodeAt(j); if (d === 92) j += 2; else if (d === 34) break; else j++; }
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === 32 || c === 10 || c === 13 || c === 9) {
+      i++;
+    } else {
+      let j = i + 1;
+      while (j < n) { const d = text.charCodeAt(j); if (d === 34 || d === 32 || d === 10 || d === 13 || d === 9) break; j++; }
+      out += text.slice(i, j);
+      i = j;
+    }
+  }
+  return out;
+}

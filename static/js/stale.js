@@ -43,6 +43,8 @@ export function watchStale({ form, results, freshOn = results[0], hint = () => "
     const t = e.target;
     if (!(t instanceof Element)) return;
     if (t.closest("[data-no-stale], dialog, .jv") || results.some((el) => el.contains(t))) return;
+    // a text field's "change" (on blur) repeats the "input" events already counted
+    if (e.type === "change" && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && !/^(checkbox|radio|file)$/.test(t.type)))) return;
     mark();
   };
   for (const type of ["input", "change", "workbench:input"]) form.addEventListener(type, onEvent);

@@ -4,6 +4,7 @@
 
 import { debounce, latestOnly, persist, renderError, h, formatBytes, DocumentInput, plural } from "./app.js";
 import { JsonViewer } from "./viewer.js";
+import { watchStale } from "./stale.js";
 
 const LIVE_LIMIT = 1_000_000;   // characters (both panes): larger inputs run on Ctrl/⌘+Enter or the button
 const BIG_LIMIT = 2_000_000;    // characters: a larger document is held in memory, not in the textarea
@@ -101,6 +102,7 @@ const viewerEl = document.getElementById("viewer");
 document.body.dataset.liveView = "1";
 
 const viewer = new JsonViewer(viewerEl, { label: "Document", filename: "document.json", maxAutoExpandDepth: 3 });
+watchStale({ form, results: [summary, viewerEl] });   // a result the input no longer matches is marked at once
 let viewerFor = null;   // the document text the viewer shows
 
 // ------------------------------------------------------------------ inputs: kept, opened, dropped

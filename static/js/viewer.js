@@ -24,6 +24,7 @@
 import { copyText, download, h } from "./dom.js";
 import { debounce } from "./http.js";
 import { formatBytes, plural } from "./text.js";
+import { openRedaction } from "./redact.js";
 import { OBJ, ARR, STR, NUM, KIND_NAMES, Model, escapePointerToken, normalizedPath, jsonPointer, splitPointer } from "./jsonmodel.js";
 
 export { escapePointerToken, escapeNormalizedName, normalizedPath, jsonPointer, splitPointer } from "./jsonmodel.js";
@@ -141,6 +142,7 @@ export class JsonViewer {
       btn("Collapse all", "collapse", "Fold everything below the top level"),
       h("span", { class: "grow" }),
       btn("Copy all", "copy", "Copy the whole document"),
+      btn("Copy redacted…", "redact", "Copy the document with its values replaced by placeholders (keys, structure, lengths and id shapes kept): previewed as a diff first"),
       btn("Download", "download", "Save the whole document as a file"),
       this._findBox());
     this.pathEl = h("code", { class: "jv-path", title: "Normalized path (RFC 9535)" });
@@ -162,6 +164,7 @@ export class JsonViewer {
 
     el.addEventListener("click", (e) => this._onClick(e));
     el.addEventListener("keydown", (e) => {
+      if (e.target.closest?.(".jv") !== el) return;   // a nested viewer's own keys
       if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === "f" && !this.bar.hidden) {
         e.preventDefault();
         this.findInput.focus();
@@ -196,6 +199,7 @@ export class JsonViewer {
     this.msg.classList.remove("bad");
     delete this.el.dataset.selectedPointer; delete this.el.dataset.selectedPath;
     this.win.replaceChildren();
+    this.closeNested();
     this._layout();
     if (!text.trim()) { this._message(""); this._setState("empty"); this.ready = Promise.resolve(); return this.ready; }
     this._setState("loading");
@@ -247,6 +251,54 @@ export class JsonViewer {
   }
 
   clear() { return this.setText(""); }
+
+  // ---------------------------------------------------------------- JSON inside a string
+
+  /** Does string node i hold a JSON object or array (as tool-call arguments do)?  A cheap look
+   *  at the token as written: "{…}" or "[…]"; the nested viewer's own tokenizer decides. */
+  _holdsJson(i) {
+    const t = this.text, s = this.m.vS[i], e = this.m.vE[i];
+    if (e - s < 4) return false;
+    let a = s + 1, b = e - 2;
+    while (a < b && (t.charCodeAt(a) === 32)) a++;
+    while (b > a && (t.charCodeAt(b) === 32)) b--;
+    const c = t[a], d = t[b];
+    return (c === "{" && d === "}") || (c === "[" && d === "]");
+  }
+
+  /** Open the JSON inside string node i as a nested tree below this one, marked "parsed from a
+   *  string" (its own viewer: the same exact tokenizer, so numbers stay as written). */
+  openNested(i) {
+    if (!this.m || this.m.kind[i] !== STR) return null;
+    const info = this._select(i, { scroll: "nearest" });
+    let inner;
+    try { inner = JSON.parse(this.text.slice(this.m.vS[i], this.m.vE[i])); } catch { return null; }
+    this.closeNested();
+    const box = h("div", { class: "jv-nested-tree" });
+    const where = info.pointer === "" ? "the document" : info.pointer;
+    this.nested = h("section", { class: "jv-nested", "data-nested-for": info.pointer, "aria-label": `Parsed from the string at ${where}` },
+      h("div", { class: "jv-nested-head" },
+        h("span", { class: "badge" }, "parsed from a string"),
+        h("code", {}, info.path),
+        h("span", { class: "muted" }, "— the string's text read as JSON; the document itself is unchanged"),
+        h("span", { class: "grow" }),
+        h("button", { type: "button", "data-act": "close-nested", title: "Close the nested tree" }, "Close")),
+      box);
+    this.el.append(this.nested);
+    this.nestedViewer = new JsonViewer(box, { label: `Parsed from the string at ${where}`, filename: "parsed.json",
+      maxAutoExpandDepth: this.maxAutoExpandDepth });
+    this.el.dataset.nested = info.pointer;
+    const ready = this.nestedViewer.setText(inner);
+    this.nested.scrollIntoView?.({ block: "nearest" });
+    return ready;
+  }
+
+  closeNested() {
+    if (!this.nested) return;
+    this.nested.remove();
+    this.nested = null; this.nestedViewer = null;
+    delete this.el.dataset.nested;
+  }
 
   /** The selected node as given to onSelect, or null. */
   get selected() { return this.sel >= 0 && this.m ? this._nodeInfo(this.sel) : null; }
@@ -448,6 +500,11 @@ export class JsonViewer {
     } else {
       const cl = k === STR ? "jv-str" : k === NUM ? "jv-num" : "jv-lit";
       row.append(this._token(i, m.vS[i], m.vE[i], cl));
+      if (k === STR && this._holdsJson(i)) {
+        row.append(h("span", { class: "jv-json", "data-json": String(i), role: "button",
+          title: "This string holds JSON: open it as a tree, parsed from the string (Enter)" }, "{…} open as JSON"));
+        row.dataset.holdsJson = "";
+      }
     }
     if (comma && !(k <= ARR && m.count[i] > 0)) row.append(h("span", { class: "jv-p" }, ","));
     return row;
@@ -695,6 +752,9 @@ export class JsonViewer {
   }
 
   _onClick(e) {
+    if (e.target.closest?.(".jv") !== this.el) return;   // inside a nested viewer: its own
+    const json = e.target.closest?.(".jv-json");
+    if (json) { this.openNested(Number(json.dataset.json)); return; }
     const act = e.target.closest?.("button[data-act]");
     if (act && this.el.contains(act)) { this._action(act.dataset.act); return; }
     const more = e.target.closest?.(".jv-more");
@@ -715,6 +775,8 @@ export class JsonViewer {
     } else if (act === "expand") this.expandAll();
     else if (act === "collapse") this.collapseAll();
     else if (act === "copy") copyText(this.text, "Copied the whole document");
+    else if (act === "redact") openRedaction({ text: this.text, name: this.filename });
+    else if (act === "close-nested") this.closeNested();
     else if (act === "download") download(this.text, this.filename);
     else if (this.sel >= 0 && this.m) {
       const info = this._nodeInfo(this.sel);
@@ -754,6 +816,7 @@ export class JsonViewer {
         if (m.parent[this.sel] >= 0) target = this._rowOf(m.parent[this.sel]);
         break;
       case "Enter": case " ":
+        if (this.sel >= 0 && m.kind[this.sel] === STR && this._holdsJson(this.sel)) { this.openNested(this.sel); e.preventDefault(); return; }
         if (this.sel >= 0) { this.toggle(this.sel); e.preventDefault(); }
         return;
       default: return;

@@ -129,7 +129,9 @@ def test_numbers_and_strings_stay_exact_in_the_viewer(page):
     page.wait_for_selector(READY)
     nums = page.locator("#viewer .jv-num").all_inner_texts()
     assert nums == ["1.10", "12345678901234567890123", "-0.0", "1e400", "1E-7", "0.1", "100000000000000000001"]
-    assert "Valid JSON · 2 warnings" in page.locator("#headline").inner_text()  # two unsafe integers
+    assert "Valid JSON · 3 warnings" in page.locator("#headline").inner_text()
+    codes = page.locator("#warnings li[data-code]").evaluate_all("els => els.map(e => [e.dataset.code, e.dataset.pointer])")
+    assert codes == [["unsafe_integer", "/big"], ["float_overflow", "/huge"], ["unsafe_integer", "/arr/1"]]
     page.locator("#warnings button.jump").first.click()
     assert page.locator("#viewer").get_attribute("data-selected-pointer") == "/big"
     assert page.locator("#text").get_attribute("data-marked-line") == "1"
