@@ -1,0 +1,93 @@
+"""``workbench transcript`` on the command line: exit statuses 0/1/2, the calls then the findings
+as ``file:line:column: severity code message``, and ``--json`` equal to the API's object."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from workbench.transcript import analyse
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CLEAN = [{"type": "message", "role": "user", "content": "weather?"},
+         {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
+          "arguments": '{"city":"Lyon"}', "status": "completed"},
+         {"type": "function_call_output", "call_id": "call_1", "output": "sunny"}]
+TOOLS = [{"type": "function", "name": "get_weather",
+          "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                         "required": ["city"], "additionalProperties": False}}]
+
+
+def wb(*args, stdin: bytes | None = None):
+    proc = subprocess.run([sys.executable, "-m", "workbench", "transcript", *map(str, args)],
+                          input=stdin, capture_output=True, cwd=ROOT, timeout=120,
+                          env={**os.environ, "PYTHONIOENCODING": "utf-8", "NO_COLOR": "1"})
+    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+
+
+@pytest.fixture
+def write(tmp_path):
+    def write(name, text):
+        p = tmp_path / name
+        p.write_text(text, encoding="utf-8")
+        return p
+    return write
+
+
+def test_clean_transcript_exits_0_and_lists_the_call(write):
+    f = write("t.json", json.dumps(CLEAN, indent=1))
+    tools = write("tools.json", json.dumps(TOOLS))
+    code, out, err = wb(f, "--tools", tools)
+    assert code == 0, (out, err)
+    assert "get_weather (call_1) [open_responses]" in out
+    assert out.splitlines()[0].endswith("1 call, 1 output, 0 errors, 0 warnings, 0 info")
+    line = next(ln for ln in out.splitlines() if "get_weather (call_1)" in ln)
+    assert f"{f}:7:2:" in line and line.endswith("ok")
+
+
+def test_an_error_finding_exits_1_with_its_place(write):
+    text = json.dumps(CLEAN[:1] + [{"type": "function_call_output", "call_id": "call_gone",
+                                    "output": "x"}], indent=1)
+    f = write("t.json", text)
+    code, out, err = wb(f)
+    assert code == 1
+    (line,) = [ln for ln in out.splitlines() if " orphan_output " in ln]
+    assert line.startswith(f"{f}:9:") and " error orphan_output " in line
+
+
+def test_a_stream_on_standard_input(write):
+    evs = [{"type": "response.created", "response": {"id": "r", "status": "in_progress"}},
+           {"type": "response.output_item.added", "output_index": 0,
+            "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1",
+                     "name": "get_weather", "arguments": ""}}]
+    text = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in evs)
+    code, out, err = wb("-", stdin=text.encode())
+    assert code == 1 and "stream_no_terminal" in out
+    assert out.startswith("standard input: response stream (sse)")
+
+
+def test_json_is_the_api_object(write):
+    f = write("t.json", json.dumps(CLEAN))
+    code, out, err = wb(f, "--json")
+    assert code == 0
+    assert json.loads(out) == json.loads(json.dumps(analyse(json.dumps(CLEAN))))
+
+
+def test_unreadable_input_exits_2(write, tmp_path):
+    code, out, err = wb(tmp_path / "missing.json")
+    assert code == 2 and "No such file" in err
+    f = write("bad.json", '{"input": [1,}')
+    code, out, err = wb(f)
+    assert code == 2 and f"{f}:1:" in err
+    good = write("t.json", "[]")
+    tools = write("tools.json", "{nope")
+    code, out, err = wb(good, "--tools", tools)
+    assert code == 2 and str(tools) in err
+    code, out, err = wb(f, "--json")
+    assert code == 2 and json.loads(out)["error"]["code"] == "parse_error"
