@@ -5,6 +5,7 @@ apart, streams rebuilt."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -581,3 +582,33 @@ def test_zz_every_code_was_found():
     missing = sorted(set(CODES) - FOUND)
     print(f"\ntranscript codes found by the cases: {len(FOUND & set(CODES))}/{len(CODES)}")
     assert not missing, missing
+
+
+def test_door_1_on_the_request_tools_points_into_the_tools_field():
+    loose = {"type": "function", "name": "lookup_order",
+             "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}}
+    s = session([GOOD], tools=[])
+    s["agent"].pop("tools")
+    r = run(s, [loose])
+    found = only(r, "tool_not_strict")
+    assert found and all(f["field"] == "tools" for f in found)
+    assert {f["tools_pointer"] for f in found} >= {"/0/parameters"}
+
+
+def test_the_spec_file_ships_inside_the_package():
+    from workbench.transcript import spec
+    assert spec.SPEC_FILE.is_file() and spec.SPEC_FILE.parent.name == "spec"
+    assert spec.SPEC_FILE.parent.parent == Path(spec.__file__).resolve().parent
+    notice = (spec.SPEC_FILE.parent / "NOTICE").read_text()
+    assert "Apache License, Version 2.0" in notice and "openresponses" in notice
+    assert spec.validator("FunctionCall") is spec.validator("FunctionCall")  # compiled once
+    ok = {"type": "function_call", "id": "fc", "call_id": "c", "name": "f", "arguments": "{}",
+          "status": "completed"}
+    assert spec.validator("FunctionCall").is_valid(ok)
+    assert not spec.validator("FunctionCall").is_valid({**ok, "status": "done"})
+
+
+def test_status_note_says_which_rule_is_whose():
+    r = run([USER, call("call_1", status=None), output("call_1")])
+    (c,) = r["calls"]
+    assert c["verdict"] == "status" and "spec" in c["note"] and "gate" in c["note"]

@@ -23,10 +23,14 @@ Response (200) — the fields of ``api.md`` first, then the extra ones this core
          "execute": true,              # the gate's execute
          "reason": "...",              # the gate's one sentence
          "id": "fc_1",                 # the item id when there is one
+         "json": "{...}",              # the call's exact text (absent for rebuilt stream items)
+         "item": 0,                    # streams: the index into ``items`` of the rebuilt call
+         "note": "...",                # e.g. status missing: the spec's rule vs the gate's
          "pending": true,              # agents only: in required_actions (false: history call)
          "report": {...},              # agents pending actions: the gate's door-2 report
          "tool_result": {...},         # agents pending actions: the event the gate proposes
-         "answered_by": [3]}           # indices into ``results`` (agents) / output places
+         "reason": "...",              # agents pending actions: the gate's sentence
+         "answered_by": [3]}           # agents pending actions: indices into ``results``
       ],
       "findings": [
         {"code": "orphan_output",      # the words of the tables of the two rule pages
@@ -42,8 +46,12 @@ Response (200) — the fields of ``api.md`` first, then the extra ones this core
             "diff": [{"at": 7, "left": "1", "right": "l"}]}],   # near misses only, see below
          # optional extras by code:
          "schema": "FunctionCall", "keyword": "required", "rule": "spec" | "gate",
-         "event": 12,                  # streams: the index of the event (0-based)
-         "item": 3}                    # the index into ``items`` the finding is about
+         "event": 12,                  # streams / JSON Lines / event arrays: the piece's index
+         "text": "...",                # stream_bad_line: the line (cut to 200 characters)
+         "type": "reasoning", "count": 2,       # portable_core: one finding per item type
+         "at": 17,                     # stream_arguments_mismatch: first differing character
+         "review": "open_object",      # tool_not_strict: the strictness review's code
+         "field": "tools", "tools_pointer": "/0/parameters"}  # a place in the tools field
       ],
       "items": [...],     # streams: the rebuilt final items (Responses items; for a Chat stream
                           # one assistant message per choice with content and tool_calls);
@@ -65,18 +73,25 @@ Response (200) — the fields of ``api.md`` first, then the extra ones this core
                           # "from"?}
       # extras:
       "summary": {"calls": 3, "outputs": 2, "errors": 1, "warnings": 0, "infos": 2,
-                  "events": 77, "lines": 160, "items": 4},
+                  "events": 77, "lines": 160, "items": 4, "responses": 1},
+                  # counts include findings left off over the limit; events: streams and
+                  # line-based input; items: rebuilt items; responses: streams (a recording
+                  # may hold several responses one after another)
       "source": "json" | "json_lines" | "sse" | "json_events",   # how the text was read
-      "timeline": null | [             # streams only: one row per output item, deltas folded
-        {"output_index": 0, "item_id": "fc_1", "type": "function_call", "name": "weather",
+      "timeline": null | [             # Responses streams: one row per output item, deltas folded
+        {"response": 0, "output_index": 0, "item_id": "fc_1", "type": "function_call",
+         "name": "weather",
          "call_id": "call_1", "first_line": 5, "last_line": 40,
          "events": {"response.output_item.added": 1,
                     "response.function_call_arguments.delta": 12, ...},
-         "status": "completed", "broken": [4, 5]}],   # broken: indices into findings
+         "status": "completed", "broken": [4, 5]}],
+                          # broken: indices into findings (errors and warnings about the item)
       "results": [...],   # agents: every tool_result event found
                           # {pointer, line, column, turn_id, call_id, success, matched}
                           # matched: the index into calls it answers, or null
-      "spec": {"checked": 120, "skipped_same_shape": 0, "note": "..."},
+      "spec": {"checked": 120, "skipped_same_shape": 0, "failed": 2,
+               "by_schema": {"Message": 2}, "version": "2026-04-24",
+               "note": "which rule is the spec's, which the gate's"},
       "truncated": {"findings": 0, "calls": 0}   # how many were left off over the limits
     }
 

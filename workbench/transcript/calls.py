@@ -42,6 +42,13 @@ class Gates:
                 exc.field = "tools"
             raise
         self.limits = limits
+        self.tools_value = None  # the parsed tools text, for door 1's review of a session
+        if tools_text:
+            try:
+                from ..jsontext import parse
+                self.tools_value = parse(tools_text, field="tools", warnings=False).value
+            except WorkbenchError:  # pragma: no cover - the gate read it already
+                pass
         self.report_dialect = _accepts(self.gate.report, "dialect")
         self.verdict_dialect = _accepts(self.gate.verdict, "dialect")
 

@@ -83,7 +83,13 @@ def or_entries(placed: list[tuple[Any, Place]], pos0: int = 0) -> list[Entry]:
     return entries
 
 
-def gate_or_calls(ctx: Context, placed, *, items_index: bool = False) -> None:
+STATUS_NOTE = ("The spec's rule: an input function_call (FunctionCallItemParam) may omit "
+               "status. The gate's rule: no status, no proof the arguments are complete, so it is "
+               "not executed (replay-rules rule 3).")
+
+
+def gate_or_calls(ctx: Context, placed, *, items_index: bool = False,
+                  inputs: bool = False) -> None:
     for i, (it, place) in enumerate(placed):
         ctx.deadline.check()
         if type(it) is dict and it.get("type") == "function_call":
@@ -92,8 +98,10 @@ def gate_or_calls(ctx: Context, placed, *, items_index: bool = False) -> None:
                 ctx.call(place, "agents_api", it, r["verdict"], pending=False,
                          item=i if items_index else None)
             else:
-                ctx.call(place, "open_responses", it, ctx.gates.verdict(it),
-                         item=i if items_index else None)
+                verdict = ctx.gates.verdict(it)
+                ctx.call(place, "open_responses", it, verdict, item=i if items_index else None,
+                         note=STATUS_NOTE if verdict == "status" and inputs and
+                         "status" not in it else None)
 
 
 def _items_of(ctx: Context, value: Any, base: str) -> list[tuple[Any, Place]]:
@@ -132,7 +140,7 @@ def _item_checks(ctx: Context, placed, *, last_turn: bool, inputs: bool,
     entries = or_entries(placed)
     pair(entries, ctx.report, ctx.deadline, last_turn=last_turn, earlier=earlier)
     ctx.outputs += sum(1 for e in entries if e.kind == "output")
-    gate_or_calls(ctx, placed)
+    gate_or_calls(ctx, placed, inputs=inputs)
     ctx.spec.items(placed, inputs=inputs)
 
 

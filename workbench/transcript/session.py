@@ -388,6 +388,13 @@ class Session:
                 best = (p, diffs, size)
         return None if best is None else (best[0], best[1])
 
+    def _request_tools(self) -> list:
+        """The request's tool definitions (the ``tools`` field) as a list, for door 1."""
+        tools = getattr(self.ctx.gates, "tools_value", None)
+        if isinstance(tools, dict):
+            tools = tools.get("tools") if isinstance(tools.get("tools"), list) else [tools]
+        return tools if isinstance(tools, list) else []
+
     def _subagents(self) -> dict:
         out = {}
         for it, place in self.history:
@@ -412,8 +419,12 @@ class Session:
                 ctx.gates = Gates(dumps_value(tools).decode("utf-8"), ctx.limits)
             except WorkbenchError:
                 pass
+        from_request = False
         if not isinstance(tools, list):
-            return
+            tools = self._request_tools()
+            from_request = True
+            if not tools:
+                return
         from ..validate.review import review_schema
         for i, t in enumerate(tools):
             if type(t) is not dict or t.get("type", "function") != "function":
@@ -426,13 +437,18 @@ class Session:
             except Exception:  # pragma: no cover - the review never fails on a dict
                 notes = []
             for n in notes[:20]:
+                inner = f"/{i}/parameters{n.get('pointer', '')}"
+                if from_request:  # the place is in the request's tools, not in the text
+                    place, extra = None, {"field": "tools", "tools_pointer": inner}
+                else:
+                    place = Place(self.agent_place.piece,
+                                  f"{self.agent_place.pointer}/tools{inner}")
+                    extra = {}
                 self.report.add("tool_not_strict",
                                 f"Door 1: the tool {t.get('name')} is not strict — "
                                 f"{n.get('message')}. A wide schema lets the model fill in "
-                                "what the host never meant to accept.",
-                                Place(self.agent_place.piece, f"{self.agent_place.pointer}/tools/"
-                                      f"{i}/parameters{n.get('pointer', '')}"),
-                                review=n.get("code"))
+                                "what the host never meant to accept.", place,
+                                review=n.get("code"), **extra)
 
 
 def analyse_session(ctx) -> None:
