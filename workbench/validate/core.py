@@ -16,6 +16,7 @@ from ..fields import Field, Fields
 from ..jsontext import error_at, line_cols, locate_many, parse, pointer_of
 from ..runtime import collector_paused
 from ..tools import choose as choose_tool
+from .calls import find_call, hint
 from .checked import compile_schema
 from .dialects import normalize_draft
 from .evaluate import evaluate
@@ -42,6 +43,10 @@ REQUEST = Fields(
     Field("tool", object, doc="which tool of a list of definitions"),
     Field("draft", default="2020-12", what='a draft name such as "2020-12"',
           doc="the dialect when the schema has no $schema: 2020-12, 2019-09, draft-07, draft-06, draft-04"),
+    Field("target", default="document", what='"document" or "arguments"',
+          doc='what is validated: the document (default), or the parsed arguments of the function '
+              'call item the document is ("arguments": the Gate\'s schema step)',
+          schema={"enum": ["document", "arguments"]}),
 )
 
 
@@ -74,13 +79,27 @@ def _handle(body: dict, limits) -> dict:
     tool = tool or None
     draft = normalize_draft(v["draft"] or "2020-12")
 
+    target = v["target"] or "document"
+    if target not in ("document", "arguments"):
+        raise bad_request("'target' must be \"document\" or \"arguments\"", field="target", code="bad_option")
+
     parsed_schema = parse(schema_text, field="schema", max_depth=limits.max_depth)
     parsed_doc = parse(document, field="document", max_depth=limits.max_depth)
+    call = find_call(parsed_doc.value)
+    # where the validated value sits: ``located`` is the parsed text its errors are placed in,
+    # ``at`` the pointer of the value inside that text
+    located, at, instance, arguments = parsed_doc, "", parsed_doc.value, None
+    if target == "arguments":
+        located, at, instance, arguments = _arguments(call, parsed_doc, limits)
+        if tool is None and call.name:
+            names = choose_tool(parsed_schema.value, None, text=parsed_schema.text).names
+            if len(names) > 1 and call.name in names:
+                tool = call.name  # a list of tools: the one the call names
     info = choose_tool(parsed_schema.value, tool, text=parsed_schema.text)
     prefix = pointer_of(info.prefix)
     try:
         compiled = compile_schema(info.schema, default_draft=draft, format_assert=format_assert, limits=limits)
-        out = evaluate(compiled, parsed_doc.value, limits)
+        out = evaluate(compiled, instance, limits)
     except WorkbenchError as exc:
         if exc.field == "schema" and "pointer" in exc.extra:
             _place_schema_error(exc, schema_text, prefix)
@@ -90,25 +109,25 @@ def _handle(body: dict, limits) -> dict:
         raise WorkbenchError("validation_failed", "The validator could not evaluate this schema "
                              f"({type(exc).__name__}); please report it", field="schema") from None
 
-    # place every error in the document text
+    # place every error in the text it came from (the document, or the arguments string)
     wanted = set()
     for e in out["errors"]:
-        p = e["pointer"]
+        p = at + e["pointer"]
         wanted.add(p.rsplit("/", 1)[0] if e["at"] == "parent" else p)
-    # one walk of the document text, along the returned errors' pointers only
-    spans = parsed_doc.spans(wanted) if wanted else {}
+    # one walk of the text, along the returned errors' pointers only
+    spans = located.spans(wanted) if wanted else {}
     schema_ptrs = {prefix + e["schema_pointer"] for e in out["errors"]}
     schema_spans = locate_many(parsed_schema.text, schema_ptrs) if schema_ptrs else {}
     slines = parsed_schema.lines
     offsets = {}
     for e in out["errors"]:
-        at = e["at"]
-        p = e["pointer"]
-        span = spans.get(p.rsplit("/", 1)[0] if at == "parent" else p)
+        where = e["at"]
+        p = at + e["pointer"]
+        span = spans.get(p.rsplit("/", 1)[0] if where == "parent" else p)
         if span is not None:
-            offsets[id(e)] = span.key if at == "key" and span.key is not None else span.start
+            offsets[id(e)] = span.key if where == "key" and span.key is not None else span.start
     wanted = sorted(set(offsets.values()))
-    places = dict(zip(wanted, line_cols(parsed_doc.text, wanted)))
+    places = dict(zip(wanted, line_cols(located.text, wanted)))
     for e in out["errors"]:
         offset = offsets.get(id(e))
         if offset is not None:
@@ -138,13 +157,43 @@ def _handle(body: dict, limits) -> dict:
             w["line"], w["column"] = slines.line_col(offsets[id(w)])
     warnings_.sort(key=lambda w: offsets.get(id(w), -1))
 
-    return {
+    answer = {
         "valid": out["valid"], "errors": out["errors"], "count": out["count"],
         "truncated": out["truncated"], "draft": out["draft"], "format_assert": format_assert,
         "tool": info.name, "tools": info.names if len(info.names) > 1 else [],
         "schema_root": prefix, "reviewed": bool(do_review), "review": warnings_,
         "warnings": parsed_doc.warnings, "schema_warnings": parsed_schema.warnings,
+        "target": target,
     }
+    if arguments is not None:
+        answer["arguments"] = arguments
+    elif call is not None:
+        answer["hint"] = hint(call)
+    return answer
+
+
+def _arguments(call, parsed_doc, limits):
+    """``(parsed text, pointer in it, value, description)`` of the arguments of the function
+    call item ``parsed_doc`` is (``target: "arguments"``): a string is parsed as the JSON it
+    holds (errors are then placed in that text, and its warnings given), an object is used as is
+    (errors placed in the document)."""
+    if call is None:
+        raise bad_request("target \"arguments\" needs a function call item as the document (an Open "
+                          "Responses function_call, an Agents API action or a Chat Completions tool "
+                          "call); this document is not one", field="target", code="not_a_call")
+    described = {"pointer": call.pointer, "name": call.name, "encoded": call.encoded}
+    if not isinstance(call.arguments, str):
+        described["located_in"] = "document"
+        return parsed_doc, call.pointer, call.arguments, described
+    try:
+        inner = parse(call.arguments, field="document", max_depth=limits.max_depth)
+    except WorkbenchError as exc:
+        exc.message = f"The arguments string at {call.pointer} is not JSON: {exc.message}"
+        exc.extra["arguments_pointer"] = call.pointer
+        exc.extra["located_in"] = "arguments"
+        raise
+    described.update(located_in="arguments", text=call.arguments, warnings=inner.warnings)
+    return inner, "", inner.value, described
 
 
 def _place_schema_error(exc: WorkbenchError, text: str, prefix: str) -> None:

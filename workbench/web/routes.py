@@ -44,6 +44,12 @@ def api_validate():
     return answer(VIEW["validate"])
 
 
+@api.post("/validate/draft")
+def api_validate_draft():
+    from ..validate import draft  # "Draft a strict schema" from example documents (the Validate page)
+    return json_response(draft.handle(json_body(), g.limits))
+
+
 @api.post("/diff")
 def api_diff():
     return answer(VIEW["diff"])

@@ -1,0 +1,160 @@
+"""Validate and function call items (issue 17): the answer says when the document is a call, the
+parsed arguments are validated on request (``target: "arguments"``), and a strict schema is
+drafted from examples (``POST /api/validate/draft``) — through the real server."""
+
+from __future__ import annotations
+
+import json
+
+from workbench.limits import DEFAULT_LIMITS
+from workbench.validate import validate_value
+from workbench.validate.draft import draft_schema, id_pattern
+from workbench.validate.review import review_schema
+
+TOOL = json.dumps({
+    "type": "function", "name": "lookup_order", "strict": True,
+    "parameters": {"type": "object",
+                   "properties": {"order_id": {"type": "string", "pattern": "^[A-Z]-\\d{4}$"},
+                                  "include_lines": {"type": "boolean"}},
+                   "required": ["order_id", "include_lines"], "additionalProperties": False}}, indent=2)
+ARGS = '{\n  "order_id": "1042",\n  "include_lines": true,\n  "refund": true\n}'
+ITEM = json.dumps({"type": "function_call", "call_id": "call_3c91", "name": "lookup_order", "arguments": ARGS},
+                  indent=2)
+ACTION = json.dumps({"type": "function_call", "turn_id": "turn_2", "call_id": "call_3c91", "name": "lookup_order",
+                     "arguments": json.loads(ARGS)}, indent=2)
+
+
+def test_a_call_item_gets_a_hint_not_only_a_type_error(server):
+    status, out = server.api("validate", {"document": ITEM, "schema": TOOL})
+    assert status == 200, out
+    assert out["valid"] is False and out["target"] == "document"
+    h = out["hint"]
+    assert h["kind"] == "function_call_arguments" and h["pointer"] == "/arguments"
+    assert h["encoded"] == "string" and h["name"] == "lookup_order"
+    assert 'target "arguments"' in h["message"]
+
+
+def test_plain_arguments_get_no_hint(server):
+    status, out = server.api("validate", {"document": ARGS, "schema": TOOL})
+    assert status == 200 and "hint" not in out and out["count"] == 2
+
+
+def test_target_arguments_validates_the_parsed_string(server):
+    status, out = server.api("validate", {"document": ITEM, "schema": TOOL, "target": "arguments"})
+    assert status == 200, out
+    assert out["target"] == "arguments" and "hint" not in out
+    assert [(e["pointer"], e["keyword"]) for e in out["errors"]] == [
+        ("/order_id", "pattern"), ("/refund", "additionalProperties")]
+    # placed in the arguments text (the string's own lines), which the answer carries
+    a = out["arguments"]
+    assert a["located_in"] == "arguments" and a["text"] == ARGS and a["pointer"] == "/arguments"
+    assert [(e["line"], e["column"]) for e in out["errors"]] == [(2, 15), (4, 3)]
+    # the same records as validating the arguments themselves
+    status, direct = server.api("validate", {"document": ARGS, "schema": TOOL})
+    assert [(e["pointer"], e["message"], e["line"]) for e in direct["errors"]] == \
+        [(e["pointer"], e["message"], e["line"]) for e in out["errors"]]
+
+
+def test_target_arguments_of_an_agents_action_places_errors_in_the_document(server):
+    status, out = server.api("validate", {"document": ACTION, "schema": TOOL, "target": "arguments"})
+    assert status == 200, out
+    assert out["arguments"]["encoded"] == "object" and out["arguments"]["located_in"] == "document"
+    lines = ACTION.splitlines()
+    for e in out["errors"]:
+        key = e["pointer"].lstrip("/")
+        assert f'"{key}"' in lines[e["line"] - 1], (e, lines)
+
+
+def test_target_arguments_picks_the_called_tool_from_a_list(server):
+    other = {"type": "function", "name": "other", "parameters": {"type": "object"}}
+    tools = json.dumps([other, json.loads(TOOL)])
+    status, out = server.api("validate", {"document": ITEM, "schema": tools, "target": "arguments"})
+    assert status == 200 and out["tool"] == "lookup_order" and out["count"] == 2
+
+
+def test_target_arguments_refusals(server):
+    status, out = server.api("validate", {"document": ARGS, "schema": TOOL, "target": "arguments"})
+    assert status == 400 and out["error"]["code"] == "not_a_call" and out["error"]["field"] == "target"
+    bad = json.dumps({"type": "function_call", "name": "f", "call_id": "c", "arguments": '{"a": 1,}'})
+    status, out = server.api("validate", {"document": bad, "schema": TOOL, "target": "arguments"})
+    assert status == 422 and out["error"]["code"] == "parse_error"
+    assert out["error"]["message"].startswith("The arguments string at /arguments is not JSON")
+    status, out = server.api("validate", {"document": ITEM, "schema": TOOL, "target": "item"})
+    assert status == 400 and out["error"]["field"] == "target"
+
+
+def test_arguments_warnings_are_given(server):
+    args = '{"order_id": "A-1234", "include_lines": true, "n": 12345678901234567890}'
+    item = json.dumps({"type": "function_call", "name": "lookup_order", "call_id": "c", "arguments": args})
+    status, out = server.api("validate", {"document": item, "schema": "{}", "target": "arguments"})
+    assert status == 200
+    status, f = server.api("format", {"text": args})
+    assert out["arguments"]["warnings"] == f["warnings"] and f["warnings"]
+
+
+# --------------------------------------------------------------------------- drafting a strict schema
+
+EXAMPLES = [
+    {"order_id": "A-1042", "status": "open", "call_id": "call_8fK2abcd91", "qty": 2, "price": 19.99,
+     "lines": [{"sku": "ABC-123", "n": 1}], "at": "2026-01-01T10:00:00Z"},
+    {"order_id": "B-2210", "status": "open", "call_id": "call_Zx91pQrs22", "qty": 1, "price": 5,
+     "lines": [], "at": "2026-01-02T10:00:00Z"},
+    {"order_id": "C-0007", "status": "closed", "call_id": "call_0000aaaa11", "qty": 3, "price": 1.5,
+     "lines": [{"sku": "XYZ-999", "n": 2}], "at": "2026-01-03T10:00:00Z"},
+]
+
+
+def test_draft_from_examples_is_strict_and_takes_its_examples(server):
+    text = "\n".join(json.dumps(e) for e in EXAMPLES)
+    status, out = server.api("validate/draft", {"examples": text})
+    assert status == 200, out
+    s = out["schema"]
+    assert out["examples"] == 3 and out["all_valid"] is True and out["review"] == []
+    assert s["additionalProperties"] is False and s["required"] == list(EXAMPLES[0])
+    assert s["properties"]["order_id"]["pattern"] == "^[A-Z]-\\d{4}$"
+    assert s["properties"]["call_id"]["pattern"] == "^call_[A-Za-z0-9]+$"
+    assert s["properties"]["status"]["enum"] == ["open", "closed"]
+    assert s["properties"]["qty"]["type"] == "integer" and s["properties"]["price"]["type"] == "number"
+    item = s["properties"]["lines"]["items"]
+    assert item["additionalProperties"] is False and item["required"] == ["sku", "n"]
+    assert json.loads(out["text"]) == s
+    # the draft really validates its examples, and the strict review finds nothing open
+    for e in EXAMPLES:
+        assert validate_value(s, e)["valid"]
+    assert review_schema(s, strict=True, is_tool=True) == []
+    # and it is strict: a made-up id and an extra key are refused
+    wrong = {**EXAMPLES[0], "order_id": "1042", "refund": True}
+    assert {e["keyword"] for e in validate_value(s, wrong)["errors"]} == {"pattern", "additionalProperties"}
+
+
+def test_draft_from_a_call_item_as_a_strict_tool(server):
+    status, out = server.api("validate/draft", {"examples": ITEM, "target": "arguments", "name": "lookup_order"})
+    assert status == 200, out
+    tool = out["schema"]
+    assert tool["type"] == "function" and tool["strict"] is True and tool["name"] == "lookup_order"
+    # the drafted tool validates the call's arguments through Validate itself
+    status, v = server.api("validate", {"document": ITEM, "schema": out["text"], "target": "arguments"})
+    assert status == 200 and v["valid"] is True and v["review"] == [], v
+
+
+def test_draft_notes_a_key_missing_from_some_examples():
+    schema, notes = draft_schema([{"a": 1, "b": "x"}, {"a": 2}])
+    assert schema["required"] == ["a"]
+    assert [n["code"] for n in notes] == ["not_always_present"] and notes[0]["pointer"] == "/properties/b"
+    assert validate_value(schema, {"a": 2})["valid"]
+
+
+def test_draft_refuses_what_is_not_json(server):
+    status, out = server.api("validate/draft", {"examples": "{not json"})
+    assert status == 422 and out["error"]["field"] == "examples"
+    status, out = server.api("validate/draft", {})
+    assert status == 400
+
+
+def test_id_patterns():
+    assert id_pattern(["A-1042", "B-99"]) == "^[A-Z]-\\d{2,4}$"
+    assert id_pattern(["fc_68a1b2c3d4", "fc_0099zzXX"]) == "^fc_[A-Za-z0-9]+$"
+    assert id_pattern(["2eb8aa08-aa98-11ea-b4aa-73b441d16380"]).startswith("^[0-9a-f]{8}-")
+    assert id_pattern(["A-1", "1-A"]) is None
+    for p in ("^[A-Z]-\\d{2,4}$", "^fc_[A-Za-z0-9]+$"):
+        assert validate_value({"pattern": p}, "A-104", limits=DEFAULT_LIMITS)["count"] in (0, 1)
