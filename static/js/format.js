@@ -283,6 +283,7 @@ function lenientOffer(text, error) {
   const before = text.slice(Math.max(0, at - 200), at).trimEnd().slice(-1);
   if (rest === "//" || rest === "/*") return { kind: "jsonc", why: "a comment" };
   if ((rest[0] === "}" || rest[0] === "]") && before === ",") return { kind: "jsonc", why: "a trailing comma" };
+  if (rest[0] === "," && /^,\s*[}\]]/.test(text.slice(at, at + 200))) return { kind: "jsonc", why: "a trailing comma" };
   // a comma before a comment before the closing bracket
   if (/,\s*(\/\/[^\n]*\n\s*)+[}\]]$/.test(text.slice(Math.max(0, at - 400), at + 1))) return { kind: "jsonc", why: "a trailing comma" };
   if (rest[0] === "'") return { kind: "json5", why: "a single-quoted string" };
