@@ -11,8 +11,14 @@ In one run it times, on the same file (indent 2, non-ASCII kept):
 * ``workbench API (HTTP)``: one ``POST /api/format`` to the real server started on a free port,
   from sending the request to the decoded response (the request body is encoded before the clock
   starts);
+* ``workbench format FILE``: the command, a subprocess writing to a file (interpreter start,
+  imports, reading, formatting and writing included: what a user at a terminal waits for);
 * ``python -m json.tool``: a subprocess, ``--indent 2 --no-ensure-ascii FILE OUT``;
 * ``jq .``: a subprocess writing to a file (skipped when jq is not installed).
+
+Every subprocess also reports its peak memory (``ru_maxrss`` of that very child, from
+``os.wait4``).  And where the command's time goes is printed: interpreter start and imports
+(the command on a one-line file), parsing, placing the warnings, writing.
 
 Each timing is the best of ``--repeat`` runs (default 1).  Every output is then checked: the
 number tokens of the output against those of the input (``1.10`` must stay ``1.10``,
@@ -28,6 +34,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import random
 import re
 import shutil
@@ -114,17 +121,94 @@ def time_api(server: Server, payload: bytes) -> tuple[float, str]:
     return t, body["formatted"]
 
 
-def time_subprocess(cmd: list[str], out: Path, stdout_to_file: bool) -> tuple[float, str]:
-    t0 = time.perf_counter()
+def _tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (from /proc/PID/task/*/children)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    todo.extend(int(c) for c in f.read().split())
+        except OSError:
+            pass
+    return out
+
+
+def _status_kb(pid: int, field: str) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(field):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def measured_run(cmd: list[str], stdout=subprocess.DEVNULL, env: dict | None = None,
+                 cwd=None, interval: float = 0.01) -> tuple[float, float, int, bytes]:
+    """Run ``cmd``; (wall seconds, peak memory in MB, exit status, stderr).  Peak memory is
+    sampled from /proc every ``interval`` s: the largest sum of resident memory over the
+    process and its children (``--jobs``: the workers too), or the largest single process's
+    high-water mark (``VmHWM``), whichever is larger.  (``ru_maxrss`` of a child started from
+    this big process would count this process's own memory at the fork.)"""
+    import tempfile
+    import threading
+    peak = [0, 0]
+    with tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=stdout, stderr=err, env=env, cwd=cwd)
+        done = threading.Event()
+
+        def sample():
+            while not done.is_set():
+                pids = _tree(proc.pid)
+                peak[0] = max(peak[0], sum(_status_kb(p, "VmRSS:") for p in pids))
+                peak[1] = max([peak[1]] + [_status_kb(p, "VmHWM:") for p in pids])
+                done.wait(interval)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        proc.wait()
+        elapsed = time.perf_counter() - t0
+        done.set()
+        sampler.join()
+        err.seek(0)
+        return elapsed, max(peak) / 1024, proc.returncode, err.read()
+
+
+def time_subprocess(cmd: list[str], out: Path, stdout_to_file: bool) -> tuple[float, str, float]:
     if stdout_to_file:
         with out.open("wb") as fh:
-            proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.PIPE)
+            elapsed, peak, code, err = measured_run(cmd, stdout=fh)
     else:
-        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    elapsed = time.perf_counter() - t0
-    if proc.returncode != 0:
-        raise RuntimeError(f"{cmd[0]} failed: {proc.stderr[:300]!r}")
-    return elapsed, out.read_text(encoding="utf-8")
+        elapsed, peak, code, err = measured_run(cmd)
+    if code != 0:
+        raise RuntimeError(f"{cmd[0]} failed: {err[:300]!r}")
+    return elapsed, out.read_text(encoding="utf-8"), peak
+
+
+def where_the_time_goes(file: Path, text: str) -> list[tuple[str, float]]:
+    """The command's phases: start-up (the command on a one-line file), then in this process
+    parsing, the warnings' places, writing."""
+    from workbench.jsontext import dumps_tree, parse
+    tiny = DATA / "format_tiny.json"
+    tiny.write_text('{"a": 1}\n')
+    start = min(measured_run([sys.executable, "-m", "workbench", "format", str(tiny)])[0] for _ in range(3))
+    bare = min(measured_run([sys.executable, "-c", "pass"])[0] for _ in range(3))
+    t0 = time.perf_counter()
+    parsed = parse(text, numbers="fragment", keep_duplicates=True, check_depth=False, warnings=False)
+    t1 = time.perf_counter()
+    parse(text, numbers="fragment", keep_duplicates=True, check_depth=False, warnings=True)
+    t2 = time.perf_counter()
+    out = dumps_tree(parsed.value, 2, False, parsed.duplicate_mark, as_bytes=True)
+    t3 = time.perf_counter()
+    del parsed, out
+    return [("python start (python -c pass)", bare), ("start-up and imports (one-line file)", start - bare),
+            ("parse (strict, exact numbers, duplicates kept)", t1 - t0),
+            ("warnings: find and place them", (t2 - t1) - (t1 - t0)), ("write (orjson, exact)", t3 - t2)]
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
@@ -143,54 +227,68 @@ def main(argv: list[str] | None = None) -> list[dict]:
     print(f"document: {rel(file)} · {size / 1e6:.1f} MB · {entries:,} items "
           f"({fixtures_label()}"
           f"{'; no integer beyond 2^53' if args.quiet_numbers else '; every 400th entry has an integer beyond 2^53'})")
-    results: list[tuple[str, float, str]] = []
+    results: list[tuple[str, float, str, float | None]] = []
     gc.collect()
     t, out = best(lambda: time_format_text(text), args.repeat)
-    results.append(("workbench format_text", t, out))
+    results.append(("workbench format_text", t, out, None))
 
     if not args.no_api:
         with Server() as server:
             time_api(server, b'{"text": "[1]"}')  # warm up
             payload = json.dumps({"text": text, "indent": 2}, ensure_ascii=False).encode("utf-8")
             t, out = best(lambda: time_api(server, payload), args.repeat)
-            results.append(("workbench API (HTTP)", t, out))
+            results.append(("workbench API (HTTP)", t, out, None))
 
     out_file = DATA / "format_out.json"
-    t, out = best(lambda: time_subprocess(
-        [sys.executable, "-m", "json.tool", "--indent", "2", "--no-ensure-ascii", str(file), str(out_file)],
-        out_file, stdout_to_file=False), args.repeat)
-    results.append(("python -m json.tool", t, out))
+
+    def timed(cmd, to_file):
+        runs = [time_subprocess(cmd, out_file, to_file) for _ in range(max(1, args.repeat))]
+        t, out, peak = min(runs, key=lambda r: r[0])
+        return t, out, peak
+
+    # the command, and the references, each run the same way (file in, file out)
+    t, out, peak = timed([sys.executable, "-m", "workbench", "format", "-q", str(file)], True)
+    results.append(("workbench format (command)", t, out, peak))
+    t, out, peak = timed([sys.executable, "-m", "json.tool", "--indent", "2", "--no-ensure-ascii",
+                          str(file), str(out_file)], False)
+    results.append(("python -m json.tool", t, out, peak))
 
     jq = shutil.which("jq")
     if jq:
         version = subprocess.run([jq, "--version"], capture_output=True, text=True).stdout.strip()
-        t, out = best(lambda: time_subprocess([jq, ".", str(file)], out_file, stdout_to_file=True), args.repeat)
-        results.append((f"jq . ({version})", t, out))
+        t, out, peak = timed([jq, ".", str(file)], True)
+        results.append((f"jq . ({version})", t, out, peak))
     else:
         print("jq is not installed: skipped")
     out_file.unlink(missing_ok=True)
+    phases = where_the_time_goes(file, text)
 
     # checked after every timing (a big parsed tree alive in this process slows the GC down)
     source_numbers = number_tokens(text)
     source_tree = json.loads(text, parse_float=str, parse_int=str, parse_constant=str)
     base = results[0][1]
     rows: list[dict] = []
-    for name, t, out in results:
-        exact, why = exact_check(text, out, source_numbers, source_tree)
+    for name, t, out, peak in results:
+        exact, why = exact_check(text, out.rstrip("\n"), source_numbers, source_tree)
         rows.append({"tool": name, "seconds": round(t, 3), "mb_per_s": round(size / 1e6 / t, 1),
                      "vs_format_text": round(t / base, 2), "exact": exact, "why_not": why,
-                     "size_mb": round(size / 1e6, 1)})
+                     "size_mb": round(size / 1e6, 1),
+                     "peak_mb": round(peak, 1) if peak is not None else None})
     jt = next((r["seconds"] for r in rows if r["tool"].startswith("python -m json.tool")), None)
     for r in rows:
         r["json_tool_over_this"] = round(jt / r["seconds"], 2) if jt else None
 
-    head = ("tool", "time", "MB/s", "× format_text", "json.tool ÷ this", "numbers exact")
-    print_table(head, [(r["tool"], f"{r['seconds']:.2f} s", f"{r['mb_per_s']:.1f}", f"{r['vs_format_text']:.2f}×",
+    head = ("tool", "time", "MB/s", "peak memory", "× format_text", "json.tool ÷ this", "numbers exact")
+    print_table(head, [(r["tool"], f"{r['seconds']:.2f} s", f"{r['mb_per_s']:.1f}",
+                        f"{r['peak_mb']:.0f} MB" if r["peak_mb"] else "–", f"{r['vs_format_text']:.2f}×",
                         f"{r['json_tool_over_this']:.2f}×" if r["json_tool_over_this"] else "–",
-                        "yes" if r["exact"] else f"NO ({r['why_not']})") for r in rows], left=(0, 5))
+                        "yes" if r["exact"] else f"NO ({r['why_not']})") for r in rows], left=(0, 6))
+    print("\nwhere `workbench format` spends its time:")
+    print_table(("phase", "time"), [(name, f"{t * 1000:.0f} ms") for name, t in phases])
+    rows.append({"tool": "phases", "phases": {name: round(t, 4) for name, t in phases}})
     print("× format_text = this tool's time / workbench format_text's time (lower is faster); "
           "json.tool ÷ this > 1 means faster than python -m json.tool")
-    bad = [r["tool"] for r in rows if r["tool"].startswith("workbench") and not r["exact"]]
+    bad = [r["tool"] for r in rows if r["tool"].startswith("workbench") and not r.get("exact")]
     if bad:
         raise SystemExit(f"the project's output is not exact: {bad}")
     return rows

@@ -15,8 +15,12 @@ tool definitions.  Timed in one run:
   ``type``, ``enum``, ``required`` and ``additionalProperties`` (it misses repeated keys, NaN
   and every other keyword, so its counts differ where those matter).
 
-Target: the real gate at least as fast as the minimal loop (ratio ≤ 1.0).  ``main()`` returns
-the rows.
+Target: the real gate at least as fast as the minimal loop (ratio ≤ 1.0).
+
+Then ``workbench gate --jsonl --jobs 1`` and ``--jobs 2`` side by side (time and peak memory,
+sampled from /proc over the command and its workers), on the same log and — with
+``--log-gb 1`` (opt-in: it writes a 1 GB log to ``bench/data/`` once, streaming) — on a log
+of that size; both must print the same summary.  ``main()`` returns the rows.
 """
 
 from __future__ import annotations
@@ -234,17 +238,70 @@ def run_minimal(log: Path, tools_path: Path) -> dict:
     return {"seconds": seconds, "counts": counts, "not_json": not_json}
 
 
-def run_workbench(log: Path, tools_path: Path) -> dict:
+def run_workbench(log: Path, tools_path: Path, jobs: int | None = 1) -> dict:
+    """The command (``--jobs 1`` unless told: the one-process figure), timed, with its peak
+    memory (the command and its workers, sampled from /proc)."""
+    import tempfile
+
+    from bench_format import measured_run
     cmd = [sys.executable, "-m", "workbench", "gate", "--jsonl", str(log), "--schema",
-           str(tools_path), "--json"]
-    started = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    seconds = time.perf_counter() - started
-    if proc.returncode not in (0, 1):
-        raise SystemExit(f"workbench gate failed ({proc.returncode}): {proc.stderr.decode()[:2000]}")
-    summary = json.loads(proc.stdout)
+           str(tools_path), "--json"] + (["--jobs", str(jobs)] if jobs else [])
+    with tempfile.TemporaryFile() as out:
+        seconds, peak, code, err = measured_run(cmd, stdout=out, cwd=ROOT,
+                                                env={**os.environ, "PYTHONPATH": str(ROOT)},
+                                                interval=0.05)
+        out.seek(0)
+        stdout = out.read()
+    if code not in (0, 1):
+        raise SystemExit(f"workbench gate failed ({code}): {err.decode()[:2000]}")
+    summary = json.loads(stdout)
     return {"seconds": seconds, "counts": summary["counts"], "not_json": summary["not_json"],
-            "inner_seconds": summary["seconds"]}
+            "inner_seconds": summary["seconds"], "peak_mb": round(peak, 1),
+            "summary": {k: v for k, v in summary.items() if k != "seconds"}}
+
+
+def ensure_big_log(gb: float, seed: int = 11) -> Path:
+    """A log of about ``gb`` GB, written once line by line (never held in memory)."""
+    DATA.mkdir(parents=True, exist_ok=True)
+    log = DATA / f"gate_{gb:g}gb_{seed}.jsonl"
+    if log.exists():
+        return log
+    rng = random.Random(seed)
+    target = int(gb * 1e9)
+    tmp = log.with_suffix(".tmp")
+    size = n = 0
+    started = time.perf_counter()
+    with tmp.open("w", encoding="utf-8", buffering=1 << 20) as f:
+        while size < target:
+            batch = "".join(make_line(rng, n + k) + "\n" for k in range(1000))
+            f.write(batch)
+            size += len(batch.encode("utf-8"))
+            n += 1000
+    tmp.replace(log)
+    print(f"wrote {rel(log)}: {size / 1e9:.2f} GB, {n:,} lines in {time.perf_counter() - started:.0f} s")
+    return log
+
+
+def jobs_rows(log: Path, tools: Path, label: str) -> list[dict]:
+    """``--jobs 1`` and ``--jobs 2`` on one log: time, peak memory, and the same summary."""
+    one = run_workbench(log, tools, 1)
+    two = run_workbench(log, tools, 2)
+    same = one["summary"] == two["summary"]
+    lines = one["summary"]["lines"]
+    rows = []
+    for jobs, r in ((1, one), (2, two)):
+        rows.append({"name": f"workbench gate --jsonl --jobs {jobs}", "log": label, "jobs": jobs,
+                     "seconds": round(r["seconds"], 3), "peak_mb": r["peak_mb"],
+                     "lines": lines, "size_mb": round(log.stat().st_size / 1e6, 1),
+                     "items_per_s": round(lines / r["seconds"]), "same_output": same,
+                     "counts": r["counts"], "not_json": r["not_json"],
+                     "inner_seconds": r["inner_seconds"]})
+    print_table(("command", "log", "seconds", "lines/s", "peak memory", "same output"),
+                [(r["name"], r["log"], f"{r['seconds']:.2f}", f"{r['items_per_s']:,}",
+                  f"{r['peak_mb']:.0f} MB", "yes" if r["same_output"] else "NO") for r in rows])
+    if not same:
+        raise SystemExit("--jobs 2 printed another summary than --jobs 1")
+    return rows
 
 
 # --------------------------------------------------------------------------- main
@@ -256,6 +313,8 @@ def main(argv=None) -> list[dict]:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--no-pattern", action="store_true",
                     help="skip the extra row with a pattern schema (the full-validator path)")
+    ap.add_argument("--log-gb", type=float, default=0, metavar="GB",
+                    help="also --jobs 1 vs 2 on a generated log of this many GB (e.g. 1; opt-in)")
     args = ap.parse_args(argv)
     log, tools = ensure_log(args.items, args.seed)
     size = log.stat().st_size
@@ -295,6 +354,11 @@ def main(argv=None) -> list[dict]:
     if len(rows) > 2:
         print(f"(informational: with a pattern keyword the refund calls take the full validator "
               f"path: {rows[2]['seconds']:.2f} s, {rows[2]['ratio']:.2f} × minimal)")
+    print("\n--jobs 1 and --jobs 2 side by side (peak memory: the command and its workers)")
+    rows.extend(jobs_rows(log, tools, f"{args.items:,} items, {size / 1e6:.0f} MB"))
+    if args.log_gb:
+        big = ensure_big_log(args.log_gb)
+        rows.extend(jobs_rows(big, tools, f"{big.stat().st_size / 1e9:.2f} GB"))
     return rows
 
 
