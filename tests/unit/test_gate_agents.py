@@ -226,6 +226,8 @@ def test_gate_value_is_the_api_answer_for_a_parsed_item(client):
     assert gate_value(PASSING_ACTION, g, dialect="open_responses")["verdict"] == "status"
     assert gate_value(PASSING_ACTION, g, original=dict(PASSING_ACTION, call_id="x"))["verdict"] \
         == "replay_mismatch"
+    assert gate_value(PASSING_ACTION, g, original=None)["verdict"] == "ok"  # None: no original
+    assert gate_value(PASSING_ACTION, parse(TOOL).value, None, dialect="auto")["verdict"] == "ok"
     with pytest.raises(ValueError):
         gate_value(PASSING_ACTION, g, dialect="chat")
 

@@ -40,7 +40,7 @@ def gate_value(item_value: Any, tools: Any = None, original: Any = MISSING, *,
       definition, a list, a namespace, a request's ``tools``, a session's ``agent.tools``), or —
       to read and compile them once for many calls — the :class:`Gate` returned by
       :func:`prepare` (its original is used unless ``original`` is given).
-    * ``original``: the parsed original item (rule 9), or leave it out.
+    * ``original``: the parsed original item (rule 9), or ``None`` / leave it out.
     * ``dialect``: ``"auto"`` (an item with ``turn_id`` is an Agents API action),
       ``"open_responses"`` or ``"agents_api"``.
     * ``item_text``: the item's exact text when known (positions in the steps).
@@ -52,6 +52,8 @@ def gate_value(item_value: Any, tools: Any = None, original: Any = MISSING, *,
     """
     if dialect not in DIALECTS:
         raise ValueError(f"unknown dialect {dialect!r}")
+    if original is None:
+        original = MISSING  # None means "no original", as in the API's optional field
     if isinstance(tools, Gate):
         g = tools if original is MISSING else tools.with_original(original)
     else:
