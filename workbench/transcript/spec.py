@@ -15,7 +15,9 @@ Responses OpenAPI document of 2026-04-24, Apache-2.0; see ``spec/NOTICE``).
   numbers below 0, 0, 1–15, 16–20, above).  After the first ``FULL_SHAPES`` values the shape is
   taken at the top level only (nested objects and arrays by their type), so a fault deep inside
   a value whose top-level shape already passed thousands of times is not looked for again.  The
-  answer's ``spec`` says how many values were checked and how many skipped as same-shaped.
+  answer's ``spec`` says how many values were checked and how many skipped as same-shaped.  A
+  value shaped like one that failed gets that failure (its message, pointer and keyword) at its
+  own place without being validated again.
 * A spec failure is a ``spec_schema`` warning naming the schema, the pointer and the keyword.
   The spec's rules are not the gate's: the gate is stricter on purpose (an input call may omit
   ``status`` in the spec; the gate still requires ``completed`` before executing).
@@ -166,18 +168,13 @@ def shape(v: Any, keys: frozenset, depth: int = 0):
 
 
 def top_shape(v: dict, keys: frozenset):
-    """The shape at the top level only (see the module docstring)."""
-    out = []
-    for k, val in v.items():
-        t = type(val)
-        if t is str:
-            out.append((k, val) if k in keys else (k, 1 if not val else
-                                                   (2 if len(val) <= 64 else 3)))
-        elif t is int:
-            out.append((k, 0 if val < 0 else (1 if val < 16 else 2)))
-        else:
-            out.append((k, t))
-    return tuple(out)
+    """The shape at the top level only (see the module docstring): the keys in order and the
+    values the spec's top-level constraints turn on (``type``, ``status``, ``role``, the
+    ``name`` pattern, the 64-character bound of ``call_id``)."""
+    cid = v.get("call_id")
+    return (tuple(v), v.get("type"), v.get("status"), v.get("role"), v.get("name"),
+            type(cid), len(cid) > 64 if type(cid) is str else None, type(v.get("arguments")),
+            type(v.get("item")), type(v.get("delta")), type(v.get("output_index")))
 
 
 def _pointer(path) -> str:
@@ -194,6 +191,7 @@ class SpecCheck:
         self.skipped = 0
         self.failed = 0
         self.passed: set = set()
+        self.failed_shapes: dict = {}
         self.by_schema: dict[str, int] = {}
 
     def _check(self, name: str, value: Any, place, what: str) -> None:
@@ -208,37 +206,47 @@ class SpecCheck:
                 sig = (name, shape(value, keys))
         except (ValueError, RecursionError, TypeError):
             sig = None
-        if sig is not None and sig in self.passed:
+        try:
+            seen = sig is not None and sig in self.passed
+        except TypeError:  # an unhashable value where a string was expected
+            sig, seen = None, False
+        if seen:
             self.skipped += 1
             return
-        self.checked += 1
-        v = validator(name)
-        try:
-            errors = list(v.iter_errors(value))
-        except RecursionError:  # pragma: no cover - parse() bounds depth
-            return
-        if not errors:
+        failure = self.failed_shapes.get(sig) if sig is not None else None
+        if failure is not None:
+            self.skipped += 1  # the same shape failed before: the same failure, not looked for again
+        else:
+            self.checked += 1
+            try:
+                errors = list(validator(name).iter_errors(value))
+            except RecursionError:  # pragma: no cover - parse() bounds depth
+                return
+            if not errors:
+                if sig is not None:
+                    self.passed.add(sig)
+                return
+            from jsonschema.exceptions import best_match
+            e = best_match(errors)
+            failure = (_pointer(e.absolute_path), _short(e.message), str(e.validator), len(errors))
             if sig is not None:
-                self.passed.add(sig)
-            return
+                self.failed_shapes[sig] = failure
         self.failed += 1
         self.by_schema[name] = self.by_schema.get(name, 0) + 1
         if self.failed > MAX_SPEC_FINDINGS:
             ctx.report.counts["warning"] += 1
             ctx.report.left_off += 1
             return
-        from jsonschema.exceptions import best_match
-        e = best_match(errors)
-        ptr = _pointer(e.absolute_path)
-        more = len(errors) - 1
+        ptr, message, keyword, count = failure
+        more = count - 1
         ctx.report.add(
             "spec_schema",
             f"{what} does not fit the spec's {name} schema: at {ptr or 'the top'}, "
-            f"{_short(e.message)} (keyword {e.validator})"
+            f"{message} (keyword {keyword})"
             + (f"; {more} more failure{'s' if more != 1 else ''}" if more else "")
             + ". This is the spec's rule; the gate's own rules are checked for each call.",
-            Place(place.piece, place.pointer + ptr), schema=name, keyword=str(e.validator),
-            rule="spec", failures=len(errors))
+            Place(place.piece, place.pointer + ptr), schema=name, keyword=keyword,
+            rule="spec", failures=count)
 
     def items(self, placed, *, inputs: bool, rebuilt: bool = False) -> None:
         for it, place in placed:
