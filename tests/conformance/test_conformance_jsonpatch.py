@@ -48,6 +48,44 @@ def test_every_patch_round_trips(server, conformance):
     assert not failures, failures
 
 
+def merge_apply(target, patch):
+    """RFC 7386 MergePatch, as the RFC writes it (independent of the code under test)."""
+    if isinstance(patch, dict):
+        target = dict(target) if isinstance(target, dict) else {}
+        for k, v in patch.items():
+            if v is None:
+                target.pop(k, None)
+            else:
+                target[k] = merge_apply(target.get(k), v)
+        return target
+    return patch
+
+
+def test_every_merge_patch_round_trips_or_names_its_nulls(server, conformance):
+    """The same documents through RFC 7386: the merge patch applied to ``doc`` gives
+    ``expected``, except where ``expected`` sets a member to null (which a merge patch cannot
+    say), and those places are named in ``merge_patch_notes``."""
+    selected = cases(conformance)
+    exact = 0
+    failures = []
+    for name, t in selected:
+        status, body = server.api("diff", {"left": json.dumps(t["doc"]), "right": json.dumps(t["expected"])})
+        assert status == 200, (name, body)
+        merged = merge_apply(copy.deepcopy(t["doc"]), body["merge_patch"])
+        if body["merge_patch_exact"]:
+            exact += 1
+            if not strict_equal(merged, t["expected"]):
+                failures.append((name, t.get("comment"), body["merge_patch"], merged))
+        elif not all(n["reason"] in ("null_value", "null_inside") for n in body["merge_patch_notes"]):
+            failures.append((name, "notes", body["merge_patch_notes"]))
+        elif "null" not in json.dumps(t["expected"]):
+            failures.append((name, "inexact without a null", body["merge_patch_notes"]))
+    print(f"\njson-patch-tests: {exact}/{len(selected)} merge patches exact, "
+          f"{len(selected) - exact - len(failures)} name the nulls they cannot carry")
+    assert exact >= len(selected) - 10
+    assert not failures, failures
+
+
 def test_patch_ops_are_minimal_for_the_spec_examples(server, conformance):
     """The RFC's own examples: one operation each, not a rewrite of the document."""
     for name, t in cases(conformance):

@@ -325,3 +325,44 @@ def test_properties_through_the_api(server, pair):
 
 if __name__ == "__main__":
     pytest.main([__file__, "-q"])
+
+
+# ----------------------------------------------------------------------------- RFC 7386
+
+def merge_apply(target, patch):
+    """RFC 7386 MergePatch, as the RFC writes it (independent of the code under test)."""
+    if isinstance(patch, dict):
+        target = dict(target) if isinstance(target, dict) else {}
+        for k, v in patch.items():
+            if v is None:
+                target.pop(k, None)
+            else:
+                target[k] = merge_apply(target.get(k), v)
+        return target
+    return patch
+
+
+def at_pointer(doc, pointer):
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        doc = doc[int(token)] if isinstance(doc, list) else doc[token]
+    return doc
+
+
+@PROPS
+@given(pairs())
+def test_merge_patch_round_trips_or_says_where_it_cannot(pair):
+    from workbench.jsontext import dumps_value
+    left_text, right_text = pair
+    result = handle({"left": left_text, "right": right_text, "view": False}, DEFAULT_LIMITS)
+    merge = json.loads(dumps_value(result["merge_patch"]))
+    assert json.loads(result["merge_patch_text"]) == merge
+    if result["merge_patch_exact"]:
+        assert strict_equal(merge_apply(py(left_text), merge), py(right_text)), merge
+    else:
+        # only a null the merge patch cannot carry makes it inexact, and it is named
+        assert result["merge_patch_notes"]
+        for n in result["merge_patch_notes"]:
+            assert at_pointer(py(right_text), n["pointer"]) is None, n
+    if result["equal"] and not result["notes"] and isinstance(py(right_text), dict):
+        assert merge == {}

@@ -26,7 +26,7 @@ import orjson
 
 from .align import Fenwick
 from .walk import ADD, DEL, EQ, MVT, NEAR, NUM, OBJ, PAIR, REP, STR, SUB
-from ..jsontext import escape_token
+from ..jsontext import ctext, escape_token
 
 
 def ptr(base: str, part) -> str:
@@ -137,11 +137,13 @@ def _patch_unordered(entries, l, r, path, out):
 # --------------------------------------------------------------------------- RFC 7386
 
 def merge_patch(node, right) -> tuple:
-    """``(patch, notes)``: the RFC 7386 merge patch turning left into right (``{}`` when
-    there is nothing to change) and the places it cannot express (see the module docstring)."""
+    """``(patch, notes)``: the RFC 7386 merge patch turning left into right (``{}`` when two
+    objects are equal) and the places it cannot express (see the module docstring)."""
     notes: list = []
     if node is None:
-        return {}, notes
+        # nothing to change: {} for an object; any other document is only kept by itself
+        # (applying {} to a non-object gives {})
+        return ({} if type(right) is dict else right), notes
     return _merge(node, right, "", notes), notes
 
 
@@ -165,9 +167,38 @@ def _merge(node, right, path, notes):
                 _null_inside(value, p, notes)
                 out[k] = value
         return out
+    if node[0] == REP and type(node[1]) is dict and type(right) is dict:
+        # two objects the walk did not go into (too deep): a merge patch merges objects, so
+        # they are compared member by member here too
+        return _merge_values(node[1], right, path, notes)
     # not two objects: the right value replaces the left one whole
     _null_inside(right, path, notes)
     return right
+
+
+def _merge_values(left: dict, right: dict, path, notes):
+    out: dict = {k: None for k in left if k not in right}
+    for k, v in right.items():
+        p = ptr(path, k)
+        if k in left and _same(left[k], v):
+            continue
+        if v is None:
+            notes.append({"pointer": p, "reason": "null_value",
+                          "message": "a member set to null cannot be written in a merge "
+                                     "patch (null means remove): left out"})
+        elif k in left and type(left[k]) is dict and type(v) is dict:
+            out[k] = _merge_values(left[k], v, p, notes)
+        else:
+            _null_inside(v, p, notes)
+            out[k] = v
+    return out
+
+
+def _same(x, y) -> bool:
+    try:
+        return type(x) is type(y) and x == y and ctext(x) == ctext(y)
+    except RecursionError:
+        return ctext(x) == ctext(y)
 
 
 

@@ -76,6 +76,19 @@ def key_order(l: dict, r: dict):
     return out
 
 
+def num_id(x):
+    """A number's identity for alignment: by value (``0``, ``-0.0`` and ``0.0`` are one), so
+    equal values written differently are paired where they are, never moved."""
+    if type(x) is int:
+        return ("num", x)
+    try:
+        if x == x.to_integral_value() and x.adjusted() < 60:
+            return ("num", int(x))
+        return ("num", x.normalize())
+    except ArithmeticError:
+        return ("num", str(x))
+
+
 def _parse_string(text, max_depth):
     return parse(text, field=None, max_depth=max_depth, warnings=False)
 
@@ -290,7 +303,8 @@ class Differ:
         of ``items[0]`` in its array (for index patterns)."""
         mk = self.match_key
         if st is None and mk is None and not keyed:
-            return [self._ctf(x) for x in items]
+            ctf = self._ctf
+            return [num_id(x) if type(x) is int or type(x) is Decimal else ctf(x) for x in items]
         out = []
         seen: dict = {}
         for idx, x in enumerate(items, base):
@@ -303,7 +317,11 @@ class Differ:
                 if key is not None:
                     out.append(key)
                     continue
-            if mk is not None and type(x) is dict and mk in x:
+            tx = type(x)
+            if tx is int or tx is Decimal:
+                out.append(num_id(x))
+                continue
+            if mk is not None and tx is dict and mk in x:
                 key = ctext(x[mk])
                 n = seen.get(key, 0)
                 seen[key] = n + 1
@@ -317,6 +335,14 @@ class Differ:
         if text[:1] == b"\x01":
             self.fallback = True
         return text
+
+    def same_item(self, x, y, fast: bool) -> bool:
+        """An aligned pair shown equal without a walk: :meth:`verified`, and for numbers (whose
+        identities are by value) the same spelling."""
+        tx = type(x)
+        if tx is Decimal or type(y) is Decimal:
+            return tx is type(y) and str(x) == str(y)
+        return self.verified(x, y, fast)
 
     def verified(self, x, y, fast: bool) -> bool:
         if not fast:
@@ -446,9 +472,6 @@ class Differ:
                         if ctext_fast(l[t]) == ctext_fast(r[t]):
                             anchors.append((t, t))
                             sure[t] = 1
-                        elif st is None:
-                            lid[t] = ctext_fast(l[t])
-                            rid[t] = ctext_fast(r[t])
                         else:
                             lid[t], = self.ids(l[t:t + 1], st, base=t)
                             rid[t], = self.ids(r[t:t + 1], st, base=t)
@@ -462,7 +485,7 @@ class Differ:
                 for a, b in lcs_pairs(gl, gr):
                     if self.verified(l[i + a], r[i + b], st is None):
                         anchors.append((i + a, i + b))
-                        if st is None:
+                        if st is None and self.same_item(l[i + a], r[i + b], True):
                             sure[i + a] = 1
             i = j
         anchors.sort()
@@ -519,7 +542,7 @@ class Differ:
         for ai, aj in anchors + [(n, m)]:
             if ai == pi and aj == pj:          # no gap before this anchor
                 if ai < n:
-                    if (sure is not None and sure[ai]) or (quick and self.verified(l[ai], r[aj], fast)):
+                    if (sure is not None and sure[ai]) or (quick and self.same_item(l[ai], r[aj], fast)):
                         add((EQ, ai, aj, None))
                     else:
                         child = self._pair_child(l, r, ai, aj, st, depth)
@@ -540,7 +563,8 @@ class Differ:
                 while y < gj:
                     if y in move_from:
                         i = move_from[y]
-                        child = None if content_ids else self._pair_child(l, r, i, y, st, depth)
+                        child = (None if content_ids and self.same_item(l[i], r[y], fast)
+                                 else self._pair_child(l, r, i, y, st, depth))
                         add((MVT, i, y, child))
                     else:
                         add((ADD, -1, y, None))
@@ -550,7 +574,7 @@ class Differ:
                 add((PAIR, gi, gj, self._pair_child(l, r, gi, gj, st, depth)))
                 x, y = gi + 1, gj + 1
             if ai < n:
-                if (sure is not None and sure[ai]) or (quick and self.verified(l[ai], r[aj], fast)):
+                if (sure is not None and sure[ai]) or (quick and self.same_item(l[ai], r[aj], fast)):
                     add((EQ, ai, aj, None))
                 else:
                     child = self._pair_child(l, r, ai, aj, st, depth)
@@ -590,7 +614,7 @@ class Differ:
         for j in range(m):
             if j in match_of_r:
                 i = match_of_r[j]
-                if content_ids and st is None:
+                if content_ids and st is None and self.same_item(l[i], r[j], fast):
                     entries.append((EQ, i, j, None))
                 else:
                     child = self._pair_child(l, r, i, j, st, depth)
