@@ -255,7 +255,7 @@ def test_diff_change_list_and_exit_statuses(files):
     code, out, _ = wb("diff", left, right)
     assert code == 1
     assert "~ /a  1 → 2.50" in out and "+ /b/2  3" in out and "- /c  null" in out
-    assert '+ /d  {"x":1}' in out
+    assert '+ /d  {"x": 1}' in out                   # values as written in the document
     code, out, _ = wb("diff", left, files("same.json", '{"s": "x", "c": null, "b": [1, 2], "a": 1.0}'))
     assert (code, out) == (0, "")
     code, _, err = wb("diff", left, files("bad.json", "{"))
