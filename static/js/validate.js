@@ -116,10 +116,14 @@ class SchemaInput extends DocumentInput {
 }
 
 let markNext = false;   // the next error selects its line in the input (paste, file, example…)
+let target = "document";   // "arguments": validate the parsed arguments of the call item pasted
+let lastHint = null;       // the last answer's hint: the document is a function call item
+let currentArgs = null;    // the last answer's arguments (target "arguments"), for its error jumps
 
 function onChange({ reason, explicit }) {
   markNext = explicit;
   if (this === schema) { toolLabel.hidden = true; toolSel.replaceChildren(); }
+  if (this === doc) { target = "document"; lastHint = null; }
   if (reason === "file" || (this.isBig && reason === "paste")) { liveRun.cancel(); go(); return; }
   if (reason === "sample") return;   // the example runs once both panes are filled
   onInput();
@@ -164,6 +168,7 @@ function body() {
   if (reviewSel.value === "true") b.review = true;
   else if (reviewSel.value === "false") b.review = false;
   if (!toolLabel.hidden && toolSel.value) b.tool = toolSel.value;
+  if (target === "arguments") b.target = "arguments";
   return b;
 }
 
@@ -254,9 +259,16 @@ function showResult(r) {
   }
 
   const parts = [];
+  const args = r.arguments || null;   // target "arguments": where they came from
+  currentArgs = args;
+  lastHint = r.hint || null;
   const meta = h("span", { class: "muted" }, ` · ${draftLabel(r.draft)}${r.tool ? ` · tool ${r.tool}` : ""}${r.format_assert ? " · format asserted" : ""}`);
   parts.push(h("div", { class: `headline ${r.valid ? "good" : "bad"}`, id: "headline" },
-    r.valid ? "Valid" : plural(r.count, "error", "errors"), meta));
+    r.valid ? "Valid" : plural(r.count, "error", "errors"),
+    args ? h("span", { class: "muted" }, ` · the arguments at ${args.pointer}${args.encoded === "string" ? " (parsed from the string)" : ""}`) : "",
+    meta));
+  if (r.hint) parts.push(callOffer(r.hint));
+  if (args) parts.push(argumentsNote(args));
   if (r.truncated) parts.push(h("p", { class: "muted" }, `Showing the first ${r.errors.length.toLocaleString("en-US")} of ${r.count.toLocaleString("en-US")} errors.`));
   if (r.errors.length) {
     parts.push(h("ol", { class: "warnings", id: "errors" }, r.errors.map((e, i) => errorItem(e, i))));
@@ -275,11 +287,98 @@ function showResult(r) {
   summary.replaceChildren(...parts);
 
   viewerEl.hidden = false;
-  if (viewerFor !== doc.text) {
-    viewerFor = doc.text;
-    viewer.setText(viewerFor, { filename: doc.sourceName || "document.json" });
+  // the viewer shows the text the errors are placed in: the document, or the arguments string
+  const shownText = args && args.located_in === "arguments" ? args.text : doc.text;
+  if (viewerFor !== shownText) {
+    viewerFor = shownText;
+    viewer.setText(viewerFor, { filename: shownText === doc.text ? (doc.sourceName || "document.json") : "arguments.json" });
   }
-  viewer.highlight([...new Set(r.errors.map(shownPointer))], "error");
+  viewer.highlight([...new Set(r.errors.map((e) => viewerPointer(e, args)))], "error");
+}
+
+/** Where an error sits in the viewer's text (arguments inside the document: under their pointer). */
+function viewerPointer(e, args) {
+  const p = shownPointer(e);
+  return args && args.located_in === "document" ? args.pointer + p : p;
+}
+
+/** The document is a function call item: offer to validate its parsed arguments (one click). */
+function callOffer(hint) {
+  return h("div", { class: "error-box", id: "call-hint", "data-pointer": hint.pointer },
+    h("div", { class: "msg" }, hint.message),
+    h("button", { type: "button", class: "primary", id: "validate-arguments",
+      onclick: () => { target = "arguments"; liveRun.cancel(); markNext = false; go(); } },
+      `Validate the parsed arguments${hint.name ? ` against ${hint.name}` : ""}`));
+}
+
+function argumentsNote(args) {
+  return h("p", { class: "muted", id: "arguments-note" },
+    args.located_in === "arguments"
+      ? `Lines and columns are those of the arguments string at ${args.pointer} (shown in the viewer). `
+      : `Pointers are inside the arguments at ${args.pointer}. `,
+    h("button", { type: "button", class: "jump", id: "validate-document",
+      onclick: () => { target = "document"; liveRun.cancel(); go(); } }, "Validate the whole document instead"));
+}
+
+// ------------------------------------------------------------------ drafting a strict schema
+
+const draftBtn = document.getElementById("draft-schema");
+
+async function draftSchema() {
+  if (doc.isEmpty) {
+    summary.replaceChildren(h("div", { class: "headline bad", id: "headline" }, "Nothing to draft from"),
+      h("p", { class: "muted" }, "Paste one or more example documents (JSON Lines for several) in the Document pane."));
+    return;
+  }
+  ++runSeq;   // a validation still on its way must not replace the draft
+  const b = { examples: doc.text };
+  if (lastHint || target === "arguments") b.target = "arguments";
+  const fn = lastHint?.name;
+  let res;
+  try {
+    res = await doc.post("/api/validate/draft", b);
+  } catch (err) {
+    res = { ok: false, status: 0, body: { error: { code: "network", message: String(err) } } };
+  }
+  if (!res.ok) {
+    const box = h("div", { id: "error", "data-code": res.body?.error?.code || "" });
+    renderError(box, res.body?.error || { code: "unknown", message: `HTTP ${res.status}` }, {});
+    summary.replaceChildren(h("div", { class: "headline bad", id: "headline" }, "Could not draft a schema"), box);
+    return;
+  }
+  showDraft(res.body, fn);
+}
+
+function showDraft(d, fn) {
+  const area = h("textarea", { class: "json", id: "drafted-schema", spellcheck: "false", rows: "16",
+    "aria-label": "Drafted schema (edit before using it)" });
+  area.value = d.text;
+  const valid = d.checks.filter((c) => c.valid).length;
+  const parts = [
+    h("div", { class: "headline", id: "headline" }, "Drafted strict schema",
+      h("span", { class: "muted" }, ` · from ${plural(d.examples, "example", "examples")} · not applied`)),
+    h("p", { id: "draft-checks", class: d.all_valid ? "good" : "bad" },
+      `It validates ${valid} of ${d.examples} example${d.examples === 1 ? "" : "s"}; strictness review: `,
+      d.review.length ? plural(d.review.length, "warning", "warnings") : "strict, nothing left open"),
+  ];
+  if (d.notes.length) {
+    parts.push(h("ul", { class: "warnings", id: "draft-notes" }, d.notes.map((n) =>
+      h("li", { "data-code": n.code }, h("strong", {}, n.code), " ", n.message, " ",
+        h("span", { class: "mono" }, `at ${n.pointer || "/"}`)))));
+  }
+  parts.push(area, h("div", { class: "toolbar" },
+    h("button", { type: "button", class: "primary", id: "use-draft",
+      onclick: () => { schema.setText(area.value, { reason: "paste" }); } }, "Use as schema"),
+    h("button", { type: "button", id: "copy-draft",
+      onclick: () => navigator.clipboard?.writeText(area.value) }, "Copy"),
+    fn ? h("span", { class: "muted" }, ` (parameters for ${fn}: wrap them in your tool definition)`) : ""));
+  summary.replaceChildren(...parts);
+  viewerEl.hidden = true;
+}
+
+if (draftBtn) {
+  draftBtn.hidden = false;
+  draftBtn.addEventListener("click", () => draftSchema());
 }
 
 function errorItem(e, i) {
@@ -298,8 +397,8 @@ function errorItem(e, i) {
 function jumpToError(e, li) {
   for (const other of summary.querySelectorAll("#errors li[aria-current]")) other.removeAttribute("aria-current");
   li.setAttribute("aria-current", "true");
-  doc.select(e.line, e.column);
-  viewer.reveal(shownPointer(e));
+  if (!(currentArgs && currentArgs.located_in === "arguments")) doc.select(e.line, e.column);
+  viewer.reveal(viewerPointer(e, currentArgs));
 }
 
 function reviewItem(w) {

@@ -102,3 +102,67 @@ def test_a_large_document_is_held_in_memory_and_its_errors_revealed(page):
     item.locator("button.err-jump").click()
     page.wait_for_function("() => document.getElementById('viewer').dataset.selectedPointer === '/12345/level'",
                            timeout=30_000)
+
+
+# --------------------------------------------------------------------------- function call items and drafted schemas
+
+CALL_TOOL = """{
+  "type": "function", "name": "lookup_order", "strict": true,
+  "parameters": {"type": "object",
+    "properties": {"order_id": {"type": "string", "pattern": "^[A-Z]-\\\\d{4}$"},
+                   "include_lines": {"type": "boolean"}},
+    "required": ["order_id", "include_lines"], "additionalProperties": false}
+}"""
+CALL_ITEM = ('{"type": "function_call", "call_id": "call_3c91", "name": "lookup_order",\n'
+             ' "arguments": "{\\"order_id\\": \\"1042\\", \\"include_lines\\": true, \\"refund\\": true}"}')
+
+
+def test_a_function_call_item_offers_to_validate_its_arguments(page):
+    page.goto("/validate")
+    page.locator("#schema").fill(CALL_TOOL)
+    page.locator("#document").fill(CALL_ITEM)
+    hint = page.locator("#call-hint")
+    hint.wait_for()
+    assert hint.get_attribute("data-pointer") == "/arguments"
+    assert "function call to 'lookup_order'" in hint.inner_text()
+    # one click: the parsed arguments against the tool, the Gate's schema step
+    page.locator("#validate-arguments").click()
+    headline = page.locator("#headline")
+    headline.filter(has_text="the arguments at /arguments").wait_for()
+    assert "2 errors" in headline.inner_text()
+    pointers = page.eval_on_selector_all("#errors li", "els => els.map(e => e.dataset.pointer)")
+    assert pointers == ["/order_id", "/refund"]
+    assert page.locator("#call-hint").count() == 0
+    # the viewer shows the arguments the errors are placed in, and reveals one on click
+    page.locator('#errors li[data-pointer="/refund"] button.err-jump').click()
+    page.wait_for_function("() => document.getElementById('viewer').dataset.selectedPointer === '/refund'")
+    # back to the whole document
+    page.locator("#validate-document").click()
+    page.locator("#call-hint").wait_for()
+
+
+def test_draft_a_strict_schema_from_examples_and_use_it(page):
+    page.goto("/validate")
+    examples = "\n".join([
+        '{"order_id": "A-1042", "status": "open", "call_id": "call_8fK2abcd91", "qty": 2}',
+        '{"order_id": "B-2210", "status": "open", "call_id": "call_Zx91pQrs22", "qty": 1}',
+        '{"order_id": "C-0007", "status": "closed", "call_id": "call_0000aaaa11", "qty": 3}',
+    ])
+    page.locator("#document").fill(examples)
+    page.locator("#schema").fill("")
+    page.locator("#draft-schema").click()
+    page.locator("#headline").filter(has_text="Drafted strict schema").wait_for()
+    assert "not applied" in page.locator("#headline").inner_text()
+    checks = page.locator("#draft-checks").inner_text()
+    assert "validates 3 of 3 examples" in checks and "strict, nothing left open" in checks
+    drafted = page.locator("#drafted-schema").input_value()
+    assert '"additionalProperties": false' in drafted and '"^call_[A-Za-z0-9]+$"' in drafted
+    assert '"^[A-Z]-\\\\d{4}$"' in drafted and '"enum"' in drafted
+    # nothing was applied: the schema pane is still empty
+    assert page.locator("#schema").input_value() == ""
+    # the user edits and applies it: the first line then is a valid object, the whole text JSON Lines
+    page.locator("#use-draft").click()
+    page.locator("#document").fill('{"order_id": "A-1234", "status": "open", "call_id": "call_abcdef12", "qty": 5}')
+    page.locator("#headline").filter(has_text="Valid").wait_for()
+    page.locator("#document").fill('{"order_id": "1042", "status": "open", "call_id": "call_abcdef12", "qty": 5, "x": 1}')
+    page.locator("#headline").filter(has_text="2 errors").wait_for()

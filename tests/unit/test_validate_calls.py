@@ -158,3 +158,17 @@ def test_id_patterns():
     assert id_pattern(["A-1", "1-A"]) is None
     for p in ("^[A-Z]-\\d{2,4}$", "^fc_[A-Za-z0-9]+$"):
         assert validate_value({"pattern": p}, "A-104", limits=DEFAULT_LIMITS)["count"] in (0, 1)
+
+
+def test_plain_form_offers_and_runs_the_arguments(server):
+    """Without JavaScript: the hint is a submit button of the form (target=arguments)."""
+    from urllib.parse import urlencode
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    status, _, html = server.request("POST", "/validate", urlencode({"document": ITEM, "schema": TOOL}).encode(), form)
+    text = html.decode()
+    assert status == 200 and 'id="call-hint"' in text and 'name="target" value="arguments"' in text
+    body = urlencode({"document": ITEM, "schema": TOOL, "target": "arguments"}).encode()
+    status, _, html = server.request("POST", "/validate", body, form)
+    text = html.decode()
+    assert status == 200 and "2 errors" in text and 'id="arguments-note"' in text
+    assert 'data-pointer="/refund"' in text and 'id="call-hint"' not in text
