@@ -1,17 +1,23 @@
-// Gate view: walk one item through format → schema → diff with POST /api/gate.
+// Gate view: paste anything.  One item is walked through format → schema → diff with
+// POST /api/gate; a transcript, a stream or an Agents session (a cheap sniff, then the server's
+// `kind` decides) is answered by POST /api/transcript and shown as a report (transcript.js: the
+// findings with links into the input, a stream's timeline, a session's chain, the calls — each
+// one walked through the gate with a click).
 // Without JavaScript the page is a plain form (and /gate?case=NAME) that the server renders;
 // this script adds live results, the gallery in one click, viewers with the failing field
-// marked, "walk this call" for envelopes, and copying the function_call_output.
+// marked, "walk this call" for envelopes and transcripts, and copying the function_call_output
+// (or, for the Agents API dialect, the tool_result event).
 
-import { debounce, latestOnly, postLarge, renderError, copyText, h, shortList, DocumentInput } from "./app.js";
+import { debounce, latestOnly, postLarge, renderError, copyText, h, shortList, DocumentInput, markInTextarea, toast } from "./app.js";
 import { JsonViewer } from "./viewer.js";
 import { watchStale } from "./stale.js";
+import { sniff, renderReport, callItem, KIND_LABEL } from "./transcript.js";
 
 const LIVE_LIMIT = 200_000;   // characters in all panes: larger inputs run on Ctrl/Cmd+Enter
 const BIG_LIMIT = 2_000_000;  // characters: a larger file or paste is held in memory, not in the
                               // textarea (laying out 20 MB in a textarea blocks the tab for seconds)
-const MARKS = { pass: "✓", fail: "✗", skipped: "–" };
-const SAID = { pass: "passed", fail: "failed", skipped: "skipped" };
+const MARKS = { pass: "✓", fail: "✗", skipped: "–", warn: "!", warning: "!", info: "i" };
+const SAID = { pass: "passed", fail: "failed", skipped: "skipped", warn: "a warning", warning: "a warning", info: "a note" };
 
 const form = document.getElementById("gate-form");
 const panes = { schema: document.getElementById("schema-pane"), original: document.getElementById("original-pane") };
@@ -81,7 +87,21 @@ function request() {
 
 // ------------------------------------------------------------------ running
 
-const gateLatest = latestOnly((signal, req) => postLarge("/api/gate", req, { signal }));
+/** One run: a text that is not one item goes to /api/transcript first; its `kind` is the truth
+ *  ("item", or no transcript endpoint: the gate walks it). */
+const runLatest = latestOnly(async (signal, text) => {
+  const look = sniff(text);
+  if (look === "transcript" || look === "ask") {
+    const req = { text };
+    if (!inputs.schema.isEmpty) req.tools = inputs.schema.text;
+    const a = await postLarge("/api/transcript", req, { signal });
+    const unavailable = a.status === 404 || a.status === 405 || a.body?.error?.code === "not_available";
+    if (a.ok && a.body.kind && a.body.kind !== "item") return { mode: "transcript", answer: a };
+    if (!a.ok && !unavailable && look === "transcript") return { mode: "transcript", answer: a };
+  }
+  return { mode: "item", answer: await postLarge("/api/gate", request(), { signal }) };
+});
+const FIELD_OF = { text: "item", tools: "schema" };   // the transcript's fields in this form
 const scheduleLive = debounce(() => run(), 350);
 
 async function run() {
@@ -90,13 +110,18 @@ async function run() {
   const mark = markNext; markNext = false;
   setStates({ kind: "busy" });
   body.setAttribute("aria-busy", "true");
-  let answer;
-  try { answer = await gateLatest(request()); }
-  catch (err) { answer = { ok: false, status: 0, body: { error: { code: "network", message: String(err) } } }; }
-  if (!answer) return;  // a newer run is on its way
+  let got;
+  try { got = await runLatest(inputs.item.text); }
+  catch (err) { got = { mode: "item", answer: { ok: false, status: 0, body: { error: { code: "network", message: String(err) } } } }; }
+  if (!got) return;  // a newer run is on its way
+  const { mode, answer } = got;
   body.removeAttribute("aria-busy");
-  if (answer.ok) render(answer.body);
-  else showError(answer.body?.error || { message: "The server did not answer" }, mark);
+  if (answer.ok) (mode === "transcript" ? renderTranscript : render)(answer.body);
+  else {
+    const error = { ...(answer.body?.error || { message: "The server did not answer" }) };
+    if (mode === "transcript" && FIELD_OF[error.field]) error.field = FIELD_OF[error.field];
+    showError(error, mark, mode);
+  }
 }
 
 form.addEventListener("submit", (e) => { e.preventDefault(); markNext = true; run(); });
@@ -109,9 +134,10 @@ function showEmpty() {
     "The walk appears here: format, then schema, then diff, and one verdict. New here? Load a case from the gallery below."));
 }
 
-function showError(error, mark) {
+function showError(error, mark, mode = "item") {
   live.className = "headline bad";
-  live.textContent = `Cannot gate: the ${error.field || "input"} could not be read`;
+  live.textContent = mode === "transcript" ? `Cannot read the transcript: the ${error.field === "schema" ? "tools" : "text"} could not be read`
+    : `Cannot gate: the ${error.field || "input"} could not be read`;
   const input = inputs[error.field];
   const box = h("div", { id: "error" });
   renderError(box, error, input && !input.isBig ? { onJump: (e) => { openPane(e.field); input.select(e.line, e.column); } } : {});
@@ -131,14 +157,32 @@ function openPane(name) { if (panes[name]) panes[name].open = true; }
 // ------------------------------------------------------------------ rendering the walk
 
 function ruleSpan(numbers) {
+  if (!numbers?.length) return "";
   return numbers.length === 1 ? `rule ${numbers[0]}` : `rules ${numbers[0]}–${numbers[numbers.length - 1]}`;
 }
 
 function label(text) { return h("span", { class: "label" }, text); }
 
+function headlineOf(r) {
+  return r.execute ? "ok — may be executed" : `Blocked: ${r.verdict}${r.rule?.number ? ` (rule ${r.rule.number})` : ""}`;
+}
+
+/** The walk of one item: `ctx.itemText` is the item walked, `ctx.select(line, column)` marks a
+ *  place of it in the input (null when the item is not the input: a call of a transcript). */
+let walkCtx = null;
+
 function render(r) {
   live.className = `headline ${r.execute ? "good" : "bad"}`;
-  live.textContent = r.execute ? "ok — may be executed" : `Blocked: ${r.verdict} (rule ${r.rule.number})`;
+  live.textContent = headlineOf(r);
+  walkCtx = { itemText: inputs.item.text, select: inputs.item.isBig ? null : (line, column) => inputs.item.select(line, column) };
+  body.replaceChildren(...walkNodes(r));
+  setStates({ kind: "ok" });
+  // a failing format step points at its field in the item
+  const failed = r.steps.find((s) => s.check === "format" && s.status === "fail" && s.line);
+  if (failed && !inputs.item.isBig) inputs.item.gutter.mark(failed.line, failed.column);
+}
+
+function walkNodes(r) {
   const walk = h("ol", { class: "walk", id: "walk" }, r.steps.map((s) => renderStep(s, r)));
   const parts = [walk, renderBanner(r)];
   if (r.warnings?.length) {
@@ -147,11 +191,7 @@ function render(r) {
       h("span", { class: "mono" }, `at ${w.pointer || "/"} (line ${w.line}, column ${w.column})`))), { limit: 5, noun: "warnings" }));
   }
   if (r.envelope) parts.push(renderEnvelope(r.envelope));
-  body.replaceChildren(...parts);
-  setStates({ kind: "ok" });
-  // a failing format step points at its field in the item
-  const failed = r.steps.find((s) => s.check === "format" && s.status === "fail" && s.line);
-  if (failed && !inputs.item.isBig) inputs.item.gutter.mark(failed.line, failed.column);
+  return parts;
 }
 
 function renderStep(s, r) {
@@ -170,10 +210,13 @@ function renderStep(s, r) {
     if (s.checked) b.append(h("p", { class: "checked" }, label("Checked"), " ", s.checked, s.source ? ` (${s.source})` : "", "."));
     if (s.check === "format") formatDetail(b, s);
     else if (s.check === "schema") schemaDetail(b, s);
-    else diffDetail(b, s);
+    else if (s.check === "diff") diffDetail(b, s);
+    else otherDetail(b, s);
   }
-  const failedRule = s.rule ? RULES[s.rule - 1] : null;
-  if (failedRule) {
+  const failedRule = s.rule && r.dialect !== "agents_api" ? RULES[s.rule - 1] : null;
+  if (!s.rules?.length && !failedRule) {
+    if (s.explain || s.plain) b.append(h("p", { class: "rule-plain" }, s.explain || s.plain));
+  } else if (failedRule) {
     b.append(h("p", { class: "rule-plain" }, label(`Rule ${failedRule.number}`), " ", failedRule.text, " ", failedRule.plain),
       h("details", { class: "help spec" }, h("summary", {}, "The rule in full"), h("p", {}, failedRule.full)));
   } else {
@@ -200,7 +243,7 @@ function formatDetail(b, s) {
   b.append(h("p", { class: "found" }, label("Found"), " ", s.reason));
   b.append(h("p", { class: "mono where" }, "field ", h("code", { class: "fail-field" }, s.field),
     s.line ? ` · item line ${s.line}, column ${s.column}` : "",
-    s.line && !inputs.item.isBig ? [" ", h("button", { type: "button", class: "jump", onclick: () => inputs.item.select(s.line, s.column) }, "show in input")] : ""));
+    s.line && walkCtx?.select ? [" ", h("button", { type: "button", class: "jump", onclick: () => walkCtx.select(s.line, s.column) }, "show in input")] : ""));
   if (s.parse_error) {
     b.append(h("p", {}, `In the arguments string, line ${s.parse_error.line ?? "?"}, column ${s.parse_error.column ?? "?"}: ${s.parse_error.message}`));
     if (s.parse_error.snippet) b.append(h("pre", { class: "snippet" }, s.parse_error.snippet));
@@ -211,10 +254,23 @@ function formatDetail(b, s) {
   }
   // the item with the failing field marked
   const pointer = s.located_at ?? s.pointer;
-  const { el, v } = viewerBox(inputs.item.text, "Item", [["error", [pointer]]]);
+  const { el, v } = viewerBox(walkCtx?.itemText ?? inputs.item.text, "Item", [["error", [pointer]]]);
   el.classList.add("item-viewer");
   b.append(el);
   if (!s.located_at) v.ready.then(() => v.reveal(pointer));
+}
+
+/** A step this page has no special view for (the Agents API's door-1 review of the tool, say):
+ *  what it found, and every problem it lists. */
+function otherDetail(b, s) {
+  if (s.reason || s.note) b.append(h("p", { class: "found" }, label("Found"), " ", s.reason || s.note));
+  for (const key of ["issues", "problems", "findings", "review", "fail"]) {
+    const list = s[key];
+    if (!Array.isArray(list) || !list.length) continue;
+    b.append(h("ul", { class: "step-issues", dataset: { list: key } }, list.map((x) => typeof x !== "object" || x === null ? h("li", {}, String(x))
+      : h("li", {}, x.path ?? x.pointer ? [h("code", {}, x.path ?? x.pointer), " "] : "", x.code || x.reason || x.keyword ? [h("strong", {}, x.code || x.reason || x.keyword), " "] : "",
+        x.message || x.text || "", x.fix ? [" ", h("span", { class: "muted" }, x.fix)] : ""))));
+  }
 }
 
 function schemaDetail(b, s) {
@@ -271,7 +327,22 @@ function renderBanner(r) {
       ? [h("span", { "aria-hidden": "true" }, "✓"), " ok — run the tool"]
       : [h("span", { "aria-hidden": "true" }, "✗"), " Blocked · ", h("code", {}, r.verdict)]),
     h("p", { class: "verdict-reason" }, r.reason));
-  if (r.function_call_output) {
+  if (r.dialect === "agents_api") {
+    // the Agents API dialect: the host-validation report and the tool_result event to send,
+    // never a function_call_output
+    banner.dataset.dialect = "agents_api";
+    if (r.report) {
+      banner.append(h("p", {}, "Host validation (door 2): the same ", h("code", {}, "parameters"), " schema, run again before executing."),
+        h("pre", { class: "output", id: "host-report" }, JSON.stringify(r.report, null, 1)));
+    }
+    if (r.tool_result) {
+      const text = JSON.stringify(r.tool_result);
+      banner.append(h("p", {}, r.tool_result.success ? ["Run the tool, then send this event (its ", h("code", {}, "output"), " is the tool's result as a string):"]
+        : "Do not run the tool; send this event back (the turn_id and call_id copied exactly):"),
+        h("pre", { class: "output", id: "tool-result" }, text),
+        h("div", { class: "toolbar" }, h("button", { type: "button", id: "copy-tool-result", onclick: () => copyText(text, "tool_result copied") }, "Copy tool_result")));
+    }
+  } else if (r.function_call_output) {
     const text = JSON.stringify(r.function_call_output);
     banner.append(h("p", {}, "Attach this after running the tool (put the tool's result, as a string, in ", h("code", {}, "output"), "):"),
       h("pre", { class: "output", id: "fco" }, text),
@@ -310,15 +381,100 @@ function walk(text) {
   document.getElementById("item-label").scrollIntoView({ block: "nearest" });
 }
 
+// ------------------------------------------------------------------ a transcript, stream or session
+
+/** Mark a place of the input: the line numbered and selected (without moving the focus when
+ *  `focus` is false); for a text held in memory, the line is shown in the report instead. */
+function placeInInput(line, column = 1, { focus = true } = {}) {
+  const input = inputs.item;
+  if (input.isBig) {
+    const text = input.text;
+    let start = 0;
+    for (let l = 1; l < line && start !== -1; l++) { const nl = text.indexOf("\n", start); start = nl === -1 ? -1 : nl + 1; }
+    const end = start === -1 ? -1 : text.indexOf("\n", start);
+    const shown = start === -1 ? "(past the end of the text)" : text.slice(start, end === -1 ? text.length : end).slice(0, 400);
+    const box = document.getElementById("place-preview") || h("div", { class: "place-preview", id: "place-preview", role: "status" });
+    box.replaceChildren(h("div", { class: "muted" }, `line ${line}, column ${column} of ${input.big.name} (held in memory, not in the text box):`),
+      h("pre", { class: "snippet" }, shown));
+    document.getElementById("report")?.after(box);
+    return;
+  }
+  input.gutter.mark(line, column);
+  if (focus) { markInTextarea(input.ta, line, column); return; }
+  // select and scroll to the line without taking the focus from the report
+  const text = input.ta.value;
+  let start = 0;
+  for (let l = 1; l < line; l++) { const nl = text.indexOf("\n", start); if (nl === -1) break; start = nl + 1; }
+  let end = text.indexOf("\n", start);
+  if (end === -1) end = text.length;
+  input.ta.setSelectionRange(start, end);
+  const lh = parseFloat(getComputedStyle(input.ta).lineHeight) || 18;
+  input.ta.scrollTop = Math.max(0, (line - 3) * lh);
+  input.ta.dataset.markedLine = String(line);
+}
+
+function renderTranscript(r) {
+  const report = renderReport(r, {
+    text: inputs.item.text, big: inputs.item.isBig,
+    onPlace: (line, column, options) => placeInInput(line, column, options),
+    onWalk: (call, index) => walkCall(r, call, index, report),
+  });
+  live.className = `headline ${report.good ? "good" : "bad"}`;
+  live.textContent = report.headline;
+  body.replaceChildren(...report.nodes);
+  walkCtx = null;
+  inputs.item.note = h("span", { class: "good" }, `read as ${KIND_LABEL[r.kind] || r.kind}`);
+  setStates(null);
+  if (!inputs.schema.isEmpty) inputs.schema.setState({ kind: "ok" });
+}
+
+/** Walk one call of the report through the one-item gate, shown under the calls. */
+async function walkCall(r, call, index, report) {
+  const box = report.walkBox;
+  const got = callItem(r, call, inputs.item.text, inputs.schema.isEmpty ? null : inputs.schema.text, { big: inputs.item.isBig });
+  box.hidden = false;
+  if (!got) {
+    box.replaceChildren(h("p", { class: "bad" }, "This call's item could not be taken out of the text (it is held in memory); open the file's call on its own to walk it."));
+    return;
+  }
+  box.replaceChildren(h("p", { class: "muted" }, "Walking…"));
+  const req = { item: got.item };
+  if (got.schema) req.schema = got.schema;
+  const a = await postLarge("/api/gate", req);
+  const title = h("h3", { id: "call-walk-title" }, `Call ${index + 1}: ${call.name || "?"} walked through the gate`);
+  const open = h("div", { class: "toolbar" },
+    h("button", { type: "button", id: "walk-in-gate", onclick: () => { inputs.schema.setText(got.schema || inputs.schema.text, { reason: "walk" }); if (got.schema) openPane("schema"); walk(got.item); } },
+      "Open this item in the Gate"));
+  const item = h("details", { class: "walked-item" }, h("summary", {}, "The item walked"), h("pre", { class: "output" }, got.item));
+  if (!a.ok) {
+    const err = h("div", { id: "call-walk-error" });
+    renderError(err, a.body?.error);
+    box.replaceChildren(title, err, item, open);
+  } else {
+    const saved = walkCtx;
+    walkCtx = { itemText: got.item, select: null };
+    try {
+      box.replaceChildren(title, h("p", { class: `headline ${a.body.execute ? "good" : "bad"}`, id: "call-walk-verdict" }, headlineOf(a.body)), ...walkNodes(a.body), item, open);
+    } finally { walkCtx = saved; }
+  }
+  box.scrollIntoView({ block: "nearest" });
+}
+
 // ------------------------------------------------------------------ the gallery
+
+/** A case's texts for the three panes (a transcript or session case carries `text` and `tools`). */
+function caseTexts(c) {
+  return { item: c.item ?? c.text ?? "", schema: c.schema ?? c.tools ?? "", original: c.original ?? "" };
+}
 
 for (const a of document.querySelectorAll("a[data-case]")) {
   a.addEventListener("click", (e) => {
     const c = GALLERY.find((x) => x.name === a.dataset.case);
     if (!c) return;
     e.preventDefault();
-    for (const k of ["item", "schema", "original"]) inputs[k].setText(c[k] || "", { name: c.name, reason: "sample" });
-    for (const [name, det] of Object.entries(panes)) det.open = Boolean(c[name]);
+    const texts = caseTexts(c);
+    for (const k of ["item", "schema", "original"]) inputs[k].setText(texts[k], { name: c.name, reason: "sample" });
+    for (const [name, det] of Object.entries(panes)) det.open = Boolean(texts[name]);
     for (const x of document.querySelectorAll("a[data-case]")) x.classList.toggle("current", x === a);
     run();
     document.getElementById("result").scrollIntoView({ block: "nearest", behavior: "smooth" });

@@ -122,7 +122,29 @@ def diff_page():
 
 @pages.route("/gate", methods=["GET", "POST"])
 def gate_page():
-    return page(VIEW["gate"])
+    """The Gate page: "paste anything".  A posted text that is not one item (a transcript, a
+    stream, an Agents session: :func:`.paste.one_item`) is answered by the transcript core and
+    rendered as its report (``transcript``), so the page stays a plain form without JavaScript;
+    one item (or the core's ``kind: "item"``) is the gate's walk, as :func:`page` renders it."""
+    view = VIEW["gate"]
+    if request.method != "POST":
+        return page(view)
+    from . import paste
+    extra = view.page_context(request.args)
+    extra.pop("form", None)
+    form, result, transcript, error, status, mode = {}, None, None, None, 200, "item"
+    try:
+        form = form_body(view.text_fields)
+        if form and not paste.one_item(form.get("item", "")):
+            mode = "transcript"
+            transcript = paste.report(form, g.limits)
+            mode = "transcript" if transcript is not None else "item"
+        if form and transcript is None:
+            result = view.core.handle(form, g.limits)
+    except WorkbenchError as exc:
+        error, status = exc.to_dict(), exc.status
+    return render_template("gate.html", view=view.name, form=form, result=result, transcript=transcript,
+                           error=error, error_mode=mode, **extra), status
 
 
 @pages.app_context_processor

@@ -1,0 +1,166 @@
+"""The Gate page's "paste anything" without JavaScript: is the posted text one item (the gate's
+walk) or a transcript, a stream or a session (the transcript core's report)?
+
+:func:`one_item` is the same cheap look the page's script takes (``static/js/transcript.js``,
+``sniff``); the transcript core's ``kind`` stays the truth (``kind: "item"`` goes back to the
+gate).  :func:`report` answers a non-item paste and gives each listed call the exact text of its
+item (``walk_item``), so the report's "walk this call" buttons are plain forms too.
+No Flask here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import transcript
+from ..errors import WorkbenchError
+from ..jsontext import dumps_tree, dumps_value, locate_many, parse, split_pointer
+
+_SSE = re.compile(r"^(?:event|data|id|retry):", re.M)
+_CONTAINER_ARRAYS = ("output", "input", "messages", "choices", "items", "required_actions", "events")
+_CONTAINER_OBJECTS = ("response", "chat.completion", "chat.completion.chunk", "agent.session")
+WALKABLE = 200   # calls given their item text for the no-JS walk forms (the page shows fewer)
+
+
+def _container(value) -> bool:
+    if isinstance(value, list):
+        return True
+    if not isinstance(value, dict):
+        return False
+    if isinstance(value.get("type"), str):
+        return bool(re.match(r"(response|agent\.session)\.", value["type"]))   # one event
+    if value.get("object") in _CONTAINER_OBJECTS:
+        return True
+    if any(isinstance(value.get(k), list) for k in _CONTAINER_ARRAYS):
+        return True
+    return isinstance(value.get("session"), dict) or isinstance(value.get("agent"), dict)
+
+
+def one_item(text: str) -> bool:
+    """True when ``text`` looks like one item (or is not JSON at all: the gate says where)."""
+    t = text.lstrip()
+    if not t:
+        return True
+    if t[0] in "[:" or _SSE.match(t):
+        return False
+    if t[0] != "{":
+        return not _SSE.search(t[:65536])
+    try:
+        return not _container(parse(t, field="item", warnings=False).value)
+    except WorkbenchError:
+        first, _, rest = t.partition("\n")
+        if rest.strip():
+            try:
+                parse(first, field="item", warnings=False)
+                return False          # JSON Lines
+            except WorkbenchError:
+                pass
+        return not _SSE.search(t[:65536])
+
+
+def _piece(text: str, source: str | None, line: int | None, cache: dict | None = None) -> str | None:
+    """The JSON text a place is in: the whole text, or the value on one line."""
+    if source in (None, "json"):
+        return text
+    if not line:
+        return None
+    lines = cache.setdefault("lines", None) if cache is not None else None
+    if lines is None:
+        lines = text.splitlines()
+        if cache is not None:
+            cache["lines"] = lines
+    if line > len(lines):
+        return None
+    s = lines[line - 1].strip()
+    m = re.search(r"(?:^|\s)data:\s?", s)
+    return s[m.end():] if source == "sse" and m else s
+
+
+def _walk_text(result: dict, call: dict, text: str, parsed_cache: dict) -> str | None:
+    if isinstance(call.get("json"), str):          # the core gives the call's exact text
+        if call.get("dialect") != "chat_completions":
+            return call["json"]
+        try:
+            return _walkable(parse(call["json"], field="text", warnings=False).value)
+        except WorkbenchError:
+            return None
+    item = None
+    for it in result.get("items") or ():
+        if isinstance(it, dict) and it.get("type") == "function_call" and it.get("call_id") == call.get("call_id"):
+            item = it
+            break
+    if item is None:
+        piece = _piece(text, result.get("source"), call.get("line"), parsed_cache)
+        pointer = call.get("pointer") or ""
+        if piece is None:
+            return None
+        if call.get("dialect") != "chat_completions":
+            span = locate_many(piece, [pointer]).get(pointer)
+            return piece[span.start:span.end] if span else None
+        try:
+            if piece not in parsed_cache:
+                parsed_cache[piece] = parse(piece, field="text", warnings=False).value
+            value = parsed_cache[piece]
+        except WorkbenchError:
+            return None
+        for tok in split_pointer(pointer):
+            value = value[int(tok)] if isinstance(value, list) else value.get(tok) if isinstance(value, dict) else None
+        item = value
+    return _walkable(item)
+
+
+def _walkable(item) -> str | None:
+    if isinstance(item, dict) and isinstance(item.get("function"), dict):
+        fn = item["function"]   # a Chat tool call: the Open Responses item carrying it
+        item = {"type": "function_call", "id": item.get("id"), "call_id": item.get("id"),
+                "name": fn.get("name"), "arguments": fn.get("arguments"), "status": "completed"}
+    if item is None:
+        return None
+    try:
+        return dumps_tree(item, indent=2)
+    except TypeError:
+        return dumps_value(item).decode("utf-8")
+
+
+def _tools_in(result: dict, text: str) -> str | None:
+    """The tool definitions the pasted text carries (an Agents session's ``agent.tools``, a
+    request's or a streamed response's ``tools``), as text for the walk forms."""
+    source = result.get("source")
+    pieces = [text] if source in (None, "json") else [
+        _piece(line, source, 1) for line in text.splitlines()[:12] if line.strip()]
+    for piece in pieces:
+        try:
+            value = parse(piece, field="text", warnings=False).value
+        except WorkbenchError:
+            continue
+        if not isinstance(value, dict):
+            continue
+        for holder in (value.get("agent"), (value.get("session") or {}).get("agent") if isinstance(value.get("session"), dict) else None,
+                       value, value.get("response")):
+            tools = holder.get("tools") if isinstance(holder, dict) else None
+            if isinstance(tools, list) and tools:
+                try:
+                    return dumps_tree(tools, indent=2)
+                except TypeError:
+                    return dumps_value(tools).decode("utf-8")
+    return None
+
+
+def report(form: dict, limits) -> dict | None:
+    """The transcript core's report for the gate form's text (``item``) and tools (``schema``),
+    or None when the core says it is one item after all."""
+    body = {"text": form.get("item", "")}
+    if form.get("schema", "").strip():
+        body["tools"] = form["schema"]
+    result = transcript.handle(body, limits)
+    if result.get("kind") == "item":
+        return None
+    cache: dict = {}
+    if "tools" not in body:
+        result["walk_schema"] = _tools_in(result, body["text"])
+    for call in (result.get("calls") or [])[:WALKABLE]:
+        try:
+            call["walk_item"] = _walk_text(result, call, body["text"], cache)
+        except (WorkbenchError, LookupError, ValueError, TypeError):
+            call["walk_item"] = None
+    return result
