@@ -29,10 +29,14 @@ def first_lines(text: str, n: int = 3) -> list[str]:
 
 
 def looks_like_sse(text: str) -> bool:
-    """Lines that start ``event:`` / ``data:`` (or ``id:``, ``retry:``, a ``:`` comment)."""
-    lines = first_lines(text)
-    return bool(lines) and all(_SSE_FIELD.match(line) for line in lines[:2]) \
-        and any(line.startswith(("event:", "data:")) for line in lines)
+    """The first lines are all SSE fields (``event:``, ``data:``, ``id:``, ``retry:``, a ``:``
+    comment) and a ``data:`` line carries JSON or ``[DONE]`` (so YAML with a ``data:`` key is
+    not taken for a stream)."""
+    lines = first_lines(text, 5)
+    if not lines or not all(_SSE_FIELD.match(line) for line in lines):
+        return False
+    payloads = [line[5:].strip() for line in lines if line.startswith("data:")]
+    return any(p[:1] in ("{", "[", '"') or p == "[DONE]" for p in payloads)
 
 
 def sse_error(exc: WorkbenchError, field: str) -> WorkbenchError:
