@@ -15,6 +15,7 @@ from typing import Any
 from .items import Entry
 from .read import Piece, Source
 from .report import Place, Report
+from .report import key as key_of
 
 
 def completion_entries(value: dict, piece: Piece, base: str, pos0: int = 0):
@@ -147,7 +148,7 @@ class ChatStream:
         for ci, ch in enumerate(choices):
             if type(ch) is not dict:
                 continue
-            index = ch.get("index", ci)
+            index = key_of(ch.get("index", ci))
             state = self.choices.setdefault(index, {"role": None, "content": [], "calls": []})
             fr = ch.get("finish_reason")
             if isinstance(fr, str) and fr:
@@ -165,7 +166,7 @@ class ChatStream:
             for j, tc in enumerate(tcs):
                 if type(tc) is not dict:
                     continue
-                ti = tc.get("index", j)
+                ti = key_of(tc.get("index", j))
                 key = (index, ti)
                 call = self.calls.get(key)
                 pointer = f"/choices/{ci}/delta/tool_calls/{j}"

@@ -182,3 +182,15 @@ def show_diff(diff: list[dict]) -> str:
         else:
             parts.append(f"a missing '{d['right']}' at {d['at']}")
     return ", ".join(parts)
+
+
+def key(v):
+    """``v`` as a dict key: strings, numbers, booleans and null as they are; anything else
+    (an object or array where an id or index belongs) as its JSON text."""
+    if v is None or type(v) in (str, int, bool):
+        return v
+    from ..jsontext import dumps_value
+    try:
+        return "json:" + dumps_value(v).decode("utf-8")
+    except Exception:  # pragma: no cover - every parsed value is writable
+        return repr(v)

@@ -23,6 +23,7 @@ from ..errors import WorkbenchError
 from ..jsontext import dumps_value
 from .read import split_array
 from .report import Place, edit_diff, show_diff
+from .report import key as key_of
 
 RESULT_TYPE = "agent.session.input.tool_result"
 ORCHESTRATION = ("create_subagent_call", "send_subagent_input_call", "wait_for_subagents_call",
@@ -67,10 +68,10 @@ class Session:
                     self.history.append((it, Place(piece, f"{base}/{key}/{i}")))
         ra = s.get("required_actions")
         if isinstance(ra, list):
-            seen = {(a.get("turn_id"), a.get("call_id")) for a, _ in self.actions
+            seen = {(key_of(a.get("turn_id")), key_of(a.get("call_id"))) for a, _ in self.actions
                     if type(a) is dict}
             for i, a in enumerate(ra):
-                if type(a) is dict and (a.get("turn_id"), a.get("call_id")) in seen:
+                if type(a) is dict and (key_of(a.get("turn_id")), key_of(a.get("call_id"))) in seen:
                     continue  # the same action in a later snapshot
                 self.actions.append((a, Place(piece, f"{base}/required_actions/{i}")))
 
@@ -162,7 +163,7 @@ class Session:
                 continue
             turn(it.get("turn_id"), place)
             if t == "function_call":
-                pair = (it.get("turn_id"), it.get("call_id"))
+                pair = (key_of(it.get("turn_id")), key_of(it.get("call_id")))
                 who = it.get("agent_id") if "agent_id" in it else it.get("from")
                 link = {"object": "function_call", "call_id": it.get("call_id"),
                         "turn_id": it.get("turn_id"), "name": it.get("name"), "pending": False,
@@ -202,7 +203,7 @@ class Session:
             ctx.deadline.check()
             if type(a) is not dict:
                 continue
-            pair = (a.get("turn_id"), a.get("call_id"))
+            pair = (key_of(a.get("turn_id")), key_of(a.get("call_id")))
             turn(a.get("turn_id"), place)
             r = ctx.gates.agents(a)
             link = {"object": "function_call", "call_id": a.get("call_id"),
@@ -233,7 +234,7 @@ class Session:
                 by_call_id.setdefault(p[1], []).append(p)
         for k, (res, place) in enumerate(self.results):
             ctx.deadline.check()
-            pair = (res.get("turn_id"), res.get("call_id"))
+            pair = (key_of(res.get("turn_id")), key_of(res.get("call_id")))
             link = {"object": "tool_result", "call_id": res.get("call_id"),
                     "turn_id": res.get("turn_id"), "success": res.get("success"),
                     "_at": place, "_findings": []}

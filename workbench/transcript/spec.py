@@ -256,8 +256,9 @@ class SpecCheck:
             if not isinstance(t, str):
                 continue
             if inputs:
-                name = MESSAGE_PARAMS.get(it.get("role")) if t == "message" else \
-                    INPUT_SCHEMAS.get(t)
+                role = it.get("role")
+                name = (MESSAGE_PARAMS.get(role) if isinstance(role, str) else None) \
+                    if t == "message" else INPUT_SCHEMAS.get(t)
             else:
                 name = OUTPUT_SCHEMAS.get(t)
             if name is None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from .read import Piece, Source
 from .report import Place, Report
+from .report import key as key_of
 
 TERMINAL = {"response.completed": "completed", "response.failed": "failed",
             "response.incomplete": "incomplete"}
@@ -282,7 +283,7 @@ class ResponsesStream:
                     self._mismatch(piece, "/arguments", "".join(slot.deltas), a,
                                    "response.function_call_arguments.done", slot)
         elif t in ("response.content_part.added", "response.content_part.done"):
-            ci = ev.get("content_index")
+            ci = key_of(ev.get("content_index"))
             if t.endswith("added"):
                 slot.parts_added.add(ci)
             else:
@@ -291,7 +292,7 @@ class ResponsesStream:
                 slot.parts_done.add(ci)
         elif t in ("response.output_text.delta", "response.output_text.done",
                    "response.refusal.delta", "response.refusal.done"):
-            ci = ev.get("content_index")
+            ci = key_of(ev.get("content_index"))
             if slot.parts_added and ci not in slot.parts_added:
                 self._order(piece, f"{t} before its content part was added "
                                    "(response.content_part.added comes first).", slot)
