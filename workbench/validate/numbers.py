@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from . import library  # noqa: F401  (first: jsonschema without the iri grammar)
 from jsonschema import _types
-from jsonschema._utils import equal
+from ..jsontext import json_equal as equal  # the one JSON equality
 
 
 def _parts(x) -> tuple[int, int]:

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from ...runtime import current
 from ..numbers import is_multiple
-from jsonschema._utils import equal
+from ...jsontext import json_equal as equal  # the one JSON equality
 
 
 class Unsupported(Exception):
