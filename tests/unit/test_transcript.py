@@ -612,3 +612,19 @@ def test_status_note_says_which_rule_is_whose():
     r = run([USER, call("call_1", status=None), output("call_1")])
     (c,) = r["calls"]
     assert c["verdict"] == "status" and "spec" in c["note"] and "gate" in c["note"]
+
+
+def test_a_log_of_exchanges_and_duplicate_replay_through_previous_response_id():
+    first = response("completed", call("call_1"))
+    again = {"model": "m", "previous_response_id": "resp_1",
+             "input": [call("call_1"), output("call_1")]}
+    r = run("\n".join(json.dumps(x) for x in (first, again)))
+    assert r["kind"] == "item_list" and r["source"] == "json_lines"
+    f = one(r, "duplicate_replay")
+    assert f["line"] == 2 and f["pointer"] == "/input/0/call_id"
+    assert [x["role"] for x in f["related"]] == ["first", "second"]
+    assert f["related"][0]["line"] == 1 and f["related"][0]["pointer"] == "/output/0"
+    assert errors(r) == ["duplicate_replay"]
+    fine = {"model": "m", "previous_response_id": "resp_1", "input": [output("call_1")]}
+    r = run("\n".join(json.dumps(x) for x in (first, fine)))
+    assert errors(r) == [] and not only(r, "pending_call")

@@ -153,9 +153,59 @@ def analyse_item_list(ctx: Context) -> None:
             _items_of(ctx, v, "")
     else:
         placed = _pieces_placed(ctx)
+    docs = [(d, p) for d, p in placed if _is_document(d)]
+    if docs and len(docs) == sum(1 for d, _ in placed if type(d) is dict):
+        _log(ctx, docs)
+        return
     v = src.value if src.form == "json" else None
     earlier = type(v) is dict and isinstance(v.get("previous_response_id"), str)
     _item_checks(ctx, placed, last_turn=False, inputs=True, earlier=earlier)
+
+
+def _is_document(v: Any) -> bool:
+    return type(v) is dict and "type" not in v and (
+        v.get("object") == "response" or isinstance(v.get("output"), list) or
+        isinstance(v.get("input"), list))
+
+
+def _log(ctx: Context, docs) -> None:
+    """A log of exchanges (JSON Lines or an array of responses and request bodies): their items
+    in order, checked as one transcript.  A request whose ``previous_response_id`` names a
+    response of the log and repeats one of its calls in ``input`` is ``duplicate_replay``
+    (the server holds that call already); the repeated copy is left out of the pairing."""
+    placed: list = []
+    held: dict[str, dict[str, Place]] = {}   # response id -> call_id -> the call's place
+    last = None
+    for d, p in docs:
+        ctx.deadline.check()
+        if d.get("object") == "response" or isinstance(d.get("output"), list):
+            out = d.get("output") if isinstance(d.get("output"), list) else []
+            items = [(it, Place(p.piece, f"{p.pointer}/output/{i}")) for i, it in enumerate(out)]
+            states(items, d.get("status") if isinstance(d.get("status"), str) else None,
+                   Place(p.piece, p.pointer + "/status"), ctx.report)
+            if isinstance(d.get("id"), str):
+                held[d["id"]] = {it["call_id"]: q for it, q in items if type(it) is dict and
+                                 it.get("type") == "function_call" and
+                                 isinstance(it.get("call_id"), str)}
+            placed += items
+            last = "response"
+            continue
+        prev = d.get("previous_response_id")
+        holds = held.get(prev, {}) if isinstance(prev, str) else {}
+        for i, it in enumerate(d.get("input") or ()):
+            q = Place(p.piece, f"{p.pointer}/input/{i}")
+            if type(it) is dict and it.get("type") == "function_call" and \
+                    it.get("call_id") in holds and isinstance(it.get("call_id"), str):
+                ctx.report.add("duplicate_replay",
+                               f"This input repeats the call {it.get('call_id')!r} that "
+                               f"previous_response_id {prev!r} already holds: the server has "
+                               "it, so it is sent twice. Send only the function_call_output.",
+                               Place(q.piece, q.pointer + "/call_id"),
+                               [("first", holds[it["call_id"]]), ("second", q)])
+                continue
+            placed.append((it, q))
+        last = "request"
+    _item_checks(ctx, placed, last_turn=False, inputs=last == "request")
 
 
 def analyse_item(ctx: Context) -> None:
