@@ -69,7 +69,7 @@ export class Model {
     this.autoDepth = autoDepth;
     this.n = 0;
     this.cap = 0;
-    this.grow(Math.max(256, text.length >> 4));
+    this.grow(Math.max(16, text.length >> 4));
     this.pos = 0;
     this.state = S_VALUE;
     this.stack = [];

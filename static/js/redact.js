@@ -38,7 +38,10 @@ const RE_NUMBER = /^(-?)(\d+)(\.\d+)?([eE][+-]?\d+)?$/;
 
 /** letters → x/X, digits → 0, everything else kept. */
 function shape(s) {
-  return s.replace(/[\p{L}\p{N}]/gu, (c) => (/\p{N}/u.test(c) ? "0" : /\p{Lu}/u.test(c) ? "X" : "x"));
+  const ascii = s.replace(/[A-Z]/g, "X").replace(/[a-z]/g, "x").replace(/[0-9]/g, "0");
+  // eslint-disable-next-line no-control-regex
+  if (!/[^\x00-\x7f]/.test(ascii)) return ascii;   // the common case: no Unicode classes needed
+  return ascii.replace(/\p{Lu}/gu, "X").replace(/[^\P{L}X]/gu, "x").replace(/\p{N}/gu, "0");
 }
 
 /** A typed placeholder for one string value; `counts` says which kind it was. */
@@ -178,7 +181,14 @@ export function openRedaction({ text, name = "document" }) {
   dialog.addEventListener("click", (e) => { if (e.target.closest("[data-close]")) dialog.close(); });
   dialog.addEventListener("close", () => dialog?.remove());
   document.body.append(dialog);
-  render();
   dialog.showModal();
+  if (text.length > 1_000_000) {   // a large text takes a second or more: say so first
+    summary.textContent = `Preparing the preview of ${(text.length / 1e6).toFixed(1)} million characters…`;
+    copyButton.disabled = true;
+    dialog.dataset.state = "busy";
+    setTimeout(render, 30);
+  } else {
+    render();
+  }
   return dialog;
 }

@@ -276,3 +276,18 @@ def test_jsonc_is_offered_after_a_comment_and_says_what_it_changed(page):
     assert "comments removed: 1" in converted and "trailing commas removed: 1" in converted
     page.wait_for_selector(READY)
     assert page.locator("#viewer .jv-num").all_inner_texts() == ["14", "1.10"]
+
+
+def test_yaml_read_when_the_user_says_so(page, server):
+    text = "# a call, as YAML\ntype: function_call\ncall_id: call_3c91\ntemperature: 1.10\nbig: 12345678901234567890123\ntype: message\n"
+    page.goto("/format")
+    page.locator("#input_kind").select_option("yaml")
+    page.locator("#text").fill(text)
+    page.locator("#headline", has_text="Valid YAML").wait_for()
+    assert "converted from YAML" in page.locator("#converted").inner_text()
+    assert "duplicate_key" in page.locator("#warnings").inner_text()
+    page.wait_for_selector(READY)
+    assert page.locator("#viewer .jv-num").all_inner_texts() == ["1.10", "12345678901234567890123"]
+    # strict JSON stays the default for the next visit's API calls
+    status, body = server.api("format", {"text": text})
+    assert status == 422 and body["error"]["code"] == "parse_error"
