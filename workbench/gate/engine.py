@@ -81,16 +81,12 @@ def decide(g: "Gate", item: Any, dialect: str = "auto", read_args=read_fast,
         args = get("arguments", MISSING)
         if type(args) is not dict:
             return "arguments_type"
-    tool = None
     tools = g.tools
+    tool = None if tools is None else tools.pick(item)
     if out is not None:
-        out[1] = args
-    if tools is not None:
-        tool = tools.pick(item)
-        if tool is None:
-            return "unknown_tool"
-        if out is not None:
-            out[2] = tool
+        out[1], out[2] = args, tool
+    if tool is None and tools is not None:
+        return "unknown_tool"
     if type(args) is not dict:
         return "arguments_schema"
     if tool is not None:
