@@ -312,3 +312,34 @@ def test_a_pasted_stream_is_named_and_sent_to_the_gate(text):
     e = info.value.to_dict()
     assert e["code"] == "parse_error" and e["hint"] == "sse_stream" and "/gate" in e["message"]
     assert "Server-Sent Events" in e["message"]
+
+
+_leaf = st.one_of(st.integers(-10, 10), st.sampled_from([9007199254740993, -12345678901234567890]),
+                  st.text(max_size=3), st.none(), st.booleans())
+_doc = st.recursive(_leaf, lambda kids: st.one_of(st.lists(kids, max_size=5),
+                                                  st.dictionaries(st.text(max_size=3), kids, max_size=5)),
+                    max_leaves=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_doc, st.sampled_from([None, 0, 2]))
+def test_every_number_warning_points_at_its_number(doc, indent):
+    """The walker that places warnings (arrays skipped item by item in C) names the pointer and
+    the offset of every unsafe integer, wherever it sits."""
+    text = json.dumps(doc, indent=indent, ensure_ascii=False)
+    ws = parse(text).warnings
+    expected = []
+
+    def visit(v, ptr):
+        if isinstance(v, dict):
+            for k, c in v.items():
+                visit(c, ptr + "/" + k.replace("~", "~0").replace("/", "~1"))
+        elif isinstance(v, list):
+            for i, c in enumerate(v):
+                visit(c, f"{ptr}/{i}")
+        elif isinstance(v, int) and not isinstance(v, bool) and abs(v) > 2**53 - 1:
+            expected.append((ptr, str(v)))
+
+    visit(doc, "")
+    assert [(w["pointer"], text[w["offset"]:w["offset"] + len(tok)]) for w, (_, tok) in zip(ws, expected)] == expected
+    assert len(ws) == len(expected)

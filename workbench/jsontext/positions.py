@@ -19,6 +19,7 @@ from ..errors import WorkbenchError
 from .pointer import split_pointer
 
 _WS = re.compile(r"[ \t\n\r]*")
+_NEXT = re.compile(r"[ \t\n\r]*,[ \t\n\r]*")  # between two members or items
 _scanstring = json.decoder.scanstring
 _SCAN = json.JSONDecoder(parse_float=len, parse_int=len, parse_constant=len).scan_once
 
@@ -253,16 +254,29 @@ def walk(text: str, interesting: list[int], visit) -> None:
             index = 0
             if text[j] != "]":
                 while True:
-                    if nothing_ahead(j):
+                    k = bisect.bisect_left(interesting, j)
+                    if k >= count:
                         raise _StopWalk
-                    parts.append(index)
-                    j = walk_value(j, parts)
-                    parts.pop()
+                    ahead = interesting[k]
+                    if text[j] in "{[":
+                        # measured in C; entered only when it holds the next wanted offset
+                        end = skip_value(text, j)
+                        if end <= ahead:
+                            j = end
+                        else:
+                            parts.append(index)
+                            j = walk_value(j, parts, end)
+                            parts.pop()
+                    else:
+                        parts.append(index)
+                        j = walk_value(j, parts)
+                        parts.pop()
                     index += 1
-                    j = _WS.match(text, j).end()
-                    if text[j] == "]":
+                    m = _NEXT.match(text, j)
+                    if m is None:
+                        j = _WS.match(text, j).end()   # the closing bracket
                         break
-                    j = _WS.match(text, j + 1).end()
+                    j = m.end()
             return j + 1
         if end is None:
             end = skip_value(text, i)
@@ -274,7 +288,10 @@ def walk(text: str, interesting: list[int], visit) -> None:
 
     start = _WS.match(text, 0).end()
     try:
-        walk_value(start, [], len(text.rstrip(" \t\r\n")) if text[start] == "{" else None)
+        end = len(text)
+        while end and text[end - 1] in " \t\r\n":   # (rstrip would copy the whole text)
+            end -= 1
+        walk_value(start, [], end if text[start] == "{" else None)
     except _StopWalk:
         pass
 

@@ -65,7 +65,8 @@ def find_warnings(text: str, duplicate_keys: list[str], long_int_tokens: list[st
     superset is fine).  ``duplicates_kept``: the caller writes both members (the formatter)."""
     found: list[tuple[int, dict]] = []
     dup_keys_check = bool(duplicate_keys)
-    surrogates = [m.start() for m in _SURROGATE_ESCAPE.finditer(text)]
+    surrogates = ([m.start() for m in _SURROGATE_ESCAPE.finditer(text)]
+                  if "\\ud" in text or "\\uD" in text else [])
     unsafe = {t for t in long_int_tokens if len(t) > 4000 or abs(int(t)) > JS_SAFE_INTEGER}
     changed = {t: c for t in set(float_tokens) if (c := float_change(t))}
     long_ints = _occurrences(text, unsafe | set(changed))
