@@ -26,3 +26,16 @@ def test_question_mark_shows_the_shortcuts(page):
     assert page.locator("#shortcuts").is_visible()
     page.keyboard.press("Escape")
     assert not page.locator("#shortcuts").is_visible()
+
+
+def test_the_shortcut_list_names_the_tree_keys_on_every_page(page):
+    for label in VIEWS:
+        page.goto("/" + label.lower())
+        page.keyboard.press("?")
+        dialog = page.locator("#shortcuts")
+        assert dialog.is_visible(), label
+        text = dialog.inner_text()
+        assert "↑ ↓ in a tree" in text and "→ / ← in a tree" in text, label
+        page.keyboard.press("Escape")
+        # the split modules load on every page (a missing export would be a JavaScript error)
+        assert page.evaluate("() => !!document.querySelector('[data-redact]')"), label
