@@ -54,7 +54,8 @@ def _is_legacy_function(v: Any) -> bool:
             and isinstance(v.get("parameters"), dict))
 
 
-def _kind_of(value: Any) -> str:
+def kind_of(value: Any) -> str:
+    """What a parsed JSON value is, for a sentence: "null", "a string", "an object"…"""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -138,7 +139,7 @@ class _Reader:
         if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
             raise _fault(f"The entry at {where} is not a tool definition (an object with a type, "
                          "such as {\"type\": \"function\", \"name\": …, \"parameters\": {…}}), but "
-                         f"{_kind_of(entry)}", parts, self.field, self.text)
+                         f"{kind_of(entry)}", parts, self.field, self.text)
         t = entry["type"]
         if t == "function":
             fn = entry.get("function")
@@ -154,7 +155,7 @@ class _Reader:
             pparts = hparts + ("parameters",)
             if params is not None and not isinstance(params, (dict, bool)):
                 raise _fault(f"The parameters of tool {name} (at {pointer_of(pparts)}) must be a "
-                             f"JSON Schema object, not {_kind_of(params)}", pparts, self.field,
+                             f"JSON Schema object, not {kind_of(params)}", pparts, self.field,
                              self.text)
             self.out.tools.append(ToolDef(name, namespace, params, parts, pparts, style,
                                           holder.get("strict") is True))
@@ -212,7 +213,7 @@ def read_tools(value: Any, *, text: str | None = None, field_name: str = "schema
     elif isinstance(value, bool):
         return _bare(value)
     else:
-        raise WorkbenchError("schema_invalid", f"The {field_name} is {_kind_of(value)}: give a "
+        raise WorkbenchError("schema_invalid", f"The {field_name} is {kind_of(value)}: give a "
                              "parameters schema (an object), one tool definition, or a list of "
                              "them", field=field_name)
     _refuse_duplicates(out, text, field_name)

@@ -4,9 +4,9 @@ decided (:mod:`.engine`); no check is made here."""
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
+from ..tools import kind_of
 from .arguments import MISSING
 from .rules import AGENTS, AGENTS_RULE, RULE
 
@@ -24,19 +24,7 @@ def short(value: Any, limit: int = 80) -> str:
 
 
 def kind(value: Any) -> str:
-    if value is MISSING:
-        return "missing"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, Decimal, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
+    return "missing" if value is MISSING else kind_of(value)
 
 
 def _listed(names: list[str], n: int = 8) -> str:
