@@ -321,3 +321,15 @@ def test_diff_json_equals_the_api(server, files):
     code, out, _ = wb("diff", "--json", files("l.json", left), files("r.json", right))
     status, api = server.api("diff", {"left": left, "right": right, "view": False})
     assert code == 1 and status == 200 and json.loads(out) == api
+
+
+def test_format_starts_without_the_server_or_the_validators(files):
+    """Start-up is part of `workbench format`'s time: no Flask, waitress, jsonschema or JSONPath
+    engine is imported for it (measured in bench/bench_format.py's phases)."""
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "workbench", "format",
+                           str(files("d.json", '{"a": 1}'))], capture_output=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0 and proc.stdout == b'{\n  "a": 1\n}\n'
+    imported = {line.split("|")[-1].strip() for line in proc.stderr.decode().splitlines() if "|" in line}
+    heavy = {m for m in imported if m.split(".")[0] in ("flask", "werkzeug", "waitress", "jsonschema",
+                                                       "jsonpath_rfc9535", "jsonpath_ng", "referencing")}
+    assert "workbench.format.core" in imported and not heavy
