@@ -1,7 +1,8 @@
 """The Gate page in a real browser: every gallery case loads with one click and shows its
-verdict; a blocked item is walked and the failing path read in the schema step; envelopes are
-walked call by call; the ok output is copied; and the page works as a plain form without
-JavaScript."""
+verdict (one item) or its report (a transcript, a stream, a session: the findings it teaches);
+a blocked item is walked and the failing path read in the schema step; the calls of a whole
+response or a Chat payload are walked one by one; the ok output is copied; and the page works as
+a plain form without JavaScript."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import json
 
 import pytest
 
-from workbench.gate.cases import CASES, SALES_SCHEMA
+from workbench.gate.cases import CASES, SALES_SCHEMA, SESSION_CASES
+from workbench.web.paste import EXAMPLES, one_item
 
 pytestmark = pytest.mark.browser
 
@@ -24,9 +26,48 @@ def wait_verdict(page, verdict: str):
         arg=[expected_headline(verdict)], timeout=15000)
 
 
+ITEM_CASES = [c for c in CASES if one_item(c["item"])]
+REPORT_CASES = [c for c in CASES if not one_item(c["item"])] + SESSION_CASES + EXAMPLES
+
+
+def test_the_gallery_is_grouped_by_what_the_page_does():
+    # a whole response and a Chat payload are transcripts on this page (their calls are listed)
+    assert {c["name"] for c in CASES if not one_item(c["item"])} >= {"whole-response", "chat-completion"}
+    assert {c.get("kind") for c in REPORT_CASES} >= {"session", "stream", "transcript"}
+
+
+def test_each_gallery_group_is_shown_with_its_sentence(page):
+    page.goto("/gate")
+    groups = page.locator("#gallery .case-group").evaluate_all("els => els.map(e => e.dataset.group)")
+    assert groups == ["item", "transcript", "stream", "session"]
+    for case in ITEM_CASES[:1] + REPORT_CASES:
+        link = page.locator(f'a[data-case="{case["name"]}"]')
+        assert case["teaches"][:40] in link.inner_text()
+
+
+def test_each_report_case_loads_with_one_click(page, server):
+    page.goto("/gate")
+    for case in REPORT_CASES:
+        text = case.get("item", case.get("text"))
+        status, report = server.api("transcript", {"text": text, **({"tools": case["schema"]} if case.get("schema") else {})})
+        assert status == 200 and report["kind"] != "item"
+        page.click(f'a[data-case="{case["name"]}"]')
+        page.wait_for_function("([n]) => document.querySelector('#report') && document.getElementById('item').value.length === n",
+                               arg=[len(text)])
+        page.wait_for_function("([n]) => document.querySelectorAll('#findings li.finding').length === n", arg=[len(report["findings"])])
+        codes = page.locator("#findings li.finding").evaluate_all("els => els.map(e => e.dataset.code)")
+        assert sorted(codes) == sorted(f["code"] for f in report["findings"])
+        assert set(case.get("findings", [])) <= set(codes), case["name"]
+        assert page.locator("#calls li.call").count() == min(len(report["calls"]), 100)
+        if report["kind"] == "agents_session":
+            page.wait_for_selector("#chain svg")
+        if report["kind"] == "response_stream":
+            page.wait_for_selector("#timeline svg")
+
+
 def test_each_gallery_case_loads_with_one_click(page):
     page.goto("/gate")
-    for case in CASES:
+    for case in ITEM_CASES:
         page.click(f'a[data-case="{case["name"]}"]')
         wait_verdict(page, case["verdict"])
         assert page.input_value("#item") == case["item"]
@@ -35,7 +76,7 @@ def test_each_gallery_case_loads_with_one_click(page):
         banner = page.locator("#verdict-banner")
         assert banner.get_attribute("data-verdict") == case["verdict"]
         statuses = page.locator("ol.walk > li").evaluate_all("els => els.map(e => e.dataset.status)")
-        assert len(statuses) == 3
+        assert len(statuses) >= 3
         if case["verdict"] == "ok":
             assert "fail" not in statuses
         else:
@@ -102,33 +143,39 @@ def test_ok_output_is_copied(page):
     assert json.loads(page.evaluate("window.__workbenchLastCopy"))["call_id"] == "call_123"
 
 
-def test_envelope_calls_are_walked(page):
+def test_the_calls_of_a_whole_response_are_walked(page):
     page.goto("/gate")
     page.click('a[data-case="whole-response"]')
-    wait_verdict(page, "namespaced")
-    calls = page.locator("#envelope li.call")
+    page.wait_for_selector("#report")
+    assert "response" in page.inner_text("#report h3")
+    calls = page.locator("#calls li.call")
     assert calls.count() == 2
-    assert "a whole response" in page.inner_text("#envelope h3")
-    page.click("#envelope button[data-walk='1']")
+    assert calls.evaluate_all("els => els.map(e => e.dataset.verdict)") == ["ok", "arguments_schema"]
+    page.click("#calls button[data-walk='1']")
+    page.wait_for_selector("#call-walk-verdict")
+    assert page.inner_text("#call-walk-verdict") == "Blocked: arguments_schema (rule 8)"
+    assert page.locator("#call-walk li[data-check=schema] .fail-path").all_inner_texts() == ["/region"]
+    # the response stays in the input; the call can be opened in the Gate on its own
+    assert json.loads(page.input_value("#item"))["object"] == "response"
+    page.click("#walk-in-gate")
     wait_verdict(page, "arguments_schema")
     assert json.loads(page.input_value("#item"))["call_id"] == "call_129"
-    assert page.locator("li[data-check=schema] .fail-path").all_inner_texts() == ["/region"]
 
 
-def test_chat_completions_equivalent_is_shown_for_comparison(page):
+def test_a_chat_completions_call_is_walked_as_its_open_responses_item(page, server):
+    case = next(c for c in CASES if c["name"] == "chat-completion")
+    _, report = server.api("transcript", {"text": case["item"], "tools": case["schema"]})
+    assert report["kind"] == "chat_completion"
     page.goto("/gate")
     page.click('a[data-case="chat-completion"]')
-    wait_verdict(page, "namespaced")
-    eq = page.locator("#envelope details.equivalent")
-    eq.locator("summary").click()
-    assert "comparison only" in eq.inner_text()
-    assert "function_call" in eq.inner_text()
-    eq.locator("button[data-walk-equivalent]").click()
-    wait_verdict(page, "missing_fields")  # no item id is invented for the comparison
-    page.click('a[data-case="chat-completion"]')
-    wait_verdict(page, "namespaced")
-    page.click("#envelope button[data-walk='0']")
-    wait_verdict(page, "not_function_call")  # the Chat envelope itself is not an item
+    page.wait_for_selector("#report")
+    call = page.locator("#calls li.call")
+    assert call.count() == 1 and "chat completions" in call.inner_text()
+    page.click("#calls button[data-walk='0']")
+    page.wait_for_selector("#call-walk-verdict")
+    assert page.inner_text("#call-walk-verdict").startswith(expected_headline(report["calls"][0]["verdict"]))
+    walked = json.loads(page.locator("#call-walk details.walked-item pre").text_content())
+    assert walked["type"] == "function_call" and walked["call_id"] == "call_abc123"
 
 
 def test_unreadable_item_points_at_the_spot(page):
@@ -183,10 +230,11 @@ def test_plain_form_without_javascript(browser, server):
         with page.expect_navigation():
             page.click("#gate-run")
         assert "Blocked: missing_fields" in page.inner_text("#verdict-live")
-        # an envelope's calls can be walked with plain forms too
+        # a whole response's calls can be walked with plain forms too
         page.goto("/gate?case=whole-response")
+        assert page.inner_text("#summary-line").startswith("response · 2 calls")
         with page.expect_navigation():
-            page.click("#envelope button[data-walk='1']")
+            page.click("#calls button[data-walk='1']")
         assert "Blocked: arguments_schema" in page.inner_text("#verdict-live")
         assert "call_129" in page.input_value("#item")
     finally:

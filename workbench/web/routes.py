@@ -122,19 +122,22 @@ def diff_page():
 
 @pages.route("/gate", methods=["GET", "POST"])
 def gate_page():
-    """The Gate page: "paste anything".  A posted text that is not one item (a transcript, a
-    stream, an Agents session: :func:`.paste.one_item`) is answered by the transcript core and
-    rendered as its report (``transcript``), so the page stays a plain form without JavaScript;
-    one item (or the core's ``kind: "item"``) is the gate's walk, as :func:`page` renders it."""
-    view = VIEW["gate"]
-    if request.method != "POST":
-        return page(view)
+    """The Gate page: "paste anything".  A text that is not one item (a transcript, a stream, an
+    Agents session: :func:`.paste.one_item`) is answered by the transcript core and rendered as
+    its report (``transcript``), so the page stays a plain form without JavaScript; one item (or
+    the core's ``kind: "item"``) is the gate's walk, as :func:`page` renders it.  The gallery is
+    grouped by what the page does with each case (:func:`.paste.gallery`)."""
     from . import paste
+    view = VIEW["gate"]
     extra = view.page_context(request.args)
-    extra.pop("form", None)
+    prefill = extra.pop("form", None)
+    example = paste.example_by_name(request.args.get("case", "")) if not extra.get("case") else None
+    if example:
+        extra["case"], prefill = example, {"item": example["item"]}
+    extra["gallery"], extra["gallery_groups"] = paste.gallery(extra)
     form, result, transcript, error, status, mode = {}, None, None, None, 200, "item"
     try:
-        form = form_body(view.text_fields)
+        form = form_body(view.text_fields) if request.method == "POST" else prefill
         if form and not paste.one_item(form.get("item", "")):
             mode = "transcript"
             transcript = paste.report(form, g.limits)
@@ -143,8 +146,8 @@ def gate_page():
             result = view.core.handle(form, g.limits)
     except WorkbenchError as exc:
         error, status = exc.to_dict(), exc.status
-    return render_template("gate.html", view=view.name, form=form, result=result, transcript=transcript,
-                           error=error, error_mode=mode, **extra), status
+    return render_template("gate.html", view=view.name, form=form or {}, result=result,
+                           transcript=transcript, error=error, error_mode=mode, **extra), status
 
 
 @pages.app_context_processor
