@@ -83,7 +83,7 @@ export function redactNumber(tok) {
 export function redactText(text, { numbers = false, keep = KEEP_KEYS } = {}) {
   const counts = { text: 0, id: 0, email: 0, url: 0, uuid: 0, date: 0, json: 0, number: 0 };
   const m = readModel(text);
-  if (m.error) return { text, counts, error: m.error };
+  if (m.error) return text.indexOf("\n") !== -1 && text.trim().indexOf("\n") !== -1 ? redactLines(text, { numbers, keep }, m.error) : { text, counts, error: m.error };
   const keepSet = new Set(keep);
   const opts = { numbers, keep };
   const parts = [];
@@ -104,6 +104,20 @@ export function redactText(text, { numbers = false, keep = KEEP_KEYS } = {}) {
   }
   parts.push(text.slice(at));
   return { text: parts.join(""), counts, error: null };
+}
+
+/** JSON Lines (one value a line): each line redacted on its own; the first error wins. */
+function redactLines(text, opts, error) {
+  const counts = { text: 0, id: 0, email: 0, url: 0, uuid: 0, date: 0, json: 0, number: 0 };
+  const out = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) { out.push(line); continue; }
+    const r = redactText(line.replace(/\r$/, ""), opts);
+    if (r.error) return { text, counts, error };
+    for (const [k, n] of Object.entries(r.counts)) counts[k] += n;
+    out.push(line.endsWith("\r") ? r.text + "\r" : r.text);
+  }
+  return { text: out.join("\n"), counts, error: null, lines: true };
 }
 
 /** The changed lines of two texts with the same lines (as redactText makes them). */

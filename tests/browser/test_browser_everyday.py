@@ -291,3 +291,15 @@ def test_yaml_read_when_the_user_says_so(page, server):
     # strict JSON stays the default for the next visit's API calls
     status, body = server.api("format", {"text": text})
     assert status == 422 and body["error"]["code"] == "parse_error"
+
+
+def test_json_lines_are_redacted_line_by_line(page):
+    page.goto("/extract")
+    page.locator("#document").fill('{"call_id": "call_3c91", "text": "Call Bob"}\n{"call_id": "call_77aa", "type": "message"}\n')
+    page.locator('[data-redact="document"]').click()
+    dialog = page.locator("#redact-dialog")
+    dialog.wait_for()
+    assert dialog.get_attribute("data-state") == "ready" and dialog.get_attribute("data-changed") == "2"
+    text = copied(page, lambda: dialog.locator("#redact-copy").click())
+    assert [json.loads(x) for x in text.splitlines()] == [
+        {"call_id": "call_XXXX", "text": "Xxxx Xxx"}, {"call_id": "call_XXXX", "type": "message"}]
