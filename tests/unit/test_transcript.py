@@ -628,3 +628,14 @@ def test_a_log_of_exchanges_and_duplicate_replay_through_previous_response_id():
     fine = {"model": "m", "previous_response_id": "resp_1", "input": [output("call_1")]}
     r = run("\n".join(json.dumps(x) for x in (first, fine)))
     assert errors(r) == [] and not only(r, "pending_call")
+
+
+def test_a_stream_with_only_the_final_response_is_rebuilt_from_its_output():
+    evs = [{"type": "response.created", "response": {"id": "r", "status": "in_progress"}},
+           {"type": "response.completed", "response": {"id": "r", "status": "completed",
+                                                       "output": [call("call_1")]}}]
+    r = run(sse(*evs))
+    assert r["items"] == [call("call_1")] and errors(r) == []
+    (c,) = r["calls"]
+    assert c["pointer"] == "/response/output/0" and c["verdict"] == "ok"
+    assert c["line"] == 5 and c["event"] == 1

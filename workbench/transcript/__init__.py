@@ -25,6 +25,7 @@ Response (200) — the fields of ``api.md`` first, then the extra ones this core
          "id": "fc_1",                 # the item id when there is one
          "json": "{...}",              # the call's exact text (absent for rebuilt stream items)
          "item": 0,                    # streams: the index into ``items`` of the rebuilt call
+         "event": 7,                   # streams / JSON Lines / event arrays: the piece's index
          "note": "...",                # e.g. status missing: the spec's rule vs the gate's
          "pending": true,              # agents only: in required_actions (false: history call)
          "report": {...},              # agents pending actions: the gate's door-2 report

@@ -398,6 +398,8 @@ def _answer(ctx: Context, kind: str) -> dict:
             where = ctx.places.where(place.piece, place.pointer, with_json=exact)
             if "json" in where:
                 entry["json"] = where.pop("json")
+            if ctx.src.form != "json" or place.piece.prefix:
+                entry["event"] = place.piece.index
         calls.append({**where, **entry})
     if ctx.results is not None:
         for r in ctx.results:

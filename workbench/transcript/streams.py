@@ -36,7 +36,7 @@ class Slot:
     __slots__ = ("output_index", "item_id", "added", "added_piece", "done_item", "done_piece",
                  "deltas", "args_done", "args_done_piece", "texts", "parts_added", "parts_done",
                  "texts_done", "first_line", "last_line", "events", "broken", "ids_seen", "warned",
-                 "response")
+                 "response", "pointer")
 
     def __init__(self, output_index, item_id, line):
         self.output_index, self.item_id = output_index, item_id
@@ -55,6 +55,7 @@ class Slot:
         self.ids_seen: set = set()
         self.warned = False
         self.response = 0
+        self.pointer = "/item"  # where the item sits in its done piece
 
     def item(self) -> dict:
         if self.done_item is not None:
@@ -74,7 +75,7 @@ class Slot:
 
     def place(self) -> Place:
         if self.done_piece is not None:
-            return Place(self.done_piece, "/item")
+            return Place(self.done_piece, self.pointer)
         if self.added_piece is not None:
             return Place(self.added_piece, "/item")
         return Place(None, "", self.first_line, 1)
@@ -399,6 +400,19 @@ class ResponsesStream:
     # -- results ------------------------------------------------------------------------
 
     def ordered_slots(self) -> list[Slot]:
+        """The output items in output order; a stream that sent no item events but a final
+        response with ``output`` is rebuilt from that output."""
+        if not self.order and self.final_response is not None and \
+                isinstance(self.final_response.get("output"), list):
+            for i, it in enumerate(self.final_response["output"]):
+                if type(it) is not dict:
+                    continue
+                slot = Slot(i, it.get("id") if isinstance(it.get("id"), str) else None,
+                            self.terminal.line)
+                slot.done_item, slot.done_piece = it, self.terminal
+                slot.pointer = f"/response/output/{i}"
+                slot.events[event_type(self.terminal) or "response.completed"] = 1
+                self.order.append(slot)
         return sorted(self.order, key=lambda s: (s.output_index is None,
                                                  s.output_index if s.output_index is not None
                                                  else 0))
