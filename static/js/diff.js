@@ -7,15 +7,13 @@
 import { debounce, latestOnly, persist, formatBytes, postLarge, copyText, download, toast, h,
   renderError, DocumentInput, plural } from "./app.js";
 import { watchStale } from "./stale.js";
+import { AlignedGrid } from "./diffgrid.js";
 
 const LIVE_LIMIT = 200_000;     // characters (both sides): compare as you type below this
 const KEEP_LIMIT = 2_000_000;   // characters: larger inputs are not kept in session storage
 const BIG_LIMIT = 2_000_000;    // characters: a larger file or paste is held in memory
-const ROW_H = 20;               // px, must match .drow in diff.css
-const CONTEXT = 3;              // unchanged lines shown around a change
 const LIST_STEP = 500;          // change-list rows rendered at a time
 const PATCH_SHOWN = 200_000;    // characters of the patch shown in the page (copy/download: all)
-const MAX_CELL = 2000;          // characters of a line coloured and shown (the title has more)
 
 const SAMPLE_LEFT = `{
   "id": "resp_left_01",
@@ -70,10 +68,7 @@ const SAMPLE_RIGHT = `{
 }
 `;
 
-const MARKS = { add: "+", del: "−", chg: "~", mvf: "⇄", mvt: "⇄", note: "≈", ign: "·", eq: " " };
 const OP_MARK = { add: "+", remove: "−", replace: "~", move: "⇄" };
-const KIND_CODE = { eq: 0, add: 1, del: 2, chg: 3, mvf: 4, mvt: 5, note: 6, ign: 7 };
-const CODE_KIND = Object.keys(KIND_CODE);
 
 const form = document.getElementById("diff-form");
 const summary = document.getElementById("summary");
@@ -82,6 +77,10 @@ const optOrder = document.getElementById("ignore_order");
 const optKey = document.getElementById("match_key");
 const optStrings = document.getElementById("parse_strings");
 const optIgnore = document.getElementById("ignore_paths");
+const optPreset = document.getElementById("preset");
+const optTolerance = document.getElementById("tolerance");
+const optEngine = document.getElementById("engine");
+const presetKeep = new Set(JSON.parse(sessionStorage.getItem("diff:preset_keep") || "[]"));
 
 document.body.dataset.liveView = "1";
 
@@ -108,9 +107,10 @@ function makeSide(name) {
 const sides = { left: makeSide("left"), right: makeSide("right") };
 const bothSides = Object.values(sides);
 watchStale({ form, results: [summary, viewEl] });   // a result the input no longer matches is marked at once
-for (const el of [optOrder, optKey, optStrings, optIgnore]) persist(el, `diff:${el.id}`);
-for (const el of [optOrder, optStrings]) el.addEventListener("change", () => onInput(true));
-for (const el of [optKey, optIgnore]) el.addEventListener("input", () => onInput());
+for (const el of [optOrder, optKey, optStrings, optIgnore, optPreset, optTolerance, optEngine]) persist(el, `diff:${el.id}`);
+for (const el of [optOrder, optStrings, optPreset, optEngine]) el.addEventListener("change", () => onInput(true));
+for (const el of [optKey, optIgnore, optTolerance]) el.addEventListener("input", () => onInput());
+optPreset.addEventListener("change", () => { if (optPreset.checked) optStrings.checked = true; });
 
 for (const b of form.querySelectorAll("[data-action]")) b.hidden = false;
 form.addEventListener("click", (e) => {
@@ -162,6 +162,13 @@ function options() {
   if (key) body.match_key = key;
   const paths = optIgnore.value.split("\n").map((s) => s.trim()).filter(Boolean);
   if (paths.length) body.ignore_paths = paths;
+  if (optPreset.checked) {
+    body.preset = "providers";
+    if (presetKeep.size) body.preset_keep = [...presetKeep];
+  }
+  const tol = optTolerance.value.trim();
+  if (tol) body.tolerance = tol;      // "0.01" (absolute) or "1%" (relative); the server reads it exactly
+  if (optEngine.value !== "workbench") body.engine = optEngine.value;
   return body;
 }
 
@@ -228,7 +235,7 @@ function showError(error) {
 
 function headlineText(body) {
   const s = body.summary;
-  if (body.equal) return "No differences";
+  if (body.equal) return body.note_count ? "No differences in value" : "No differences";
   const parts = [`${s.added} added`, `${s.removed} removed`, `${s.changed} changed`];
   if (s.moved) parts.push(`${s.moved} moved`);
   return `${plural(body.count, "change")}: ${parts.join(", ")}`;
@@ -245,9 +252,12 @@ function showResult(body) {
   current = -1;
   for (const s of bothSides) s.setState({ kind: "ok" });
   document.getElementById("server-result")?.remove();
+  if (body.engine === "deepdiff") { showDeepDiff(body); return; }
   const o = body.options || {};
-  const optionsText = [o.ignore_order ? "array order ignored" : null, o.match_key ? `items matched by ${o.match_key}` : null,
-    o.ignore_paths?.length ? `ignoring ${o.ignore_paths.join(", ")}` : null, o.parse_strings ? null : "JSON in strings compared as text"].filter(Boolean);
+  const optionsText = [o.preset ? "providers preset: provider-minted fields ignored, output items aligned by type and name" : null,
+    o.ignore_order ? "array order ignored" : null, o.match_key ? `items matched by ${o.match_key}` : null,
+    o.ignore_paths?.length ? `ignoring ${o.ignore_paths.join(", ")}` : null, o.parse_strings ? null : "JSON in strings compared as text",
+    o.tolerance ? `numbers within ${[o.tolerance.absolute, o.tolerance.relative !== null && o.tolerance.relative !== undefined ? `${Number(o.tolerance.relative) * 100}%` : null].filter(Boolean).join(" or ")} are equal` : null].filter(Boolean);
   const head = h("div", { class: `headline ${body.equal ? "good" : ""}`, id: "headline" }, headlineText(body),
     body.note_count ? h("span", { class: "muted small" }, ` · ${plural(body.note_count, "note")}`) : "");
   const extra = [];
@@ -256,8 +266,68 @@ function showResult(body) {
   for (const w of body.warnings || []) {
     extra.push(h("div", { class: "warn-line" }, h("strong", {}, `${w.field}: ${w.code}`), ` ${w.message} at ${w.pointer || "/"} (line ${w.line}, column ${w.column})`));
   }
+  if (body.suggest) extra.push(suggestLine(body.suggest));
+  const ignored = ignoredPanel(body);
+  if (ignored) extra.push(ignored);
   summary.replaceChildren(head, ...extra);
   buildView(body);
+}
+
+function suggestLine(sg) {
+  return h("div", { class: "suggest", id: "suggest" },
+    `The reordered items carry ${sg.match_key}: matching them by it gives ${plural(sg.changes_with, "change")} instead of ${sg.changes_now.toLocaleString("en-US")}. `,
+    h("button", { type: "button", id: "use-match-key", onclick: () => { optKey.value = sg.match_key; optKey.dispatchEvent(new Event("input")); run(); } },
+      `Match items by ${sg.match_key}`));
+}
+
+// what the ignore patterns and the preset hid; each can be turned back on (and off again)
+function ignoredPanel(body) {
+  const list = [...(body.ignored || [])];
+  if (body.options?.preset) for (const p of presetKeep) list.push({ pattern: p, count: null, preset: true, kept: true });
+  if (!list.length) return null;
+  const hidden = list.reduce((n, x) => n + (x.count || 0), 0);
+  const items = list.map((x) => {
+    const box = h("input", { type: "checkbox", checked: !x.kept, "data-pattern": x.pattern,
+      "aria-label": `ignore ${x.pattern}` });
+    box.addEventListener("change", () => toggleIgnored(x, box.checked));
+    const where = x.count ? ` · hid ${plural(x.count, "difference")}${x.pointers?.length ? ": " : ""}` : (x.kept ? " · compared" : " · nothing differed");
+    return h("li", {}, h("label", {}, box, " ", h("code", {}, x.pattern)),
+      x.what ? h("span", { class: "muted" }, ` ${x.what}`) : "", where,
+      ...(x.pointers || []).slice(0, 5).map((p, i) => [i ? ", " : "", h("code", { class: "small" }, p)]),
+      x.pointers && x.count > 5 ? " …" : "");
+  });
+  return h("details", { class: "ignored-panel", id: "ignored", open: hidden > 0 },
+    h("summary", {}, `Ignored: ${plural(list.filter((x) => !x.kept).length, "pattern")}, ${plural(hidden, "difference")} hidden — uncheck one to compare it`),
+    h("ul", { class: "ignored" }, items));
+}
+
+function toggleIgnored(x, ignore) {
+  if (x.preset) {
+    if (ignore) presetKeep.delete(x.pattern); else presetKeep.add(x.pattern);
+    sessionStorage.setItem("diff:preset_keep", JSON.stringify([...presetKeep]));
+  } else if (!ignore) {
+    optIgnore.value = optIgnore.value.split("\n").filter((p) => p.trim() !== x.pattern).join("\n");
+    optIgnore.dispatchEvent(new Event("input"));
+  }
+  run();
+}
+
+function showDeepDiff(body) {
+  const head = h("div", { class: `headline ${body.equal ? "good" : ""}`, id: "headline" },
+    body.equal ? "DeepDiff: no differences" : `DeepDiff: ${plural(body.count, "difference")}`);
+  const label = h("div", { class: "engine-label", id: "engine-label" },
+    h("strong", {}, `DeepDiff ${body.engine_version}`), " — the second engine: its own change types and paths, with our JSON Pointer beside each (the side-by-side view and the patches come from the Workbench engine).");
+  summary.replaceChildren(head, label);
+  viewEl.hidden = false;
+  grid = null;
+  const rows = body.deepdiff.map((d) => h("tr", {},
+    h("td", {}, h("code", {}, d.type)), h("td", { class: "mono" }, d.path), h("td", { class: "mono" }, d.pointer || "/"),
+    h("td", { class: "mono val" }, clip(d.left ?? "", 200)), h("td", { class: "mono val" }, clip(d.right ?? "", 200))));
+  viewEl.replaceChildren(h("table", { class: "list changes", id: "deepdiff-report" },
+    h("caption", { class: "sr-only" }, "DeepDiff's report"),
+    h("thead", {}, h("tr", {}, ...["DeepDiff type", "DeepDiff path", "pointer", "left", "right"].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, rows)));
+  viewEl.dataset.changes = "0";
 }
 
 function buildView(body) {
@@ -273,13 +343,17 @@ function buildView(body) {
       h("span", { class: "lg k-chg" }, "~ changed"), h("span", { class: "lg k-mvf" }, "⇄ moved"),
       h("span", { class: "lg k-note" }, "≈ note")));
   const gridEl = h("div", { class: "dgrid", id: "dgrid", tabindex: "0", role: "region",
-    "aria-label": "The two documents side by side, formatted with keys sorted and lines aligned" });
-  const cols = h("div", { class: "dhead", "aria-hidden": "true" }, h("span", {}, "left"), h("span", {}, "right"));
+    "aria-label": "The two documents side by side, in the left document's key order, lines aligned" });
+  const cols = h("div", { class: "dhead", "aria-hidden": "true" }, h("span", { id: "left-head" }, "left"), h("span", { id: "right-head" }, "right"));
   const changes = h("div", { class: "changes-panel" });
   const patch = patchPanel(body);
+  const merge = mergePanel(body);
   const notes = notesPanel(body);
-  viewEl.replaceChildren(nav, cols, gridEl, changes, ...(notes ? [notes] : []), patch);
-  grid = new AlignedGrid(gridEl, body.view, body.changes);
+  viewEl.replaceChildren(nav, cols, gridEl, changes, ...(notes ? [notes] : []), patch, merge);
+  grid = new AlignedGrid(gridEl, body.view, body.changes, { left: sides.left.text, right: sides.right.text });
+  const [nl, nr] = gridEl.dataset.lineNumbers.split(" ");
+  cols.children[0].textContent = nl === "input" ? "left · line numbers of the left input" : "left · lines of the formatted view";
+  cols.children[1].textContent = nr === "input" ? "right · line numbers of the right input" : "right · lines of the formatted view";
   renderChangeList(changes, body);
   viewEl.dataset.changes = String(body.changes.length);
   viewEl.dataset.current = "-1";
@@ -290,14 +364,33 @@ function patchPanel(body) {
   const shown = text.length > PATCH_SHOWN ? text.slice(0, PATCH_SHOWN) + "\n…" : text;
   return h("section", { class: "patch-panel", "aria-labelledby": "patch-title" },
     h("div", { class: "toolbar" },
-      h("h3", { id: "patch-title" }, `JSON Patch (RFC 6902) · ${plural(body.patch.length, "operation")}`),
+      h("h3", { id: "patch-title" }, `JSON Patch (RFC 6902) · ${plural(body.patch.length, "operation")}${body.equal && body.patch.length ? " that only rewrite" : ""}`),
       h("span", { class: "grow" }),
       h("button", { type: "button", id: "copy-patch", onclick: () => copyText(text, "Patch copied") }, "Copy patch"),
       h("button", { type: "button", id: "download-patch", onclick: () => download(text, "patch.json") }, "Download patch.json")),
-    h("p", { class: "muted small" }, body.patch.length
-      ? "Applied to the left document, these operations give the right one" + (body.options?.ignore_order || body.options?.ignore_paths?.length ? " (up to the ignored order and paths)." : ".")
-      : "The documents are the same: the patch is empty."),
+    h("p", { class: "muted small", id: "patch-note" }, body.patch_note ? body.patch_note + "."
+      : body.patch.length
+        ? "Applied to the left document, these operations give the right one" + (body.options?.ignore_order || body.options?.ignore_paths?.length || body.options?.preset ? " (up to the ignored order and paths)." : ".")
+        : "The documents are the same: the patch is empty."),
     h("pre", { class: "output", id: "patch" }, shown));
+}
+
+function mergePanel(body) {
+  if (body.merge_patch_text === null || body.merge_patch_text === undefined) return h("section", { class: "patch-panel" }, h("p", { class: "muted small" }, "No merge patch: the documents nest too deeply to write it."));
+  const text = body.merge_patch_text;
+  const shown = text.length > PATCH_SHOWN ? text.slice(0, PATCH_SHOWN) + "\n…" : text;
+  const notes = body.merge_patch_notes || [];
+  return h("section", { class: "patch-panel", "aria-labelledby": "merge-title" },
+    h("div", { class: "toolbar" },
+      h("h3", { id: "merge-title" }, "JSON Merge Patch (RFC 7386)"),
+      h("span", { class: "grow" }),
+      h("button", { type: "button", id: "copy-merge", onclick: () => copyText(text, "Merge patch copied") }, "Copy merge patch"),
+      h("button", { type: "button", id: "download-merge", onclick: () => download(text, "merge-patch.json", "application/merge-patch+json") }, "Download merge-patch.json")),
+    h("p", { class: "muted small" }, notes.length
+      ? `Not exact: a merge patch reads null as "remove" and replaces arrays whole, so ${plural(notes.length, "place")} cannot be written:`
+      : "Applied to the left document (RFC 7386), it gives the right one; arrays are replaced whole."),
+    notes.length ? h("ul", { class: "notes", id: "merge-notes" }, notes.slice(0, 20).map((n) => h("li", {}, h("code", {}, n.pointer || "/"), `: ${n.message}`))) : "",
+    h("pre", { class: "output", id: "merge-patch" }, shown));
 }
 
 function notesPanel(body) {
@@ -393,213 +486,6 @@ document.addEventListener("keydown", (e) => {
   else if (e.key === "n" && !e.shiftKey) { e.preventDefault(); go(1); }
   else if (e.key === "p" && !e.shiftKey) { e.preventDefault(); go(-1); }
 });
-
-// ------------------------------------------------------------------ the aligned grid
-
-class AlignedGrid {
-  constructor(el, view, changes) {
-    this.el = el;
-    this.left = view.left.split("\n");
-    const segs = view.segments;
-    // lines that are the same on both sides are sent once (segment [eq, n, n, 1])
-    const rightOwn = view.right ? view.right.split("\n") : [];
-    let totalR = 0;
-    for (const s of segs) totalR += s[2];
-    this.right = new Array(totalR);
-    { let li = 0; let ro = 0; let k = 0;
-      for (const s of segs) {
-        if (s[3] === 1) for (let t = 0; t < s[2]; t++) this.right[k++] = this.left[li + t];
-        else for (let t = 0; t < s[2]; t++) this.right[k++] = rightOwn[ro++];
-        li += s[1];
-      } }
-    let rows = 0;
-    for (const s of segs) rows += Math.max(s[1], s[2]);
-    this.rowL = new Int32Array(rows);
-    this.rowR = new Int32Array(rows);
-    this.rowK = new Uint8Array(rows);
-    this.segStart = new Int32Array(segs.length + 1);
-    this.segs = segs;
-    let r = 0; let l = 0; let rr = 0;
-    segs.forEach((s, si) => {
-      const [kind, nl, nr] = s;
-      const n = Math.max(nl, nr);
-      const code = KIND_CODE[kind] ?? 0;
-      this.segStart[si] = r;
-      for (let k = 0; k < n; k++, r++) {
-        this.rowL[r] = k < nl ? l + k : -1;
-        this.rowR[r] = k < nr ? rr + k : -1;
-        this.rowK[r] = code;
-      }
-      l += nl; rr += nr;
-    });
-    this.segStart[segs.length] = r;
-    this.rows = rows;
-    this.changeOfSeg = new Map();
-    changes.forEach((c, i) => {
-      for (const s of [c.seg, c.seg_to]) if (s !== undefined && !this.changeOfSeg.has(s)) this.changeOfSeg.set(s, i);
-    });
-    this.unfolded = new Set();
-    this.currentSeg = -1;
-    this.currentSegs = new Set();
-    this.gutter = String(Math.max(this.left.length, this.right.length)).length;
-    el.style.setProperty("--gutter", `${this.gutter}ch`);
-    this.spacer = h("div", { class: "dspacer" });
-    this.win = h("div", { class: "dwin" });
-    el.replaceChildren(this.spacer, this.win);
-    this.buildDisplay();
-    this.pending = false;
-    el.addEventListener("scroll", () => this.schedule());
-    new ResizeObserver(() => this.schedule()).observe(el);
-    el.addEventListener("click", (e) => {
-      const fold = e.target.closest("button.fold");
-      if (fold) { this.unfold(Number(fold.dataset.seg)); }
-    });
-    this.render();
-  }
-
-  // display list: row indices (>= 0) and folds (-(segment + 1)) of long unchanged runs
-  buildDisplay() {
-    const segs = this.segs;
-    const out = new Int32Array(this.rows + segs.length);
-    const segDisp = new Int32Array(segs.length);
-    let n = 0;
-    segs.forEach((s, si) => {
-      const start = this.segStart[si]; const end = this.segStart[si + 1];
-      segDisp[si] = n;
-      const len = end - start;
-      const foldable = (s[0] === "eq" || s[0] === "ign") && !this.unfolded.has(si);
-      const head = si === 0 ? 0 : CONTEXT;
-      const tail = si === segs.length - 1 ? 0 : CONTEXT;
-      if (foldable && len > head + tail + 2) {
-        for (let r = start; r < start + head; r++) out[n++] = r;
-        out[n++] = -(si + 1);
-        for (let r = end - tail; r < end; r++) out[n++] = r;
-      } else {
-        for (let r = start; r < end; r++) out[n++] = r;
-      }
-    });
-    this.disp = out.subarray(0, n);
-    this.segDisp = segDisp;
-    this.spacer.style.height = `${n * ROW_H}px`;
-    // short results take only the room they need; long ones scroll inside 62% of the window
-    this.el.style.height = `${Math.max(120, Math.min(Math.round(window.innerHeight * 0.62), n * ROW_H + 2))}px`;
-    this.el.dataset.rows = String(n);
-  }
-
-  unfold(si) {
-    const top = this.el.scrollTop;
-    this.unfolded.add(si);
-    this.buildDisplay();
-    this.el.scrollTop = top;
-    this.render();
-  }
-
-  unfoldAll() {
-    this.segs.forEach((s, si) => this.unfolded.add(si));
-    const seg = this.currentSeg;
-    this.buildDisplay();
-    if (seg >= 0) this.scrollToSeg(seg); else this.render();
-  }
-
-  schedule() {
-    if (this.pending) return;
-    this.pending = true;
-    requestAnimationFrame(() => { this.pending = false; this.render(); });
-  }
-
-  reveal(seg, other) {
-    if (seg === undefined || seg < 0) return;
-    this.currentSeg = seg;
-    this.currentSegs = new Set(other === undefined ? [seg] : [seg, other]);
-    this.scrollToSeg(seg);
-  }
-
-  scrollToSeg(seg) {
-    const d = this.segDisp[seg];
-    const view = this.el.clientHeight || 400;
-    this.el.scrollTop = Math.max(0, d * ROW_H - Math.round(view / 3));
-    this.el.dataset.currentSeg = String(seg);
-    this.render();
-  }
-
-  render() {
-    const el = this.el;
-    const total = this.disp.length;
-    const height = el.clientHeight || 400;
-    const first = Math.max(0, Math.floor(el.scrollTop / ROW_H) - 10);
-    const last = Math.min(total, Math.ceil((el.scrollTop + height) / ROW_H) + 10);
-    const frag = document.createDocumentFragment();
-    for (let d = first; d < last; d++) {
-      const v = this.disp[d];
-      frag.append(v < 0 ? this.foldRow(-v - 1) : this.row(v));
-    }
-    this.win.style.transform = `translateY(${first * ROW_H}px)`;
-    this.win.replaceChildren(frag);
-  }
-
-  foldRow(si) {
-    const start = this.segStart[si]; const end = this.segStart[si + 1];
-    const head = si === 0 ? 0 : CONTEXT;
-    const tail = si === this.segs.length - 1 ? 0 : CONTEXT;
-    const hidden = end - start - head - tail;
-    return h("div", { class: "drow dfold" },
-      h("button", { type: "button", class: "fold", "data-seg": String(si), title: "Show these lines" },
-        `⋯ ${plural(hidden, "unchanged line")} — show`));
-  }
-
-  row(r) {
-    const kind = CODE_KIND[this.rowK[r]];
-    const l = this.rowL[r]; const rr = this.rowR[r];
-    let seg = -1;
-    // the segment of this row: binary search on segStart
-    let lo = 0; let hi = this.segs.length - 1;
-    while (lo <= hi) { const mid = (lo + hi) >> 1; if (this.segStart[mid] <= r) { seg = mid; lo = mid + 1; } else hi = mid - 1; }
-    const cls = ["drow", `k-${kind}`];
-    if (this.currentSegs.has(seg)) cls.push("current");
-    const row = h("div", { class: cls.join(" "), "data-seg": String(seg) });
-    const change = this.changeOfSeg.get(seg);
-    if (change !== undefined) row.dataset.change = String(change);
-    row.append(...this.cell(l, this.left, kind), ...this.cell(rr, this.right, kind));
-    return row;
-  }
-
-  cell(line, lines, kind) {
-    if (line < 0) return [h("span", { class: "ln" }), h("span", { class: "mk" }), h("span", { class: "code fill", "aria-hidden": "true" })];
-    const text = lines[line];
-    const mark = MARKS[kind] || " ";
-    const code = h("span", { class: "code" });
-    colour(code, text.length > MAX_CELL ? text.slice(0, MAX_CELL) : text);
-    if (text.length > MAX_CELL) code.append(h("span", { class: "cut" }, ` … ${(text.length - MAX_CELL).toLocaleString("en-US")} more characters`));
-    if (text.length > 120) code.title = text.length > 5000 ? text.slice(0, 5000) + "…" : text;
-    return [h("span", { class: "ln" }, String(line + 1)), h("span", { class: "mk", "aria-label": kindLabel(kind) }, mark), code];
-  }
-}
-
-function kindLabel(kind) {
-  return { add: "added", del: "removed", chg: "changed", mvf: "moved from here", mvt: "moved here", note: "written differently", ign: "ignored", eq: "" }[kind] || "";
-}
-
-const TOKENS = /("(?:[^"\\]|\\.)*")(\s*:)?|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b|([{}[\],])/g;
-
-function colour(el, text) {
-  let last = 0;
-  TOKENS.lastIndex = 0;
-  for (let m = TOKENS.exec(text); m; m = TOKENS.exec(text)) {
-    if (m.index > last) el.append(text.slice(last, m.index));
-    let cls;
-    if (m[1] !== undefined) cls = m[2] !== undefined ? "jv-key" : "jv-str";
-    else if (m[3] !== undefined) cls = "jv-num";
-    else if (m[4] !== undefined) cls = "jv-lit";
-    else cls = "jv-p";
-    if (m[1] !== undefined && m[2] !== undefined) {
-      el.append(h("span", { class: cls }, m[1]), h("span", { class: "jv-p" }, m[2]));
-    } else {
-      el.append(h("span", { class: cls }, m[0]));
-    }
-    last = TOKENS.lastIndex;
-  }
-  if (last < text.length) el.append(text.slice(last));
-}
 
 // ------------------------------------------------------------------ start
 

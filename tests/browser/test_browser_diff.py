@@ -197,3 +197,109 @@ def test_plain_form_with_javascript_off(browser, server):
         assert patch == [{"op": "add", "path": "/a/0", "value": 0}, {"op": "replace", "path": "/b", "value": "y"}]
     finally:
         context.close()
+
+
+def _provider_pair():
+    sys.path.insert(0, str(ROOT / "tests" / "unit"))
+    from test_diff_providers import provider_pair
+    return provider_pair()
+
+
+def test_providers_preset_expands_arguments_and_keeps_input_line_numbers(page, server):
+    left, right = _provider_pair()
+    page.goto("/diff")
+    fill(page, "left", left)
+    fill(page, "right", right)
+    page.locator("#preset").check()
+    compare(page)
+    page.wait_for_function("() => /^1 change/.test(document.getElementById('headline').textContent)")
+    rows = page.locator("#change-list tbody tr")
+    assert rows.count() == 1
+    assert rows.first.locator("td.ptr").inner_text().strip() == "/output/1/arguments ▸ /days"
+    # what the preset ignored is listed, and each pattern can be turned back on
+    ignored = page.locator("#ignored")
+    assert "$..call_id" in ignored.inner_text() and "/output/1/call_id" in ignored.inner_text()
+    page.locator("#dgrid").evaluate("el => el.closest('#diffview').querySelector('#expand-all').click()")
+    # the arguments string is followed by its JSON, expanded as a nested block
+    nested = page.locator("#dgrid .drow.nested")
+    assert nested.count() >= 5
+    texts = [nested.nth(i).inner_text() for i in range(nested.count())]
+    changed = [t for t in texts if '"days"' in t]
+    assert len(changed) == 1 and "3" in changed[0] and "4" in changed[0]
+    row = page.locator("#dgrid .drow.nested.k-chg")
+    assert row.count() == 1
+    marks = row.locator("mark.dch")
+    assert [marks.nth(i).inner_text() for i in range(marks.count())] == ["3", "4"]
+    # the changed characters of the arguments string itself are highlighted too
+    arg_row = page.locator("#dgrid .drow.k-chg:not(.nested)")
+    assert arg_row.count() == 1 and arg_row.locator("mark.dch").count() >= 2
+    # line numbers: each side's own input (the right one is in another key order)
+    assert page.locator("#dgrid").get_attribute("data-line-numbers") == "input input"
+    lines = {"left": left.splitlines(), "right": right.splitlines()}
+    checked = 0
+    all_rows = page.locator("#dgrid .drow:not(.dfold):not(.nested)")
+    for i in range(all_rows.count()):
+        cells = all_rows.nth(i).locator("span.ln")
+        codes = all_rows.nth(i).locator("span.code")
+        for side, k in (("left", 0), ("right", 1)):
+            num = cells.nth(k).inner_text().strip()
+            if not num:
+                continue
+            shown = codes.nth(k).inner_text().strip().rstrip(",")
+            assert lines[side][int(num) - 1].strip().rstrip(",") == shown, (side, num, shown)
+            checked += 1
+    assert checked >= 30
+    # unchecking a preset pattern compares it again
+    page.locator('#ignored input[data-pattern="$..usage"]').uncheck()
+    page.wait_for_function("() => /^4 changes/.test(document.getElementById('headline').textContent)")
+    assert not page.js_errors
+
+
+def test_long_values_wrap_and_the_match_key_hint_reads_as_a_hint(page, server):
+    long_text = "word " * 400
+    page.goto("/diff")
+    assert page.locator("#match_key").get_attribute("placeholder") == "e.g. call_id"
+    assert page.locator("#match_key").input_value() == ""
+    assert page.locator("label[for=match_key]").inner_text().strip() == "match items by"
+    fill(page, "left", json.dumps({"a": long_text, "b": 1}, indent=2))
+    fill(page, "right", json.dumps({"a": long_text + "!", "b": 1}, indent=2))
+    compare(page)
+    row = page.locator("#dgrid .drow.k-chg").first
+    box = row.bounding_box()
+    assert box["height"] > 100          # wrapped onto many lines, not cut off
+    code = row.locator("span.code").first
+    assert code.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+    assert row.locator("mark.dch").last.inner_text() == "!"
+
+
+def test_reordered_items_offer_their_match_key(page, server):
+    items = [{"type": "function_call_output", "call_id": f"call_{i}", "output": f"result {i}",
+              "status": "completed"} for i in range(6)]
+    moved = [dict(x, status="done") for x in reversed(items)]
+    page.goto("/diff")
+    fill(page, "left", json.dumps(items, indent=2))
+    fill(page, "right", json.dumps(moved, indent=2))
+    compare(page)
+    before = int(page.locator("#diffview").get_attribute("data-changes"))
+    page.locator("#use-match-key").click()
+    page.wait_for_function(f"() => document.getElementById('diffview').dataset.changes !== '{before}'")
+    assert page.locator("#match_key").input_value() == "call_id"
+    assert int(page.locator("#diffview").get_attribute("data-changes")) < before
+    assert "items matched by call_id" in page.locator("#summary").inner_text()
+
+
+def test_merge_patch_and_deepdiff_engine(page, server):
+    page.goto("/diff")
+    fill(page, "left", '{"a": {"b": 1, "c": 2}, "d": [1, 2]}')
+    fill(page, "right", '{"a": {"b": 5}, "d": [1, 3]}')
+    compare(page)
+    assert json.loads(page.locator("#merge-patch").inner_text()) == {"a": {"b": 5, "c": None}, "d": [1, 3]}
+    with page.expect_download() as dl:
+        page.locator("#download-merge").click()
+    assert dl.value.suggested_filename == "merge-patch.json"
+    page.locator("#engine").select_option("deepdiff")
+    page.wait_for_selector("#deepdiff-report")
+    assert "DeepDiff" in page.locator("#engine-label").inner_text()
+    report = page.locator("#deepdiff-report tbody").inner_text()
+    assert "values_changed" in report and "root['a']['b']" in report and "/a/b" in report
+    assert not page.js_errors
