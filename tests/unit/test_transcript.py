@@ -639,3 +639,18 @@ def test_a_stream_with_only_the_final_response_is_rebuilt_from_its_output():
     (c,) = r["calls"]
     assert c["pointer"] == "/response/output/0" and c["verdict"] == "ok"
     assert c["line"] == 5 and c["event"] == 1
+
+
+def test_chat_stream_timeline_folds_the_deltas():
+    chunks = [chunk(content="Hel"), chunk(content="lo"),
+              chunk([{"index": 0, "id": "call_9", "type": "function",
+                      "function": {"name": "f", "arguments": "{"}}]),
+              chunk([{"index": 0, "id": "call_8", "function": {"arguments": "}"}}]),
+              chunk(finish="tool_calls")]
+    r = run(sse(*chunks, event_lines=False))
+    msg, tool = r["timeline"]
+    assert msg["type"] == "message" and msg["events"]["content"] == 2 and msg["status"] == "tool_calls"
+    assert tool["type"] == "tool_call" and tool["call_id"] == "call_9"
+    assert tool["events"]["tool_calls"] == 2 and tool["first_line"] < tool["last_line"]
+    f = one(r, "stream_item_id_changed")
+    assert tool["broken"] == [r["findings"].index(f)]

@@ -87,6 +87,10 @@ Response (200) — the fields of ``api.md`` first, then the extra ones this core
                     "response.function_call_arguments.delta": 12, ...},
          "status": "completed", "broken": [4, 5]}],
                           # broken: indices into findings (errors and warnings about the item)
+                          # Chat streams: one row per choice's text ("type": "message") and per
+                          # tool call ("type": "tool_call", "index": its delta index), with
+                          # "status" the choice's finish_reason and events {"content": n,
+                          # "tool_calls": n, "finish_reason": n}
       "results": [...],   # agents: every tool_result event found
                           # {pointer, line, column, turn_id, call_id, success, matched}
                           # matched: the index into calls it answers, or null

@@ -81,10 +81,13 @@ def message_entries(messages: list[tuple[Any, Place]]):
 
 class _Call:
     __slots__ = ("index", "id", "type", "name", "name_parts", "args", "place", "piece",
-                 "ids_seen")
+                 "ids_seen", "first_line", "last_line", "events", "broken")
 
     def __init__(self, index, place, piece):
         self.index, self.place, self.piece = index, place, piece
+        self.first_line = self.last_line = piece.line
+        self.events: dict[str, int] = {}
+        self.broken: list = []
         self.id = None
         self.type = None
         self.name = ""
@@ -149,10 +152,14 @@ class ChatStream:
             if type(ch) is not dict:
                 continue
             index = key_of(ch.get("index", ci))
-            state = self.choices.setdefault(index, {"role": None, "content": [], "calls": []})
+            state = self.choices.setdefault(index, {"role": None, "content": [], "calls": [],
+                                                    "first_line": piece.line, "events": {}})
+            state["last_line"] = piece.line
+            ev = state["events"]
             fr = ch.get("finish_reason")
             if isinstance(fr, str) and fr:
                 self.finish[index] = fr
+                ev["finish_reason"] = ev.get("finish_reason", 0) + 1
             delta = ch.get("delta")
             if type(delta) is not dict:
                 continue
@@ -160,6 +167,7 @@ class ChatStream:
                 state["role"] = state["role"] or delta["role"]
             if isinstance(delta.get("content"), str):
                 state["content"].append(delta["content"])
+                ev["content"] = ev.get("content", 0) + 1
             tcs = delta.get("tool_calls")
             if not isinstance(tcs, list):
                 continue
@@ -174,17 +182,21 @@ class ChatStream:
                     call = _Call(ti, Place(piece, pointer), piece)
                     self.calls[key] = call
                     state["calls"].append(call)
+                call.last_line = piece.line
+                call.events["tool_calls"] = call.events.get("tool_calls", 0) + 1
                 cid = tc.get("id")
                 if isinstance(cid, str) and cid:
                     if call.id is None:
                         call.id = cid
                     elif cid != call.id and cid not in call.ids_seen:
                         call.ids_seen.add(cid)
-                        self.report.add("stream_item_id_changed",
-                                        f"Tool call {ti} was started with id \"{call.id}\" but "
-                                        f"this delta says \"{cid}\": the id of one call must not "
-                                        "change, or its answer matches nothing.",
-                                        Place(piece, pointer + "/id"), [("added", call.place)])
+                        f = self.report.add("stream_item_id_changed",
+                                            f"Tool call {ti} was started with id \"{call.id}\" "
+                                            f"but this delta says \"{cid}\": the id of one call "
+                                            "must not change, or its answer matches nothing.",
+                                            Place(piece, pointer + "/id"), [("added", call.place)])
+                        if f is not None:
+                            call.broken.append(f)
                 if isinstance(tc.get("type"), str) and tc["type"]:
                     call.type = call.type or tc["type"]
                 fn = tc.get("function")
@@ -217,6 +229,25 @@ class ChatStream:
             out.append({"index": index, "message": msg,
                         "finish_reason": self.finish.get(index)})
         return out
+
+    def timeline(self) -> list[dict]:
+        """One row per choice's text and per tool call, deltas folded (``broken``: findings)."""
+        rows = []
+        for index, state in self.choices.items():
+            fr = self.finish.get(index)
+            if state["content"] or not state["calls"]:
+                rows.append({"response": 0, "output_index": index, "item_id": None,
+                             "type": "message", "name": None, "call_id": None, "status": fr,
+                             "first_line": state["first_line"],
+                             "last_line": state.get("last_line", state["first_line"]),
+                             "events": dict(state["events"]), "_broken": []})
+            for c in state["calls"]:
+                rows.append({"response": 0, "output_index": index, "item_id": c.id,
+                             "type": "tool_call", "index": c.index, "name": c.name,
+                             "call_id": c.id, "status": fr, "first_line": c.first_line,
+                             "last_line": c.last_line, "events": dict(c.events),
+                             "_broken": c.broken})
+        return rows
 
     def rebuilt_calls(self):
         """(tool_call, place, complete, item index) of every rebuilt call."""

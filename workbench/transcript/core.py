@@ -45,6 +45,7 @@ class Context:
         self.outputs = 0
         self.events = 0
         self.responses = None
+        self.chat_timeline = None
         self.spec = spec_mod.SpecCheck(self)
 
     def call(self, place: Place, dialect: str, value: dict, verdict: str, *, exact=True,
@@ -259,6 +260,7 @@ def analyse_chat_stream(ctx: Context) -> None:
     cs.run()
     ctx.events = cs.events
     ctx.items = cs.items()
+    ctx.chat_timeline = cs.timeline()
     calls = cs.rebuilt_calls()
     entries = [Entry("call", place, k, tc, call_id=tc["id"], name=tc["function"]["name"],
                      args=tc["function"]["arguments"], dialect="chat_completions")
@@ -412,6 +414,11 @@ def _answer(ctx: Context, kind: str) -> dict:
                 if m is not None else None
     counts = ctx.report.counts
     timeline = _timeline(ctx, ctx.timeline) if ctx.timeline is not None else None
+    if ctx.chat_timeline is not None:
+        timeline = ctx.chat_timeline
+        for row in timeline:
+            row["broken"] = sorted(i for i in (ctx.report.index_of(f) for f in row.pop("_broken"))
+                                   if i is not None)
     chain = ctx.chain
     if chain is not None:
         for link in chain["links"]:
