@@ -654,3 +654,13 @@ def test_chat_stream_timeline_folds_the_deltas():
     assert tool["events"]["tool_calls"] == 2 and tool["first_line"] < tool["last_line"]
     f = one(r, "stream_item_id_changed")
     assert tool["broken"] == [r["findings"].index(f)]
+
+
+def test_one_agents_action_or_result_on_its_own():
+    r = run(ACTION, [LOOKUP])
+    (c,) = r["calls"]
+    assert r["kind"] == "item" and c["dialect"] == "agents_api" and c["verdict"] == "arguments_schema"
+    assert c["report"]["fail"] and c["tool_result"]["call_id"] == "call_3c91"
+    r = run({"turn_id": "turn_9", "call_id": "call_9", "success": True, "output": "{}"})
+    assert r["kind"] == "agents_session" and r["results"][0]["call_id"] == "call_9"
+    one(r, "result_without_action")

@@ -212,6 +212,12 @@ def _log(ctx: Context, docs) -> None:
 def analyse_item(ctx: Context) -> None:
     v = ctx.src.value
     placed = [(v, Place(ctx.src.pieces[0], ""))]
+    if type(v) is dict and v.get("type") == "function_call" and "turn_id" in v:
+        # one Agents API action on its own: pending by being pasted; door 2 from the gate
+        r = ctx.gates.agents(v)
+        ctx.call(placed[0][1], "agents_api", v, r["verdict"], pending=True,
+                 report=r.get("report"), tool_result=r.get("tool_result"), reason=r.get("reason"))
+        return
     gate_or_calls(ctx, placed)
     if type(v) is dict and isinstance(v.get("type"), str):
         portable(placed, ctx.report)

@@ -35,6 +35,8 @@ def is_session(v: Any) -> bool:
         return True
     if _is_agents_event(v) or "required_actions" in v:
         return True
+    if "type" not in v and "turn_id" in v and "call_id" in v and "success" in v:
+        return True  # a tool_result written without its type
     if isinstance(v.get("object"), str) and v["object"].startswith("agent"):
         return True
     agent = v.get("agent")
