@@ -340,7 +340,8 @@ export class DocumentInput {
       title: "Copy this text with its values replaced by placeholders (structure, keys, lengths and id shapes kept): previewed as a diff first",
       onclick: () => openRedaction({ text: this.text, name: this.sourceName || this.what }) }, "Copy redacted…");
     const bar = this.ta.closest("section, details, .pane, .gate-input")?.querySelector(".toolbar");
-    if (bar) bar.append(button); else this.statusEl.after(button);
+    const grow = bar?.querySelector(":scope > .grow");
+    if (grow) grow.before(button); else if (bar) bar.append(button); else this.statusEl.after(button);
     this.redactButton = button;
   }
 
