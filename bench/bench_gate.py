@@ -243,7 +243,7 @@ def run_workbench(log: Path, tools_path: Path, jobs: int | None = 1) -> dict:
     memory (the command and its workers, sampled from /proc)."""
     import tempfile
 
-    from bench_format import measured_run
+    from bench_format import LAST_CPU, measured_run
     cmd = [sys.executable, "-m", "workbench", "gate", "--jsonl", str(log), "--schema",
            str(tools_path), "--json"] + (["--jobs", str(jobs)] if jobs else [])
     with tempfile.TemporaryFile() as out:
@@ -257,6 +257,7 @@ def run_workbench(log: Path, tools_path: Path, jobs: int | None = 1) -> dict:
     summary = json.loads(stdout)
     return {"seconds": seconds, "counts": summary["counts"], "not_json": summary["not_json"],
             "inner_seconds": summary["seconds"], "peak_mb": round(peak, 1),
+            "cpu_seconds": round(LAST_CPU[0], 2),
             "summary": {k: v for k, v in summary.items() if k != "seconds"}}
 
 
@@ -295,10 +296,16 @@ def jobs_rows(log: Path, tools: Path, label: str) -> list[dict]:
                      "lines": lines, "size_mb": round(log.stat().st_size / 1e6, 1),
                      "items_per_s": round(lines / r["seconds"]), "same_output": same,
                      "counts": r["counts"], "not_json": r["not_json"],
-                     "inner_seconds": r["inner_seconds"]})
-    print_table(("command", "log", "seconds", "lines/s", "peak memory", "same output"),
-                [(r["name"], r["log"], f"{r['seconds']:.2f}", f"{r['items_per_s']:,}",
-                  f"{r['peak_mb']:.0f} MB", "yes" if r["same_output"] else "NO") for r in rows])
+                     "inner_seconds": r["inner_seconds"], "cpu_seconds": r["cpu_seconds"]})
+    print_table(("command", "log", "seconds", "CPU seconds", "lines/s", "peak memory", "same output"),
+                [(r["name"], r["log"], f"{r['seconds']:.2f}", f"{r['cpu_seconds']:.2f}",
+                  f"{r['items_per_s']:,}", f"{r['peak_mb']:.0f} MB", "yes" if r["same_output"] else "NO")
+                 for r in rows])
+    try:
+        print(f"(load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}, "
+              f"{os.cpu_count()} cores: on a busy machine compare CPU seconds and memory)")
+    except OSError:
+        pass
     if not same:
         raise SystemExit("--jobs 2 printed another summary than --jobs 1")
     return rows
