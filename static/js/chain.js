@@ -127,7 +127,9 @@ export function layout(links, findings = []) {
     } else {   // function_call and the orchestration items (and anything new: a call-like box)
       const parent = (link.turn_id && turns.get(link.turn_id)) || lastTurn || lastAgent;
       const row = last >= 0 && parent && rows[last][1] === parent && !rows[last][2] ? last : newRow();
-      calls.push(put(link, index, 2, row, parent));
+      // a call made by a subagent (agent_id / from naming one) also hangs from that subagent
+      const by = nodes.find((n) => n.link.object === "subagent" && n.link.id && (n.link.id === link.agent_id || n.link.id === link.from));
+      calls.push(put(link, index, 2, row, parent, by ? { by } : {}));
     }
   });
   return { nodes, rows: rows.length };
@@ -151,6 +153,7 @@ function describe(node, nodes, findings) {
   let text = `${parts}${parent}`;
   if (node.drift && node.parent) text += ` (drifted pin: the action has turn_id ${node.parent.link.turn_id}, call_id ${node.parent.link.call_id}; the result ${l.turn_id}, ${l.call_id})`;
   if (node.orphan) text += " (answers no action)";
+  if (node.by) text += ` (called by the subagent ${node.by.link.id})`;
   if (l.broken || codes.length) text += ` — broken${codes.length ? ": " + codes.join(", ") : ""}`;
   return text;
 }
@@ -229,6 +232,17 @@ export function drawChain(chain, findings, { onFinding = () => {}, onLine = null
       clickable(g, `${lines.filter(Boolean).join(" ")}: mark line ${l.line} in the input`, () => onLine(l.line, l.column));
     }
     boxes.append(g);
+  }
+  // a call attributed to a subagent: a broken arrow from the subagent (subagents run no function tools)
+  for (const node of nodes) {
+    if (!node.by) continue;
+    const sx = COLS[node.by.col] + W / 2, sy = PAD + node.by.row * ROW + H, y = PAD + node.row * ROW + H / 2;
+    const fi = firstFinding(node.link);
+    const g = s("g", { class: "chain-by", "data-finding": fi ?? "" }, s("title", {}, `Called by the subagent ${node.by.link.id}`),
+      s("path", { d: `M${sx} ${sy} L${sx} ${y} L${COLS[2] + W + 2} ${y}`, class: "chain-arrow broken", "marker-end": "url(#chain-head)" }),
+      s("text", { x: sx - 8, y: y - 6, class: "chain-id written", "text-anchor": "end" }, `called by ${short(node.by.link.id, 18)}`));
+    if (fi !== null) clickable(g, `Broken link: ${node.link.name || "a function call"} is attributed to the subagent ${node.by.link.id}. Go to the finding.`, () => onFinding(fi));
+    arrows.append(g);
   }
   // a pending action without a result: a broken arrow to "no result"
   for (const node of nodes) {

@@ -25,6 +25,8 @@ const live = document.getElementById("verdict-live");
 const body = document.getElementById("result-body");
 const data = JSON.parse(document.getElementById("gate-data").textContent);
 const RULES = data.rules;
+const AGENTS_RULES = data.agents_rules || RULES;   // the Agents API dialect numbers its own rules
+const rulesOf = (r) => (r?.dialect === "agents_api" ? AGENTS_RULES : RULES);
 const GALLERY = data.gallery;
 
 document.body.dataset.liveView = "1";
@@ -213,7 +215,8 @@ function renderStep(s, r) {
     else if (s.check === "diff") diffDetail(b, s);
     else otherDetail(b, s);
   }
-  const failedRule = s.rule && r.dialect !== "agents_api" ? RULES[s.rule - 1] : null;
+  const ruleset = rulesOf(r);
+  const failedRule = s.rule ? ruleset[s.rule - 1] || null : null;
   if (!s.rules?.length && !failedRule) {
     if (s.explain || s.plain) b.append(h("p", { class: "rule-plain" }, s.explain || s.plain));
   } else if (failedRule) {
@@ -221,7 +224,7 @@ function renderStep(s, r) {
       h("details", { class: "help spec" }, h("summary", {}, "The rule in full"), h("p", {}, failedRule.full)));
   } else {
     b.append(h("details", { class: "help spec" }, h("summary", {}, `The ${ruleSpan(s.rules)} behind this step`),
-      h("ul", {}, s.rules.map((n) => { const x = RULES[n - 1]; return h("li", {}, h("strong", {}, `${x.number} `, h("code", {}, x.code)), " ", x.text, " ", x.plain); }))));
+      h("ul", {}, s.rules.filter((n) => ruleset[n - 1]).map((n) => { const x = ruleset[n - 1]; return h("li", {}, h("strong", {}, `${x.number} `, h("code", {}, x.code)), " ", x.text, " ", x.plain); }))));
   }
   return li;
 }
@@ -236,6 +239,11 @@ function viewerBox(text, label, marks) {
 
 function formatDetail(b, s) {
   if (s.status === "pass") {
+    if (s.found.turn_id !== undefined) {
+      b.append(h("p", { class: "found" }, label("Found"), " a pending action ", h("code", {}, s.found.name), " with turn_id ",
+        h("code", {}, s.found.turn_id), " and call_id ", h("code", {}, s.found.call_id), "; its arguments are a JSON object."));
+      return;
+    }
     b.append(h("p", { class: "found" }, label("Found"), " a completed function_call ",
       h("code", {}, s.found.name), " with call_id ", h("code", {}, s.found.call_id), " and arguments that parse as strict JSON."));
     return;
@@ -264,7 +272,7 @@ function formatDetail(b, s) {
  *  what it found, and every problem it lists. */
 function otherDetail(b, s) {
   if (s.reason || s.note) b.append(h("p", { class: "found" }, label("Found"), " ", s.reason || s.note));
-  for (const key of ["issues", "problems", "findings", "review", "fail"]) {
+  for (const key of ["warnings", "issues", "problems", "findings", "review", "fail"]) {
     const list = s[key];
     if (!Array.isArray(list) || !list.length) continue;
     b.append(h("ul", { class: "step-issues", dataset: { list: key } }, list.map((x) => typeof x !== "object" || x === null ? h("li", {}, String(x))
@@ -288,7 +296,8 @@ function schemaDetail(b, s) {
   const exists = [], missing = [];
   for (const f of s.fail) (f.reason === "required" ? missing : exists).push(f.path);
   const parents = missing.map((p) => p.slice(0, p.lastIndexOf("/")));
-  const { el, v } = viewerBox(s.arguments, "Parsed arguments", [["error", exists], ["warn", parents]]);
+  const argsText = typeof s.arguments === "string" ? s.arguments : JSON.stringify(s.arguments ?? null, null, 2);
+  const { el, v } = viewerBox(argsText, "Parsed arguments", [["error", exists], ["warn", parents]]);
   const rows = s.fail.map((f) => h("tr", { dataset: { path: f.path } },
     h("td", {}, h("button", { type: "button", class: "linkish", onclick: () => v.reveal(f.reason === "required" ? f.path.slice(0, f.path.lastIndexOf("/")) : f.path) },
       h("code", { class: "fail-path" }, f.path || "/"))),

@@ -178,6 +178,29 @@ def test_a_chat_completions_call_is_walked_as_its_open_responses_item(page, serv
     assert walked["type"] == "function_call" and walked["call_id"] == "call_abc123"
 
 
+def test_an_agents_action_gets_door_1_and_the_tool_result(page, server):
+    case = next(c for c in CASES if c["name"] == "agents-lookup-order")
+    _, answer = server.api("gate", {"item": case["item"], "schema": case["schema"]})
+    assert answer["dialect"] == "agents_api"
+    page.goto("/gate")
+    page.click('a[data-case="agents-lookup-order"]')
+    wait_verdict(page, answer["verdict"])
+    checks = page.locator("ol.walk > li").evaluate_all("els => els.map(e => e.dataset.check)")
+    assert checks == [s["check"] for s in answer["steps"]]
+    assert "review" in checks                      # door 1, its own step
+    assert "door 1" in page.inner_text("li[data-check=review]")
+    # the failing rule is the Agents API dialect's own, in its words
+    assert "door 2" in page.inner_text("li[data-check=schema] .rule-plain")
+    assert "turn_id" in page.inner_text("li[data-check=format]")
+    # the host-validation report and the tool_result event, never a function_call_output
+    assert json.loads(page.inner_text("#host-report")) == answer["report"]
+    assert json.loads(page.inner_text("#tool-result")) == answer["tool_result"]
+    assert page.locator("#fco").count() == 0
+    page.click("#copy-tool-result")
+    page.wait_for_function("() => window.__workbenchLastCopy !== undefined")
+    assert json.loads(page.evaluate("window.__workbenchLastCopy")) == answer["tool_result"]
+
+
 def test_unreadable_item_points_at_the_spot(page):
     page.goto("/gate")
     page.fill("#item", '{\n  "type": "function_call",\n}')
@@ -237,5 +260,9 @@ def test_plain_form_without_javascript(browser, server):
             page.click("#calls button[data-walk='1']")
         assert "Blocked: arguments_schema" in page.inner_text("#verdict-live")
         assert "call_129" in page.input_value("#item")
+        # an Agents API action: the tool_result event, no function_call_output
+        page.goto("/gate?case=agents-lookup-order")
+        assert json.loads(page.inner_text("#tool-result"))["call_id"] == "call_3c91"
+        assert page.locator("#fco").count() == 0
     finally:
         context.close()
