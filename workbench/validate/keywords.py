@@ -290,6 +290,10 @@ def kw_type(validator, types, instance, schema):
 
 
 def kw_enum(validator, enums, instance, schema):
+    if type(instance) is str and type(enums) is list:  # a string equals only the same string
+        if instance not in enums:
+            yield ValidationError(f"{_short(instance)} is not one of the enum values")
+        return
     if all(not equal(each, instance) for each in enums):
         yield ValidationError(f"{_short(instance)} is not one of the enum values")
 
