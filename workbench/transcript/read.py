@@ -16,11 +16,10 @@ import re
 from typing import Any
 
 from ..errors import WorkbenchError
-from ..jsontext import LineIndex, locate_many, parse, split_pointer
+from ..jsontext import LineIndex, locate_many, parse
 
 SSE_FIELDS = ("data", "event", "id", "retry")
 _SSE_LINE = re.compile(r"(?:data|event|id|retry)(?::|$)|:")
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 
 
 class Piece:
