@@ -148,3 +148,52 @@ def test_the_gate_as_a_map_over_a_partitioned_log_on_dask(logs, tmp_path):
         counts[v] = counts.get(v, 0) + 1
     assert {k: v for k, v in counts.items() if k not in ("not_json", "blank", "unchecked")} == expected["counts"]
     assert counts.get("not_json", 0) == len(expected["not_json"])
+
+
+def _peak_kb(cmd) -> tuple[int, int]:
+    """Run ``cmd``; (exit status, the largest VmHWM of it and its workers, sampled from /proc)."""
+    import time
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    peak = 0
+    while proc.poll() is None:
+        pids = [proc.pid]
+        try:
+            for task in os.listdir(f"/proc/{proc.pid}/task"):
+                with open(f"/proc/{proc.pid}/task/{task}/children") as f:
+                    pids += [int(c) for c in f.read().split()]
+        except OSError:
+            pass
+        total = 0
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/status") as f:
+                    total += next((int(ln.split()[1]) for ln in f if ln.startswith("VmHWM:")), 0)
+            except OSError:
+                pass
+        peak = max(peak, total)
+        time.sleep(0.02)
+    return proc.returncode, peak
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_memory_stays_flat_as_the_log_grows(logs, tmp_path):
+    lines = logs["items openresponses-fixtures/items.jsonl"].read_bytes().rstrip(b"\n") + b"\n"
+    small, big = tmp_path / "small.jsonl", tmp_path / "big.jsonl"
+    # both larger than the pieces in flight (2 × jobs pieces of 4 MB), one three times the other
+    small.write_bytes(lines * (24_000_000 // len(lines) + 1))
+    with big.open("wb") as f:
+        for _ in range(72_000_000 // len(lines) + 1):
+            f.write(lines)
+    peaks = {}
+    for jobs in (1, 2):
+        for name, log in (("small", small), ("big", big)):
+            code, peak = _peak_kb([sys.executable, "-m", "workbench", "gate", "--jsonl", str(log),
+                                   "--schema", str(logs["tools"]), "--jobs", str(jobs)])
+            assert code == 1
+            peaks[name, jobs] = peak
+    print("peak memory (VmHWM, KB, the command and its workers):", peaks)
+    for jobs in (1, 2):
+        # three times the log, and the memory the same (within the sampling's jitter)
+        assert peaks["big", jobs] - peaks["small", jobs] < 12_000, peaks
+        assert peaks["big", jobs] < 60_000 * jobs + 60_000, peaks
