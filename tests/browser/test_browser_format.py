@@ -242,6 +242,14 @@ def test_the_page_works_with_javascript_off(browser, server):
         assert "Valid JSON · 2 warnings" in pg.locator("#headline").inner_text()
         out = pg.locator("#output").inner_text()
         assert '\n    "a": 2' in out and "12345678901234567890123" in out
+        # JSONC when the user says so, with what it changed: the plain form has the choice too
+        pg.fill("#text", '{\n  // note\n  "a": 1.10,\n}')
+        pg.select_option("#input_kind", "jsonc")
+        pg.click("button#run")
+        pg.wait_for_load_state("load")
+        assert pg.locator("#headline").inner_text().startswith("Valid JSONC")
+        assert "comments removed: 1 · trailing commas removed: 1" in pg.locator("#converted").inner_text()
+        assert pg.locator("#output").inner_text() == '{\n    "a": 1.10\n}'
     finally:
         context.close()
 
