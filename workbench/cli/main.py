@@ -14,10 +14,24 @@ from . import format as format_cmd
 SUBCOMMANDS = [serve, format_cmd, extract, validate, diff, gate, transcript]
 
 
+EPILOG = """examples:
+  workbench                                   # serve on http://127.0.0.1:8765/
+  workbench format doc.json                   # exact: numbers keep their text
+  workbench extract '$..call_id' response.json
+  workbench validate args.json --schema tool.json
+  workbench diff --patch before.json after.json
+  workbench gate --jsonl log.jsonl --schema tools.json --jobs 4
+
+Every command reads a FILE or - (standard input), prints errors as file:line:column: message,
+takes --json (the HTTP API's answer) and exits 0 (ok), 1 (blocked, invalid, different, no
+match) or 2 (unreadable). `workbench COMMAND --help` for more."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="workbench",
                                      description="JSON Workbench: format, extract, validate, diff "
-                                                 "and gate JSON, locally.")
+                                                 "and gate JSON, locally.",
+                                     epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"workbench {__version__}")
     serve.add_server_flags(parser)  # bare ``workbench`` serves
     sub = parser.add_subparsers(dest="command")
