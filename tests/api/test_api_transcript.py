@@ -162,8 +162,13 @@ def test_the_open_responses_stream_fixtures(server, shared):
             assert "stream_bad_line" in codes
         if p.name == "stream_11.txt":
             assert "stream_arguments_mismatch" in codes
-        if p.name in ("stream_1.txt", "stream_12.txt"):
+        if p.name == "stream_1.txt":
             assert not [f for f in r["findings"] if f["code"].startswith("stream_")]
+        if p.name == "stream_12.txt":  # deltas by output_index only, joined right; never done
+            stream = [f for f in r["findings"] if f["code"].startswith("stream_")]
+            assert [f["code"] for f in stream] == ["stream_order"]
+            assert "never done" in stream[0]["message"]
+            assert json.loads(r["items"][0]["arguments"])
     print(f"\nopenresponses stream fixtures: {dict(seen)}")
 
 

@@ -664,3 +664,11 @@ def test_one_agents_action_or_result_on_its_own():
     r = run({"turn_id": "turn_9", "call_id": "call_9", "success": True, "output": "{}"})
     assert r["kind"] == "agents_session" and r["results"][0]["call_id"] == "call_9"
     one(r, "result_without_action")
+
+
+def test_completed_while_an_item_was_never_done_is_out_of_order():
+    evs = [e for e in fc_stream(seq=False) if e["type"] != "response.output_item.done"]
+    r = run(sse(*evs))
+    f = [x for x in only(r, "stream_order") if "never done" in x["message"]]
+    assert len(f) == 1 and f[0]["pointer"] == "/type"
+    assert r["timeline"][0]["broken"]

@@ -359,6 +359,15 @@ class ResponsesStream:
                        "as final. Record the stream again." + (
                            " (A trailing data: [DONE] is no terminal event.)"
                            if self.done_seen else ""), where)
+        if self.terminal is not None and event_type(self.terminal) == "response.completed":
+            for slot in self.order:
+                if slot.done_item is None and slot.added is not None:
+                    self._order(self.terminal,
+                                f"response.completed arrives while output item "
+                                f"{slot.output_index if slot.output_index is not None else ''} "
+                                f"({slot.item_id or slot.added.get('type')}) was never done "
+                                "(no response.output_item.done): its content is not final.",
+                                slot, related=[("added", slot.place())])
         if self.after_terminal:
             p = self.after_terminal[0]
             report.add("stream_after_terminal",
