@@ -40,6 +40,8 @@ would pair reordered items, with the number of changes it gives.
 
 from __future__ import annotations
 
+import orjson
+
 from .engines import deepdiff_report
 from .options import Options, read_options
 from .patch import Export, merge_patch, patch_ops
@@ -101,7 +103,8 @@ def compare(left, right, opts: Options, *, limits: Limits = DEFAULT_LIMITS, view
     # settles only limits of 254 or more
     if depth_check is not None and not (differ.root_proven and limits.max_depth >= 254):
         depth_check()
-    render = Render(max_changes=limits.max_changes, view=view, reuse_equal_text=ignore is None,
+    render = Render(max_changes=limits.max_changes, view=view,
+                    reuse_equal_text=ignore is None or ignore.names_only,
                     texts=texts)
     render.run(node, left, right)
     ops: list = []
@@ -126,20 +129,22 @@ def _ignored(render: Render, ignore, opts: Options) -> list:
     return out
 
 
-def _result(node, render, patch, ignore, opts, left, right, export, records_texts) -> dict:
+def _result(node, render, patch, ignore, opts, left, right, export, records_texts,
+            merge=True) -> dict:
     changes = [public(c, records_texts) for c in render.changes]
     notes = [public(n, records_texts) for n in render.notes]
     for n in notes:
         n["message"] = {"number": "the same number written differently",
                         "tolerance": "numbers within the tolerance",
                         }.get(n["kind"], "the same JSON inside the string, written differently")
-    merge, merge_notes = merge_patch(node, right)
-    out = {"equal": render.count == 0, "changes": changes, "patch": patch,
-           "merge_patch": export.value(merge), "merge_patch_notes": merge_notes,
-           "merge_patch_exact": not merge_notes,
-           "summary": render.summary, "count": render.count,
-           "truncated": render.count > len(changes), "notes": notes,
-           "note_count": render.note_count, "ignored": _ignored(render, ignore, opts)}
+    out = {"equal": render.count == 0, "changes": changes, "patch": patch}
+    if merge:
+        patch_value, merge_notes = merge_patch(node, right)
+        out.update({"merge_patch": export.value(patch_value), "merge_patch_notes": merge_notes,
+                    "merge_patch_exact": not merge_notes})
+    out.update({"summary": render.summary, "count": render.count,
+                "truncated": render.count > len(changes), "notes": notes,
+                "note_count": render.note_count, "ignored": _ignored(render, ignore, opts)})
     if render.count == 0 and patch:
         out["patch_note"] = (f"No changes: the {len(patch)} patch operation"
                              f"{'s' if len(patch) != 1 else ''} only rewrite"
@@ -149,13 +154,15 @@ def _result(node, render, patch, ignore, opts, left, right, export, records_text
 
 
 def diff_values(left, right, *, ignore_order=False, match_key=None, ignore_paths=(),
-                parse_strings=True, limits: Limits = DEFAULT_LIMITS, **more) -> dict:
+                parse_strings=True, limits: Limits = DEFAULT_LIMITS, merge_patch=False,
+                **more) -> dict:
     """Compare two parsed values (int/Decimal numbers, from :func:`workbench.jsontext.parse`).
 
-    Returns ``{"equal", "changes", "patch", "merge_patch", "summary", "count", "truncated",
-    "notes", "ignored"}``; each change is ``{op, pointer, left?, right?, ...}`` with
-    ``left``/``right`` the compact JSON text of each side.  ``more``: ``preset``,
-    ``preset_keep``, ``tolerance`` as in the request."""
+    Returns ``{"equal", "changes", "patch", "summary", "count", "truncated", "notes",
+    "ignored"}`` (and the ``merge_patch`` fields with ``merge_patch=True``: for a changed
+    array the merge patch is the whole right array, which costs a copy); each change is
+    ``{op, pointer, left?, right?, ...}`` with ``left``/``right`` the compact JSON text of each
+    side.  ``more``: ``preset``, ``preset_keep``, ``tolerance`` as in the request."""
     opts = read_options({"ignore_order": ignore_order, "match_key": match_key,
                          "ignore_paths": list(ignore_paths or ()), "parse_strings": parse_strings,
                          **more})
@@ -164,7 +171,8 @@ def diff_values(left, right, *, ignore_order=False, match_key=None, ignore_paths
     try:
         node, render, patch, ignore = compare(left, right, opts, limits=limits, texts=texts,
                                               export=export)
-        return _result(node, render, patch, ignore, opts, left, right, export, ValueTexts(export))
+        return _result(node, render, patch, ignore, opts, left, right, export, ValueTexts(export),
+                       merge=merge_patch)
     except RecursionError:
         raise _too_deep() from None
 
@@ -175,9 +183,13 @@ def diff_texts(left_text: str, right_text: str, *, limits: Limits = DEFAULT_LIMI
 
     ``options`` are the request's fields: ``ignore_order``, ``match_key``, ``ignore_paths``,
     ``parse_strings``, ``preset`` ("providers"), ``preset_keep``, ``tolerance``, ``engine``
-    ("workbench" | "deepdiff") and ``view`` (default False here: no side-by-side view)."""
+    ("workbench" | "deepdiff") and ``view`` (default False here: no side-by-side view).
+    ``merge_patch`` is a value here (exact numbers); ``handle`` embeds its written bytes."""
     options.setdefault("view", False)
-    return handle({"left": left_text, "right": right_text, **options}, limits)
+    out = handle({"left": left_text, "right": right_text, **options}, limits)
+    if out.get("merge_patch_text") is not None:      # a value here, not the answer's bytes
+        out["merge_patch"] = parse(out["merge_patch_text"], field=None, warnings=False).value
+    return out
 
 
 # --------------------------------------------------------------------------- the endpoint
@@ -236,7 +248,11 @@ def _handle(body: dict, limits: Limits) -> dict:
     result["patch_text"] = ("[\n" + ",\n".join("  " + dumps_value(op).decode("utf-8", "surrogatepass")
                                                for op in patch) + "\n]") if patch else "[]"
     try:
-        result["merge_patch_text"] = dumps_value(result["merge_patch"]).decode("utf-8", "surrogatepass")
+        raw = dumps_value(result["merge_patch"])
+        result["merge_patch_text"] = raw.decode("utf-8", "surrogatepass")
+        # written once: the answer embeds the same bytes (for a changed array the merge patch is
+        # the whole right array, so a second write would cost as much again)
+        result["merge_patch"] = orjson.Fragment(raw)
     except RecursionError:      # deeper than the writers go: the JSON Patch is the answer
         result["merge_patch"] = result["merge_patch_text"] = None
         result["merge_patch_exact"] = False

@@ -237,15 +237,80 @@ class Ignore:
     def accepts(self, states) -> bool:
         return any(s == len(self.patterns[k]) for k, s in states)
 
-    def accepted(self, states) -> tuple:
-        """The numbers of the patterns that matched (states at their end)."""
-        return tuple(sorted({k for k, s in states if s == len(self.patterns[k])}))
+    # ---------------------------------------------------------------- incremental use by the walk
+    # A walk state is ``(states, names)``: the NFA states of the general patterns, and the map
+    # name → pattern numbers of the patterns that are one member name at any depth (``$..id``,
+    # ``/**/id``: the preset's), which never change on the way down — one dict lookup per
+    # member instead of a step of every pattern.  None: nothing below can match.
 
-    def into_string(self, states):
-        """States to carry into the JSON inside a string: those of patterns that reach there."""
-        if not self.outside:
-            return states
-        return frozenset((k, s) for k, s in states if k not in self.outside)
+    def _split(self):
+        if hasattr(self, "_general"):
+            return
+        general, names_all, names_in = [], {}, {}
+        for k, steps in enumerate(self.patterns):
+            st = steps[0] if len(steps) == 1 else None
+            if st is not None and st.desc and not st.wild and not st.indices and st.names:
+                for name in st.names:
+                    names_all.setdefault(name, ())
+                    names_all[name] += (k,)
+                    if k not in self.outside:
+                        names_in.setdefault(name, ())
+                        names_in[name] += (k,)
+            else:
+                general.append(k)
+        self._general = general
+        self._names_all = names_all or None
+        self._names_in = names_in or None
+
+    @property
+    def names_only(self) -> bool:
+        """Only any-depth name patterns: every member they skip is in an object, so what the
+        walk finds equal is identical (the view may write equal runs once for both sides)."""
+        self._split()
+        return not self._general
 
     def start(self):
-        return frozenset((k, 0) for k in range(len(self.patterns)))
+        self._split()
+        gen = frozenset((k, 0) for k in self._general)
+        if not gen and self._names_all is None:
+            return None
+        return (gen, self._names_all)
+
+    def child(self, state, part):
+        """``(ignored?, state below, numbers of the patterns that matched)`` for one more part."""
+        gen, names = state
+        hit = names.get(part) if names is not None and type(part) is str else None
+        if gen:
+            nxt = set()
+            patterns = self.patterns
+            for k, s in gen:
+                steps = patterns[k]
+                if s >= len(steps):
+                    continue
+                st = steps[s]
+                if st.desc:
+                    nxt.add((k, s))
+                if st.matches(part):
+                    nxt.add((k, s + 1))
+            acc = tuple(k for k, s in nxt if s == len(patterns[k]))
+            if hit:
+                acc = tuple(sorted(set(acc) | set(hit)))
+            if not nxt and names is None:
+                return bool(acc), None, acc
+            return bool(acc), (frozenset(nxt), names), acc
+        if hit:
+            return True, state, hit
+        return False, (state if names is not None else None), ()
+
+    def into_string(self, state):
+        """The state to carry into the JSON inside a string: without the patterns that stay
+        outside strings (the preset's)."""
+        if state is None:
+            return None
+        gen, names = state
+        if self.outside:
+            gen = frozenset((k, s) for k, s in gen if k not in self.outside)
+            names = self._names_in
+        if not gen and names is None:
+            return None
+        return (gen, names)

@@ -39,10 +39,22 @@ def _number(obj) -> str:
     return getattr(_local, "texts", _NO_TEXTS).get(id(obj)) or str(obj)
 
 
-def _fmt_default(obj):
+def _fmt_plain(obj):
+    if isinstance(obj, Decimal):
+        return orjson.Fragment(str(obj))
+    raise TypeError
+
+
+def _fmt_texts(obj):
     if isinstance(obj, Decimal):
         return orjson.Fragment(_number(obj))
     raise TypeError
+
+
+def _fmt_default(obj):
+    """orjson's default for the render in progress (the plain one when no number needs its
+    text looked up: one lookup per write, not one per number)."""
+    return getattr(_local, "default", _fmt_plain)(obj)
 
 
 def _plain(value, level: int = 0) -> str:
@@ -118,7 +130,7 @@ def fmt(value, level: int) -> str:
     if t is not dict and t is not list:
         return _plain(value)
     try:
-        text = orjson.dumps(value, default=_fmt_default, option=_FMT).decode()
+        text = orjson.dumps(value, default=getattr(_local, "default", _fmt_plain), option=_FMT).decode()
     except (orjson.JSONEncodeError, TypeError):
         return _plain(value, level)
     if level and "\n" in text:
@@ -130,7 +142,7 @@ def fmt_items(items, level: int) -> str:
     """Lines of consecutive array items — or, given a dict, object members — with commas
     between them and none after the last, each at nesting ``level``."""
     try:
-        text = orjson.dumps(items, default=_fmt_default, option=_FMT).decode()
+        text = orjson.dumps(items, default=getattr(_local, "default", _fmt_plain), option=_FMT).decode()
     except (orjson.JSONEncodeError, TypeError):
         text = _plain(items)
     body = text[2:-2]      # drop "[\n" and "\n]"
@@ -253,6 +265,7 @@ class Render:
     # ---------------------------------------------------------------- the pass
     def run(self, node, left, right):
         _local.texts = self.texts
+        _local.default = _fmt_texts if self.texts else _fmt_plain
         try:
             if node is None:
                 if self.view:
@@ -262,6 +275,7 @@ class Render:
             self.render(node, left, right, "", "", 0, "", "", "", "", None)
         finally:
             _local.texts = _NO_TEXTS
+            _local.default = _fmt_plain
 
     def render(self, node, lv, rv, lp, rp, level, lpre, rpre, lc, rc, ctx):
         view = self.view
@@ -329,7 +343,8 @@ class Render:
             return
         self.seg("eq", lpre + "{", rpre + "{")
         by_key = {k: (what, payload) for k, what, payload in entries}
-        ign = set(ignored)
+        # grey ("ign") only where an ignored member hid a difference; equal ones stay in the runs
+        ign = {k for k, _ in hidden} if hidden else ()
         order = key_order(l, r)
         last_l = next(reversed(l)) if l else None
         last_r = next((k for k in reversed(order) if k in r), None) if r else None

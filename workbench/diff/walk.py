@@ -126,13 +126,10 @@ class Differ:
         return ctext_fast(x) == ctext_fast(y)
 
     def _child_state(self, st, part):
-        """Ignore states for a child; ``(ignored?, states-or-None)``."""
+        """Ignore states for a child: ``(ignored?, states-or-None, patterns that matched)``."""
         if st is None:
-            return False, None
-        nst = self.ignore.step(st, part)
-        if self.ignore.accepts(nst):
-            return True, nst
-        return False, (nst or None)
+            return False, None, ()
+        return self.ignore.child(st, part)
 
     # ---------------------------------------------------------------- values
     def diff(self, left, right):
@@ -210,11 +207,11 @@ class Differ:
         hidden = []
         for k in key_order(l, r):
             if st is not None:
-                skip, cst = self._child_state(st, k)
+                skip, cst, acc = self._child_state(st, k)
                 if skip:
                     ignored.append(k)
                     if not (k in l and k in r and self._equal(l[k], r[k])):
-                        hidden.append((k, self.ignore.accepted(cst)))
+                        hidden.append((k, acc))
                     continue
             else:
                 cst = None
@@ -261,7 +258,7 @@ class Differ:
             return None
         self.parse_strings = False           # one level: strings inside are compared as strings
         if st is not None:
-            st = self.ignore.into_string(st) or None   # the preset's patterns stay outside
+            st = self.ignore.into_string(st)     # the preset's patterns stay outside
         try:
             inner = self._walk_child(lp.value, rp.value, st, depth + 1)
         finally:
@@ -283,14 +280,14 @@ class Differ:
         if t is dict:
             out = {}
             for k, v in x.items():
-                skip, cst = self._child_state(st, k)
+                skip, cst, _ = self._child_state(st, k)
                 if not skip:
                     out[k] = self._strip(v, cst) if cst is not None else v
             return out
         if t is list:
             out = []
             for i, v in enumerate(x):
-                skip, cst = self._child_state(st, i)
+                skip, cst, _ = self._child_state(st, i)
                 out.append(IGN_ID if skip else (self._strip(v, cst) if cst is not None else v))
             return out
         return x
@@ -308,7 +305,7 @@ class Differ:
         out = []
         seen: dict = {}
         for idx, x in enumerate(items, base):
-            skip, ist = self._child_state(st, idx)
+            skip, ist, _ = self._child_state(st, idx)
             if skip:
                 out.append(IGN_ID)
                 continue
@@ -392,6 +389,7 @@ class Differ:
         return [("type", type(x).__name__)]
 
     _keyed = False
+    _all_written = False
 
     def walk_arr(self, l, r, st, depth, keyed=False, pyeq=False):
         self.tick()
@@ -410,8 +408,11 @@ class Differ:
         try:
             if depth == 0:
                 self.fallback = False
+                self._all_written = False
                 node = self._walk_arr(l, r, st, depth, keyed)
-                self.root_proven = not self.fallback and st is None and self.match_key is None
+                # with ignore patterns, the positional path still writes every item (content ids)
+                self.root_proven = (not self.fallback and self.match_key is None and not keyed
+                                    and (st is None or self._all_written))
                 return node
             return self._walk_arr(l, r, st, depth, keyed)
         finally:
@@ -425,6 +426,7 @@ class Differ:
         if content_ids and not self.ignore_order and n == m and n >= 32:
             positional = self._positional(l, r, st)
         if positional is not None:
+            self._all_written = depth == 0
             anchors, lid, rid, sure = positional
             entries = self._ordered(l, r, lid, rid, st, depth, content_ids, fast, anchors, sure)
         else:
@@ -469,30 +471,32 @@ class Differ:
                     sure[i:j] = b"\x01" * (j - i)
                 else:   # a bool against a number, or a number written differently, in there
                     for t in range(i, j):
-                        if ctext_fast(l[t]) == ctext_fast(r[t]):
+                        if self._ctf(l[t]) == self._ctf(r[t]):
                             anchors.append((t, t))
                             sure[t] = 1
                         else:
-                            lid[t], = self.ids(l[t:t + 1], st, base=t)
-                            rid[t], = self.ids(r[t:t + 1], st, base=t)
+                            lid[t], = self.ids(l[t:t + 1], None, base=t)
+                            rid[t], = self.ids(r[t:t + 1], None, base=t)
             else:
                 while j < n and not eqpos[j]:
                     j += 1
-                gl = self.ids(l[i:j], st, base=i)
-                gr = self.ids(r[i:j], st, base=i)
+                # content identities (with ignore patterns too: the items of a positional gap
+                # that differ only in ignored members are paired in the gap, not stripped first)
+                gl = self.ids(l[i:j], None, base=i)
+                gr = self.ids(r[i:j], None, base=i)
                 lid[i:j] = gl
                 rid[i:j] = gr
                 for a, b in lcs_pairs(gl, gr):
-                    if self.verified(l[i + a], r[i + b], st is None):
+                    if self.verified(l[i + a], r[i + b], True):
                         anchors.append((i + a, i + b))
-                        if st is None and self.same_item(l[i + a], r[i + b], True):
+                        if self.same_item(l[i + a], r[i + b], True):
                             sure[i + a] = 1
             i = j
         anchors.sort()
         return anchors, lid, rid, sure
 
     def _pair_child(self, l, r, i, j, st, depth):
-        skip, ist = self._child_state(st, i)
+        skip, ist, _ = self._child_state(st, i)
         if skip:
             return None
         return self._walk_child(l[i], r[j], ist, depth + 1)
