@@ -110,6 +110,13 @@ shortest edit script between the id written (``left``: the output's / result's) 
 should have matched (``right``: the call's / action's), each differing position ``at`` (0-based,
 in the left id) with ``left`` and ``right`` the characters there (``""`` for an insertion or a
 deletion).  ``call_3c9l`` against ``call_3c91`` is ``[{"at": 8, "left": "l", "right": "1"}]``.
+
+Speed (``bench/bench_transcript.py``, 20 MB each, 2 shared cores, one run): a transcript of
+136,904 items (34,226 calls gated and placed) 1.85 s in-process against 0.28 s for
+``json.loads`` (6.6×); a stream of 91,830 SSE events 0.94 s against 0.27 s for a plain SSE split
+(3.5×).  The time goes to the exact parse (jsontext's hooks, about 1.5× ``json.loads``), placing
+every call (one C scan of the array), and the per-item checks, verdicts and spec shapes.  Stream
+pieces are parsed in one joined parse; the spec's validators are compiled once per process.
 """
 
 from .core import REQUEST, analyse, handle
