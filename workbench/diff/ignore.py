@@ -220,23 +220,6 @@ class Ignore:
     def state(self, parts):
         return frozenset(self._states(parts))
 
-    # incremental use by the diff walk: states after one more part
-    def step(self, states, part):
-        nxt = set()
-        for k, s in states:
-            steps = self.patterns[k]
-            if s >= len(steps):
-                continue
-            st = steps[s]
-            if st.desc:
-                nxt.add((k, s))
-            if st.matches(part):
-                nxt.add((k, s + 1))
-        return frozenset(nxt)
-
-    def accepts(self, states) -> bool:
-        return any(s == len(self.patterns[k]) for k, s in states)
-
     # ---------------------------------------------------------------- incremental use by the walk
     # A walk state is ``(states, names)``: the NFA states of the general patterns, and the map
     # name → pattern numbers of the patterns that are one member name at any depth (``$..id``,
