@@ -13,6 +13,8 @@ Two kinds of case:
   ``agent.tools``) for the transcript view: walked by ``POST /api/transcript`` with
   ``{"text": case["text"]}``.  ``findings`` lists the finding codes of ``agents-rules.md`` the
   walk must report (``[]``: a clean session), ``teaches`` the lesson.
+* ``TRANSCRIPT_CASES`` — ``kind: "transcript"``: whole transcripts and streams, one or more per
+  group of ``transcript-rules.md`` (see :mod:`.cases_transcript`), walked the same way.
 
 :func:`case_by_name` finds either kind.
 """
@@ -203,6 +205,7 @@ CASES.extend([
 ])
 
 from .cases_agents import AGENTS_CASES, SESSION_CASES  # noqa: E402
+from .cases_transcript import TRANSCRIPT_CASES  # noqa: E402
 
 CASES.extend(AGENTS_CASES)
 for _case in CASES:
@@ -210,7 +213,7 @@ for _case in CASES:
 
 
 def case_by_name(name: str) -> dict | None:
-    for case in CASES + SESSION_CASES:
+    for case in CASES + SESSION_CASES + TRANSCRIPT_CASES:
         if case["name"] == name:
             return case
     return None

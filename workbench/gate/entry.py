@@ -87,12 +87,12 @@ def handle(body: dict, limits) -> dict:
 
 def page_context(args) -> dict:
     """What the Gate page's template needs beside form/result: the rules of both dialects,
-    the gallery (``gallery``: item cases; ``sessions``: Agents API session cases for the
-    transcript view), and for ``/gate?case=NAME`` (works without JavaScript) the case loaded."""
-    from .cases import CASES, SESSION_CASES, case_by_name
+    the gallery (``gallery``: item cases; ``sessions``: Agents API session cases and
+    ``transcripts``: transcript and stream cases, both for the transcript view), and for ``/gate?case=NAME`` (works without JavaScript) the case loaded."""
+    from .cases import CASES, SESSION_CASES, TRANSCRIPT_CASES, case_by_name
     from .rules import AGENTS_RULES
     ctx: dict = {"rules": RULES, "agents_rules": AGENTS_RULES, "gallery": CASES,
-                 "sessions": SESSION_CASES, "case": None}
+                 "sessions": SESSION_CASES, "transcripts": TRANSCRIPT_CASES, "case": None}
     name = args.get("case") if args is not None else None
     if name:
         case = case_by_name(name)
@@ -100,6 +100,6 @@ def page_context(args) -> dict:
             ctx["case"] = case
             # a session case is for the transcript view; pasted here, the gate lists its calls
             ctx["form"] = {"item": case.get("item", case.get("text", "")),
-                           "schema": case.get("schema", ""), "original": case.get("original", ""),
+                           "schema": case.get("schema", case.get("tools") or ""), "original": case.get("original", ""),
                            "dialect": case.get("dialect", "auto")}
     return ctx
