@@ -110,6 +110,7 @@ export function drawTimeline(rows, findings, { terminal = null, onFinding = () =
       const f = findings[fi];
       const mark = s("g", { class: "tl-break" },
         s("title", {}, f ? `${f.code}: ${f.message}` : "broken"),
+        s("rect", { x: barX - 2, y: y + 1, width: x - barX - GAP + 4, height: ROW_H - 4, rx: 5, class: "hit" }),
         s("rect", { x: barX - 2, y: y + 1, width: x - barX - GAP + 4, height: ROW_H - 4, rx: 5, class: "tl-break-box" }),
         s("path", { d: `M${x - GAP + 4} ${y + 6} l6 6 l-6 6 l6 6`, class: "tl-zigzag" }));
       clickable(mark, `Broken: ${f ? f.code + " — " + f.message : "see the findings"}. Go to the finding.`, () => onFinding(fi));

@@ -43,6 +43,7 @@ function containerLike(v) {
 }
 
 const SSE_START = /^(?:event|data|id|retry):/;
+const EVENT_LINE = /^\s*\{\s*"(?:type|object)"\s*:\s*"(?:response\.|chat\.completion\.chunk|agent\.session\.)/;
 
 /** A cheap look at the text: one item, or a transcript / stream / session. */
 export function sniff(text) {
@@ -55,10 +56,15 @@ export function sniff(text) {
   try {
     return containerLike(JSON.parse(t)) ? "transcript" : "item";
   } catch {
-    // JSON Lines: the first line is a whole value and more follow; or SSE with a prefix
-    const nl = t.indexOf("\n");
-    if (nl > 0 && t.slice(nl + 1).trim()) {
-      try { JSON.parse(t.slice(0, nl)); return "transcript"; } catch { /* not JSON Lines */ }
+    // JSON Lines (its first line may be cut short): one of the first lines is a whole value on
+    // its own, or reads like an event; or SSE with a prefix
+    const lines = head.split("\n").filter((l) => l.trim());
+    if (lines.length > 1) {
+      if (lines.slice(0, 5).some((l) => EVENT_LINE.test(l))) return "transcript";
+      for (const l of lines.slice(0, 5)) {
+        if (!/^\s*[{[]/.test(l)) continue;   // a whole object or array on one line
+        try { JSON.parse(l); return "transcript"; } catch { /* next */ }
+      }
     }
     return /^(?:event|data):/m.test(head) ? "transcript" : "item";
   }

@@ -107,6 +107,40 @@ def test_cut_off_stream_timeline_finding_and_line(page, server, shared):
     assert groups == [s for s in ("error", "warning", "info") if any(f["severity"] == s for f in report["findings"])]
 
 
+def sse(events: list[dict]) -> str:
+    return "\n".join(f"event: {e['type']}\ndata: {json.dumps({**e, 'sequence_number': n})}\n" for n, e in enumerate(events))
+
+
+def test_a_broken_order_is_drawn_broken_and_leads_to_its_finding(page, server):
+    item = {"id": "fc_1", "type": "function_call", "status": "in_progress", "arguments": "", "call_id": "call_1", "name": "lookup"}
+    text = sse([
+        {"type": "response.created", "response": {"id": "resp_1", "object": "response", "status": "in_progress", "output": []}},
+        {"type": "response.function_call_arguments.delta", "item_id": "fc_1", "output_index": 0, "delta": "{\"q\":"},   # before added
+        {"type": "response.output_item.added", "output_index": 0, "item": item},
+        {"type": "response.function_call_arguments.delta", "item_id": "fc_1", "output_index": 0, "delta": "\"x\"}"},
+        {"type": "response.function_call_arguments.done", "item_id": "fc_1", "output_index": 0, "arguments": "{\"q\":\"x\"}"},
+        {"type": "response.output_item.done", "output_index": 0, "item": {**item, "status": "completed", "arguments": "{\"q\":\"x\"}"}},
+        {"type": "response.completed", "response": {"id": "resp_1", "object": "response", "status": "completed", "output": []}}])
+    report = api_report(server, text)
+    order = finding_index(report, "stream_order")
+    assert order in report["timeline"][0]["broken"]
+    page.goto("/gate")
+    page.fill("#item", text)
+    wait_report(page, "response stream")
+    page.wait_for_selector("#timeline .tl-row.broken")
+    assert page.locator("#timeline .tl-end.broken").count() == 0      # it did end
+    assert page.locator("#timeline .tl-terminal").first.text_content() == ""   # a box, its label beside
+    assert "response.completed" in page.locator("#timeline .tl-end").text_content()
+    mark = page.locator("#timeline .tl-row.broken .tl-break")
+    assert mark.get_attribute("data-finding") == str(order)
+    mark.click()
+    page.wait_for_function("([id]) => document.activeElement?.id === id", arg=[f"finding-{order}"])
+    line = report["findings"][order]["line"]
+    assert page.get_attribute("#item", "data-marked-line") == str(line)
+    assert selected_text(page) == text.split("\n")[line - 1]
+    assert "stream_order" in page.locator("#timeline .timeline-text").text_content()
+
+
 def test_a_stream_call_is_walked_through_the_gate(page, server, shared):
     text = (shared / "reference" / WITH_CALL).read_text()
     report = api_report(server, text)

@@ -18,6 +18,7 @@ from ..errors import WorkbenchError
 from ..jsontext import dumps_tree, dumps_value, locate_many, parse, split_pointer
 
 _SSE = re.compile(r"^(?:event|data|id|retry):", re.M)
+_EVENT_LINE = re.compile(r'\s*\{\s*"(?:type|object)"\s*:\s*"(?:response\.|chat\.completion\.chunk|agent\.session\.)')
 _CONTAINER_ARRAYS = ("output", "input", "messages", "choices", "items", "required_actions", "events")
 _CONTAINER_OBJECTS = ("response", "chat.completion", "chat.completion.chunk", "agent.session")
 WALKABLE = 200   # calls given their item text for the no-JS walk forms (the page shows fewer)
@@ -49,13 +50,20 @@ def one_item(text: str) -> bool:
     try:
         return not _container(parse(t, field="item", warnings=False).value)
     except WorkbenchError:
-        first, _, rest = t.partition("\n")
-        if rest.strip():
-            try:
-                parse(first, field="item", warnings=False)
-                return False          # JSON Lines
-            except WorkbenchError:
-                pass
+        # JSON Lines (its first line may be cut short): one of the first lines is a whole value
+        # on its own, or reads like an event
+        lines = [line for line in t[:65536].split("\n") if line.strip()]
+        if len(lines) > 1:
+            if any(_EVENT_LINE.match(line) for line in lines[:5]):
+                return False
+            for line in lines[:5]:
+                if not line.lstrip().startswith(("{", "[")):
+                    continue          # a whole object or array on one line
+                try:
+                    parse(line, field="item", warnings=False)
+                    return False
+                except WorkbenchError:
+                    pass
         return not _SSE.search(t[:65536])
 
 
