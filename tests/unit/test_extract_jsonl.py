@@ -82,7 +82,7 @@ def test_warnings_are_placed_in_the_pasted_text(server):
 
 @pytest.mark.parametrize("document, options, line, column, says", [
     # asked for: a line that is not JSON is the error, at its place
-    ('{"a": 1}\n{"b": x}\n', {"jsonl": True}, 2, 7, "Line 2 is not a JSON value"),
+    ('{"a": 1}\n{"b": x}\n', {"jsonl": True}, 2, 7, "JSON Lines, line 2:"),
     ('{"a": 1} {"b": 2}\n', {"jsonl": True}, 1, 10, "more than one JSON value"),
     ("  \n\n", {"jsonl": True}, 1, 1, "no JSON value"),
     # refused: one document only

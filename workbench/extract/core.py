@@ -24,7 +24,7 @@ from ..fields import Field, Fields
 from ..jsontext import parse
 from ..limits import DEFAULT_LIMITS, Limits
 from ..runtime import Deadline, collector_paused
-from .lines import JsonLines, looks_like_sse, read_json_lines, sse_error
+from ..jsontext.lines import JsonLines, looks_like_sse, read_json_lines, sse_error
 from .ng import compile_ng, ng_int, run_ng
 from .rfc9535 import compile_rfc9535, run_rfc9535
 from .rows import build_rows
@@ -112,8 +112,8 @@ def _read(text: str, limits: Limits, jsonl: bool | None):
     if jsonl:
         at = looks_like_sse(text)
         if at is not None:
-            raise sse_error(text, at)
-        log = read_json_lines(text, limits, forced=True)
+            raise sse_error(text, at, "document")
+        log = read_json_lines(text, max_depth=limits.max_depth, forced=True)
         return log.parsed, log
     try:
         return parse(text, field="document", max_depth=limits.max_depth), None
@@ -122,8 +122,8 @@ def _read(text: str, limits: Limits, jsonl: bool | None):
             raise
         at = looks_like_sse(text)
         if at is not None:
-            raise sse_error(text, at) from None
-        log = None if jsonl is False else read_json_lines(text, limits, forced=False)
+            raise sse_error(text, at, "document", exc.message) from None
+        log = None if jsonl is False else read_json_lines(text, max_depth=limits.max_depth, forced=False)
         if log is None:
             raise
         return log.parsed, log

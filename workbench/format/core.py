@@ -17,7 +17,7 @@ from ..fields import Field, Fields
 from ..jsontext import ORJSON_MAX_DEPTH, check_depth, dumps_tree, parse, plain_dumps
 from ..limits import DEFAULT_MAX_DEPTH
 from . import lenient
-from . import jsonl
+from ..jsontext import lines as jsonl
 
 
 REQUEST = Fields(
@@ -61,12 +61,12 @@ def format_text(text: str, indent: Any = 2, sort_keys: bool = False, *,
     except WorkbenchError as exc:
         if exc.code != "parse_error" or not isinstance(text, str):
             raise
-        if jsonl.looks_like_sse(text):
-            raise jsonl.sse_error(exc, field) from None
-        one = lambda line: parse(line, field=field, max_depth=max_depth, warnings=False)  # noqa: E731
-        if not jsonl.maybe_jsonl(text, one):
+        at = jsonl.looks_like_sse(text)
+        if at is not None:
+            raise jsonl.sse_error(text, at, field, exc.message) from None
+        if not _first_line_is_a_value(text, max_depth, field):
             raise
-        return _format_lines(text, indent, sort_keys, max_depth, field, one, as_bytes)
+        return _format_lines(text, indent, sort_keys, max_depth, field, as_bytes)
     formatted = _write(parsed, text, indent, sort_keys, max_depth, field, as_bytes=as_bytes)
     return {"formatted": formatted, "warnings": parsed.warnings, "stats": _stats(text, formatted)}
 
@@ -103,24 +103,42 @@ def _write(parsed, text: str, indent, sort_keys: bool, max_depth: int, field: st
         return out.encode("utf-8") if as_bytes else out
 
 
-def _format_lines(text: str, indent, sort_keys: bool, max_depth: int, field: str, one,
-                  as_bytes: bool = False) -> dict:
-    joined = jsonl.Joined(text)
+def _first_line_is_a_value(text: str, max_depth: int, field: str) -> bool:
+    """Two or more non-blank lines, and the first one is a JSON value by itself: then the text is
+    taken for JSON Lines, and a fault is reported at its own line."""
+    lines = jsonl.value_lines(text)
+    first, second = next(lines, None), next(lines, None)
+    if first is None or second is None:
+        return False
     try:
-        parsed = parse(joined.joined, field=field, max_depth=max_depth + 1, numbers="fragment",
-                       check_depth=False, keep_duplicates=True)
-    except WorkbenchError as exc:
-        if exc.offset is None:
-            raise
-        raise joined.error(exc, one, field) from None
-    values = parsed.value
+        parse(text[first[1]:first[2]], field=field, max_depth=max_depth, warnings=False)
+    except WorkbenchError:
+        return False
+    return True
+
+
+def _format_lines(text: str, indent, sort_keys: bool, max_depth: int, field: str,
+                  as_bytes: bool = False) -> dict:
+    log = jsonl.read_json_lines(text, max_depth=max_depth, forced=True, field=field,
+                                numbers="fragment", check_depth=False, keep_duplicates=True)
+    parsed, values = log.parsed, log.values
     if max_depth < ORJSON_MAX_DEPTH:
         check_depth(parsed, max_depth + 1, field)
-    formatted = _write(parsed, joined.joined, indent, sort_keys, max_depth + 1, field, values,
+    formatted = _write(parsed, log.array_text, indent, sort_keys, max_depth + 1, field, values,
                        as_bytes=as_bytes)
-    warnings = [joined.move_warning(w, []) for w in parsed.warnings]
-    return {"formatted": formatted, "warnings": warnings, "jsonl": True, "lines": len(values),
-            "stats": _stats(text, formatted)}
+    return {"formatted": formatted, "warnings": [_record(w) for w in parsed.warnings],
+            "jsonl": True, "lines": len(values), "stats": _stats(text, formatted)}
+
+
+def _record(warning: dict) -> dict:
+    """A warning of one line's value: ``record`` is the value's number (1-based) and the
+    pointer is inside that value."""
+    ptr = warning.get("pointer") or ""
+    head, _, rest = ptr[1:].partition("/")
+    if ptr.startswith("/") and head.isdigit():
+        warning["record"] = int(head) + 1
+        warning["pointer"] = "/" + rest if rest else ""
+    return warning
 
 
 def handle(body: dict, limits) -> dict:
