@@ -19,9 +19,18 @@ function s(tag, attrs = {}, ...children) {
 
 function short(text, n) { text = String(text ?? ""); return text.length > n ? text.slice(0, n - 1) + "…" : text; }
 
-/** Fold a row's event counts into the three segments of the bar. */
-export function fold(events = {}) {
-  const seg = { added: 0, deltas: 0, done: 0, other: 0 };
+/** Fold a row's event counts into the three segments of the bar.  A Chat Completions row counts
+ *  its chunks' fields (content, tool_calls, finish_reason…): the first chunk opens the item, the
+ *  rest are its deltas, finish_reason (or the row's status) closes it. */
+export function fold(events = {}, row = {}) {
+  const seg = { added: 0, deltas: 0, done: 0, other: 0, chat: false };
+  const types = Object.keys(events);
+  if (types.length && !types.some((k) => k.includes("."))) {
+    let total = 0;
+    for (const [k, n] of Object.entries(events)) if (k !== "finish_reason") total += n;
+    const finish = events.finish_reason || 0;
+    return { added: total ? 1 : 0, deltas: Math.max(0, total - 1), done: finish || (row.status ? 1 : 0), other: 0, chat: true };
+  }
   for (const [type, n] of Object.entries(events)) {
     if (type.endsWith(".added")) seg.added += n;
     else if (type.endsWith(".delta")) seg.deltas += n;
@@ -87,18 +96,19 @@ export function drawTimeline(rows, findings, { terminal = null, onFinding = () =
     const labelG = s("g", { class: "tl-labels" }, s("title", {}, `${label} ${row.item_id || ""} (lines ${row.first_line}–${row.last_line})`), labelText, idText);
     if (onLine && row.first_line) clickable(labelG, `Mark line ${row.first_line} in the input: ${label}`, () => onLine(row.first_line));
     g.append(labelG);
-    const seg = fold(row.events);
+    const seg = fold(row.events, row);
     const counts = [seg.added, seg.deltas, seg.done];
     const names = ["added", "deltas", "done"];
     let x = barX;
     counts.forEach((n, k) => {
       const w = SEG_W[k];
-      const missing = n === 0 && !(k === 1 && !broken);   // no deltas is fine (an empty text)
+      const missing = n === 0 && !(k === 1 && !broken) && !(seg.chat && !broken);   // no deltas is fine (an empty text)
       const cls = `tl-seg tl-${names[k]}${missing ? " missing" : ""}`;
       g.append(s("rect", { x, y: y + 4, width: w, height: ROW_H - 10, rx: 4, class: cls },
         s("title", {}, `${names[k]}: ${n} event${n === 1 ? "" : "s"}`)));
       g.append(s("text", { x: x + w / 2, y: y + 20, class: "tl-count", "text-anchor": "middle" },
-        k === 1 ? `${n} delta${n === 1 ? "" : "s"}` : n ? (n > 1 ? `${names[k]} ×${n}` : names[k]) : "missing"));
+        seg.chat ? (k === 0 ? (n ? "first chunk" : "—") : k === 1 ? `${n} chunk${n === 1 ? "" : "s"}` : n ? short(row.status || "finish", 10) : "—")
+          : k === 1 ? `${n} delta${n === 1 ? "" : "s"}` : n ? (n > 1 ? `${names[k]} ×${n}` : names[k]) : "missing"));
       if (k < 2) {
         const ax = x + w, bx = x + w + GAP;
         g.append(s("line", { x1: ax, y1: y + 16, x2: bx - 2, y2: y + 16, class: `tl-arrow${broken ? " broken" : ""}` }));
@@ -147,7 +157,7 @@ export function drawTimeline(rows, findings, { terminal = null, onFinding = () =
   list.id = `timeline-text-${++seq}`;
   svg.setAttribute("aria-describedby", list.id);
   for (const row of shown) {
-    const seg = fold(row.events);
+    const seg = fold(row.events, row);
     const li = document.createElement("li");
     const broken = breaking(row, findings).map((fi) => findings[fi]?.code).filter(Boolean);
     li.textContent = `${row.type || "?"}${row.name ? " " + row.name : ""} ${row.item_id || ""} (output ${row.output_index ?? "?"}, lines ${row.first_line}–${row.last_line}): `
