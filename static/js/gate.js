@@ -8,7 +8,7 @@
 // marked, "walk this call" for envelopes and transcripts, and copying the function_call_output
 // (or, for the Agents API dialect, the tool_result event).
 
-import { debounce, latestOnly, postLarge, renderError, copyText, h, shortList, DocumentInput, markInTextarea, toast } from "./app.js";
+import { debounce, latestOnly, postLarge, renderError, copyText, h, shortList, DocumentInput, markInTextarea } from "./app.js";
 import { JsonViewer } from "./viewer.js";
 import { watchStale } from "./stale.js";
 import { sniff, renderReport, callItem, KIND_LABEL } from "./transcript.js";
