@@ -316,6 +316,29 @@ def test_diff_options_reach_the_core(files):
     assert code == 1 and "/t" in out
 
 
+def test_diff_providers_tolerance_and_deepdiff_flags(files):
+    """Two providers' answers to one request: with --providers only the argument value differs,
+    named inside the arguments string; what the preset ignored is said on standard error."""
+    left = files("a.json", json.dumps({"id": "resp_1", "created_at": 1, "usage": {"total_tokens": 5},
+        "output": [{"type": "function_call", "id": "fc_1", "call_id": "call_a", "name": "f",
+                    "arguments": '{"days": 3, "city": "Lyon"}'}]}))
+    right = files("b.json", json.dumps({"usage": {"total_tokens": 9}, "id": "resp_9", "created_at": 7,
+        "output": [{"type": "function_call", "id": "fc_x", "call_id": "call_b", "name": "f",
+                    "arguments": '{"city":"Lyon","days":4}'}]}))
+    code, out, err = wb("diff", left, right)
+    assert code == 1 and len(out.splitlines()) > 1
+    code, out, err = wb("diff", "--providers", left, right)
+    assert (code, out) == (1, "~ /output/0/arguments ▸ /days  3 → 4\n"), (out, err)
+    assert "ignored $..id (2 places" in err and "ignored $..usage (1 place;" in err
+    code, out, _ = wb("diff", "--providers", "--keep", "$..usage", left, right)
+    assert code == 1 and "/usage/total_tokens" in out
+    assert wb("diff", "--providers", "--tolerance", "50%", left, right)[0] == 0
+    code, out, err = wb("diff", "--tolerance", "x%", left, right)
+    assert code == 2 and "--tolerance" in err
+    code, out, _ = wb("diff", "--engine", "deepdiff", left, right)
+    assert code == 1 and "values_changed\troot['id']\t/id" in out
+
+
 def test_diff_json_equals_the_api(server, files):
     left, right = PAIRS[1]
     code, out, _ = wb("diff", "--json", files("l.json", left), files("r.json", right))

@@ -1,7 +1,8 @@
 """``workbench diff``: the semantic diff on the command line (the core of ``POST /api/diff``).
 
     workbench diff LEFT RIGHT [--patch | --merge-patch] [--ignore-order] [--match-key K]
-                   [--ignore PATTERN]... [--json]
+                   [--ignore PATTERN]... [--providers [--keep PATTERN]...] [--tolerance T]
+                   [--engine deepdiff] [--json]
 
 Prints the change list (one change per line: ``+`` added, ``-`` removed, ``~`` replaced, ``→``
 moved; values as exact JSON), or with ``--patch`` the RFC 6902 JSON Patch and with
@@ -22,6 +23,8 @@ EPILOG = common.examples(
     "workbench diff --merge-patch before.json after.json",
     "workbench diff --ignore-order --ignore '$..id' --ignore '$..created_at' a.json b.json",
     "workbench diff --match-key call_id left.json right.json",
+    "workbench diff --providers openai.json other.json   # ids, timestamps, usage ignored (listed)",
+    "workbench diff --tolerance 1% run1.json run2.json",
     "workbench diff --json a.json b.json          # the same object as POST /api/diff",
 ) + """
 
@@ -58,10 +61,29 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="a JSONPath or JSON Pointer to leave out (repeatable), e.g. '$..id'")
     p.add_argument("--no-parse-strings", action="store_true",
                    help="compare strings as text even when they hold JSON (arguments)")
+    p.add_argument("--providers", action="store_true",
+                   help="compare two providers' answers: ignore what each mints for itself (ids, "
+                        "call_ids, timestamps, usage, system_fingerprint, encrypted reasoning), "
+                        "align output items by type and name; what was ignored goes to standard error")
+    p.add_argument("--keep", action="append", default=[], metavar="PATTERN",
+                   help="with --providers: compare this preset pattern after all (repeatable)")
+    p.add_argument("--tolerance", metavar="T",
+                   help="numbers this close are equal: 0.01 (absolute) or 1%% (relative)")
+    p.add_argument("--engine", choices=["workbench", "deepdiff"], default="workbench",
+                   help="deepdiff: DeepDiff's own report as a second opinion (small documents)")
     p.add_argument("--max-changes", type=int, metavar="N", help="list at most N changes")
     common.add_limit_flags(p)
     p.set_defaults(func=run)
     return p
+
+
+def _where(c: dict) -> str:
+    """The change's pointer; inside JSON held in a string, the pointer in that string too
+    (``/output/0/arguments ▸ /days``)."""
+    where = c["pointer"] or "/"
+    if c.get("in_string") and c.get("inner_pointer") is not None:
+        where += " ▸ " + (c["inner_pointer"] or "/")
+    return where
 
 
 def change_lines(changes: list[dict], paint) -> list[str]:
@@ -69,14 +91,14 @@ def change_lines(changes: list[dict], paint) -> list[str]:
     for c in changes:
         op = c["op"]
         if op == "add":
-            out.append(paint(f"+ {c['pointer'] or '/'}  {c.get('right', '')}", "green"))
+            out.append(paint(f"+ {_where(c)}  {c.get('right', '')}", "green"))
         elif op == "remove":
-            out.append(paint(f"- {c['pointer'] or '/'}  {c.get('left', '')}", "red"))
+            out.append(paint(f"- {_where(c)}  {c.get('left', '')}", "red"))
         elif op == "move":
             out.append(paint(f"→ {c.get('from', c['pointer']) or '/'} → {c.get('to') or '/'}  "
                              f"{c.get('left', '')}", "cyan"))
         else:
-            out.append(paint(f"~ {c['pointer'] or '/'}  {c.get('left', '')} → {c.get('right', '')}",
+            out.append(paint(f"~ {_where(c)}  {c.get('left', '')} → {c.get('right', '')}",
                              "yellow"))
     return out
 
@@ -112,6 +134,13 @@ def run(args) -> int:
                 "view": False}
         if args.match_key:
             body["match_key"] = args.match_key
+        if args.providers:
+            body["preset"] = "providers"
+            body["preset_keep"] = args.keep
+        if args.tolerance:
+            body["tolerance"] = args.tolerance
+        if args.engine != "workbench":
+            body["engine"] = args.engine
         result = handle(body, limits)
     except common.Unreadable as exc:
         field = exc.body["error"].get("field")
@@ -119,9 +148,20 @@ def run(args) -> int:
         return common.EXIT_UNREADABLE
     except WorkbenchError as exc:
         common.print_error(exc.to_body(), names.get(exc.field, "workbench diff"), as_json=args.json,
-                           labels={**names, "ignore_paths": "--ignore", "match_key": "--match-key"})
+                           labels={**names, "ignore_paths": "--ignore", "match_key": "--match-key",
+                                   "tolerance": "--tolerance", "preset_keep": "--keep",
+                                   "engine": "--engine"})
         return common.EXIT_UNREADABLE
     status = common.EXIT_OK if result["equal"] else common.EXIT_FOUND
+    if args.providers and not args.json:
+        for ig in [i for i in result.get("ignored") or [] if i.get("count")]:  # nothing hidden silently
+            print(f"workbench diff: ignored {ig.get('pattern')} ({ig.get('count', 0)} "
+                  f"place{'s' if ig.get('count') != 1 else ''}; --keep '{ig.get('pattern')}' "
+                  "compares it)", file=sys.stderr)
+    if args.engine == "deepdiff" and not args.json:
+        for d in result.get("deepdiff") or []:
+            print(f"{d.get('type')}\t{d.get('path')}\t{d.get('pointer')}")
+        return status
     if args.json:
         common.write_json(result)
     elif args.patch:
