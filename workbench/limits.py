@@ -48,3 +48,25 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+
+# --------------------------------------------------------------------------- bounds inside the cores
+# Not settable: each caps what one answer lists or how far a core looks, measured where it
+# matters; an answer cut by one says so (``truncated``, a count of all).  Tuning constants of
+# an algorithm (alignment budgets, compiled-schema sizes) stay beside their algorithm.
+
+TRANSCRIPT_MAX_CALLS = 100_000  # calls listed in a transcript answer (the count has all)
+TRANSCRIPT_MAX_SPEC_FINDINGS = 200  # spec_schema findings in one answer
+TRANSCRIPT_FULL_SHAPES = 2000  # values checked against the spec in full before only their top-level shape is compared
+STREAM_MAX_ORDER_FINDINGS = 200  # stream_order findings in one answer
+STREAM_MAX_SEQUENCE_FINDINGS = 20  # stream_sequence findings in one answer
+NEAR_MISS_BUDGET = 200_000  # edit-distance comparisons for the near-miss ids of one transcript
+ENVELOPE_MAX_LISTED = 200  # calls listed when a whole response or log is pasted into the one-item gate
+ENVELOPE_MAX_NODES = 500_000  # nodes searched for calls in such a paste
+DEEPDIFF_MAX_CHARS = 500_000  # characters per side the DeepDiff engine takes in order (~2 s; 413 above)
+DEEPDIFF_MAX_CHARS_UNORDERED = 100_000  # the same with ignore_order (~2 s)
+DIFF_MAX_TEXT = 100_000  # characters of one side's JSON text in a change (longer texts are cut, and say so)
+DIFF_LOCATE_LIMIT = 2_000_000  # characters above which change texts are written from the parse, not sliced from the text
+DIFF_DEPTH_CAP = 100  # levels below which a differing subtree is one replace
+DRAFT_MAX_EXAMPLES = 1000  # examples a drafted schema is inferred from
+RELEASE_AFTER_BYTES = 4 * 1024 * 1024  # request bodies above which the heap is trimmed after the answer

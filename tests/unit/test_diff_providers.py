@@ -240,3 +240,9 @@ def test_diff_texts_is_the_api_answer_without_the_view():
     with pytest.raises(Exception) as info:
         diff_texts(left, right, preset="nope")
     assert getattr(info.value, "field", None) == "preset"
+
+
+@pytest.mark.parametrize("preset", [{}, [], 1, "nope"])
+def test_a_preset_of_the_wrong_kind_is_a_400(client, preset):
+    r = client.post("/api/diff", json={"left": "{}", "right": "{}", "preset": preset})
+    assert r.status_code == 400 and r.get_json()["error"]["field"] == "preset"

@@ -22,9 +22,8 @@ from __future__ import annotations
 
 from ..errors import WorkbenchError
 from ..jsontext import dumps_value, escape_token
-
-MAX_CHARS = 500_000             # per side, in order: ~2 s (see the table above)
-MAX_CHARS_UNORDERED = 100_000   # per side, with ignore_order: ~2 s
+from ..limits import DEEPDIFF_MAX_CHARS as MAX_CHARS
+from ..limits import DEEPDIFF_MAX_CHARS_UNORDERED as MAX_CHARS_UNORDERED
 
 
 def _pointer(parts) -> str:

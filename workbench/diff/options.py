@@ -113,7 +113,7 @@ def read_options(body: dict) -> Options:
     preset = body.get("preset")
     if preset in ("", None, False, "none"):
         preset = None
-    if preset is not None and preset not in PRESETS:
+    if preset is not None and (not isinstance(preset, str) or preset not in PRESETS):
         raise bad_request(f"'preset' must be one of {', '.join(PRESETS)} (not {preset!r})",
                           field="preset", code="bad_value")
     o.preset = preset

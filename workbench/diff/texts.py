@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from .patch import Export
 from ..jsontext import dumps_value, locate_many
+from ..limits import DIFF_MAX_TEXT as MAX_TEXT
+from ..limits import DIFF_LOCATE_LIMIT as LOCATE_LIMIT
 
-MAX_TEXT = 100_000          # characters of one side's JSON text in a change
-LOCATE_LIMIT = 2_000_000    # characters: a larger document is not read a second time (locating
-                            # 2,300 values in 5 MB costs 0.2 s, a third of the whole diff): its
-                            # texts are written from the parse — numbers still as written, strings
-                            # with the escapes JSON needs — without input lines (``exact_text``)
+# A document over LOCATE_LIMIT is not read a second time (locating 2,300 values in 5 MB costs
+# 0.2 s, a third of the whole diff): its texts are written from the parse — numbers still as
+# written, strings with the escapes JSON needs — without input lines (``exact_text``).
 
 
 def public(rec: dict, texts) -> dict:

@@ -34,13 +34,13 @@ from .ignore import Ignore
 from ..errors import WorkbenchError
 from ..jsontext import ctext, ctext_fast, identical, parse
 from ..runtime import Deadline
+from ..limits import DIFF_DEPTH_CAP as DEPTH_CAP
 
 REP, NUM, OBJ, ARR, STR, NEAR = range(6)
 ADD, DEL, SUB = "add", "del", "sub"
 EQ, PAIR, MVF, MVT = "eq", "pair", "mvf", "mvt"
-
-DEPTH_CAP = 100          # deeper differing subtrees are reported as one replace (the walk
-                         # takes up to 5 Python frames per level; the limit is 1,000)
+# DEPTH_CAP: deeper differing subtrees are one replace (the walk takes up to 5 Python frames per
+# level; Python's recursion limit is 1,000)
 IGN_ID = b"\x00ignored"
 ITEM_LISTS = ("output", "input")   # arrays of items: the providers preset aligns them by type, name
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..jsontext import locate_many, pointer_of
+from ..limits import ENVELOPE_MAX_LISTED as MAX_LISTED
+from ..limits import ENVELOPE_MAX_NODES as MAX_NODES
 
-MAX_LISTED = 200
-MAX_NODES = 500_000
 
 _KIND_LABELS = {
     "response": "a whole response",

@@ -18,6 +18,7 @@ from .kinds import detect
 from .read import Places, Source, read, split_array
 from .report import Place, Report
 from .streams import ResponsesStream
+from ..limits import TRANSCRIPT_MAX_CALLS as MAX_CALLS
 
 REQUEST = Fields(
     Field("text", str, required=True, text=True,
@@ -25,8 +26,6 @@ REQUEST = Fields(
               "or stream, an Agents API session or its events"),
     Field("tools", str, text=True, doc="tool definitions, as for the gate's schema"),
 )
-
-MAX_CALLS = 100_000
 
 
 class Context:

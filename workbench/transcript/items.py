@@ -12,9 +12,9 @@ from typing import Any
 
 from ..jsontext import json_equal
 from .report import Place, Report, edit_diff, show_diff
+from ..limits import NEAR_MISS_BUDGET
 
 CORE_TYPES = frozenset({"message", "function_call", "function_call_output"})
-NEAR_MISS_BUDGET = 200_000   # edit-distance comparisons for one transcript
 
 
 class Entry:

@@ -31,11 +31,12 @@ from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from ..limits import TRANSCRIPT_MAX_SPEC_FINDINGS as MAX_SPEC_FINDINGS
+from ..limits import TRANSCRIPT_FULL_SHAPES as FULL_SHAPES
 
 SPEC_FILE = Path(__file__).resolve().parent / "spec" / "openresponses-openapi-2026-04-24.json"
 SPEC_URI = "urn:workbench:openresponses:2026-04-24"
-MAX_SPEC_FINDINGS = 200
-FULL_SHAPES = 2000
+
 
 OUTPUT_SCHEMAS = {"message": "Message", "function_call": "FunctionCall",
                   "function_call_output": "FunctionCallOutput", "reasoning": "ReasoningBody",

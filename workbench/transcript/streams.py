@@ -18,13 +18,12 @@ from typing import Any
 from .read import Piece, Source
 from .report import Place, Report
 from .report import key as key_of
+from ..limits import STREAM_MAX_ORDER_FINDINGS as MAX_ORDER_FINDINGS
+from ..limits import STREAM_MAX_SEQUENCE_FINDINGS as MAX_SEQUENCE_FINDINGS
 
 TERMINAL = {"response.completed": "completed", "response.failed": "failed",
             "response.incomplete": "incomplete"}
 STARTS = ("response.created", "response.queued", "response.in_progress")
-MAX_SEQUENCE_FINDINGS = 20
-MAX_ORDER_FINDINGS = 200
-
 
 def event_type(piece: Piece) -> str | None:
     v = piece.value

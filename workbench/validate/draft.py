@@ -37,10 +37,11 @@ from .calls import find_call
 from .evaluate import validate_value
 from .formats_strict import date_time
 from .review import looks_like_id, review_schema
+from ..limits import DRAFT_MAX_EXAMPLES as MAX_EXAMPLES
 
 ENUM_MAX = 5
 ENUM_LENGTH = 32
-MAX_EXAMPLES = 1000
+
 _PROVIDER_ID = re.compile(r"([a-z]{2,12})_([A-Za-z0-9]{6,})")
 
 REQUEST = Fields(

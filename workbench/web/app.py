@@ -20,8 +20,7 @@ from ..limits import Limits
 from ..runtime.memory import release_free_memory
 from . import security
 from .routes import api, error_response, json_response, pages
-
-RELEASE_AFTER_BYTES = 4 * 1024 * 1024
+from ..limits import RELEASE_AFTER_BYTES
 
 
 def _package_dir(name: str) -> Path:
