@@ -7,9 +7,15 @@ check the contract: field names, types, status codes and the error body.
 from __future__ import annotations
 
 from .. import __version__
+from .. import transcript
+from ..validate import draft as validate_draft
 from .views import VIEW
 
-TEXT = {"type": "string", "description": "the user's text exactly as typed"}
+# the request fields of every endpoint come from its core's declaration (workbench/fields.py)
+CORES = {**{name: view.core for name, view in VIEW.items()}, "validate/draft": validate_draft,
+         "transcript": transcript}
+
+
 
 ERROR = {
     "type": "object",
@@ -79,9 +85,12 @@ ENDPOINTS = {
             "steps": {"type": "array", "items": {"type": "object", "required": ["check", "status"]}},
             "function_call_output": {"type": ["object", "null"]}}},
     },
+    "validate/draft": {
+        "summary": "Draft a strict schema from example documents (shown for editing, never applied)",
+        "response": {"required": ["schema"], "properties": {"schema": {"type": "object"}}},
+    },
     "transcript": {
         "summary": "Check a transcript, stream or session: pairing, state, streams, every call gated",
-        "request": {"required": ["text"], "properties": {"text": TEXT, "tools": TEXT}},
         "response": {"required": ["kind", "calls", "findings", "items", "chain"], "properties": {
             "kind": {"type": "string", "enum": [
                 "response", "item_list", "response_stream", "chat_completion", "chat_messages",
@@ -100,9 +109,9 @@ ENDPOINTS = {
 def spec() -> dict:
     paths = {}
     for name, e in ENDPOINTS.items():
-        request_schema = VIEW[name].core.REQUEST.json_schema() if name in VIEW else e["request"]
+        request_schema = CORES[name].REQUEST.json_schema()
         paths[f"/api/{name}"] = {"post": {
-            "operationId": name,
+            "operationId": name.replace("/", "_"),
             "summary": e["summary"],
             "requestBody": {"required": True, "content": {"application/json": {"schema": request_schema}}},
             "responses": {

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, g, render_template, request
 
-from .. import __version__
+from .. import __version__, transcript
+from ..validate import draft as validate_draft
 from ..errors import WorkbenchError
 from ..jsontext import dumps_value
 from .forms import form_body, json_body
@@ -25,45 +26,44 @@ def error_response(code: str, message: str, status: int, **extra) -> Response:
 
 # --------------------------------------------------------------------------- the API
 
-def answer(view: View) -> Response:
-    return json_response(view.core.handle(json_body(), g.limits))
+def answer(core) -> Response:
+    """A core's answer to the request's JSON body (``core.handle(body, limits)``)."""
+    return json_response(core.handle(json_body(), g.limits))
 
 
 @api.post("/format")
 def api_format():
-    return answer(VIEW["format"])
+    return answer(VIEW["format"].core)
 
 
 @api.post("/extract")
 def api_extract():
-    return answer(VIEW["extract"])
+    return answer(VIEW["extract"].core)
 
 
 @api.post("/validate")
 def api_validate():
-    return answer(VIEW["validate"])
+    return answer(VIEW["validate"].core)
 
 
 @api.post("/validate/draft")
 def api_validate_draft():
-    from ..validate import draft  # "Draft a strict schema" from example documents (the Validate page)
-    return json_response(draft.handle(json_body(), g.limits))
+    return answer(validate_draft)  # "Draft a strict schema" from example documents (the Validate page)
 
 
 @api.post("/diff")
 def api_diff():
-    return answer(VIEW["diff"])
+    return answer(VIEW["diff"].core)
 
 
 @api.post("/gate")
 def api_gate():
-    return answer(VIEW["gate"])
+    return answer(VIEW["gate"].core)
 
 
 @api.post("/transcript")
 def api_transcript():
-    from .. import transcript  # the Gate page's report of transcripts, streams and sessions
-    return json_response(transcript.handle(json_body(), g.limits))
+    return answer(transcript)  # the Gate page's report of transcripts, streams and sessions
 
 
 @api.get("/openapi.json")
