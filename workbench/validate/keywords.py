@@ -303,24 +303,26 @@ def kw_const(validator, const, instance, schema):
         yield ValidationError(f"{_short(const)} was expected")
 
 
-def kw_minItems(validator, mI, instance, schema):
-    if validator.is_type(instance, "array") and len(instance) < mI:
-        yield ValidationError(f"{_short(instance)} is too short")
+# minItems/maxItems/minProperties/maxProperties: one check each way, made once per keyword
+
+def _at_least(kind: str, message: str):
+    def keyword(validator, bound, instance, schema):
+        if validator.is_type(instance, kind) and len(instance) < bound:
+            yield ValidationError(f"{_short(instance)} {message}")
+    return keyword
 
 
-def kw_maxItems(validator, mI, instance, schema):
-    if validator.is_type(instance, "array") and len(instance) > mI:
-        yield ValidationError(f"{_short(instance)} is too long")
+def _at_most(kind: str, message: str):
+    def keyword(validator, bound, instance, schema):
+        if validator.is_type(instance, kind) and len(instance) > bound:
+            yield ValidationError(f"{_short(instance)} {message}")
+    return keyword
 
 
-def kw_minProperties(validator, mP, instance, schema):
-    if validator.is_type(instance, "object") and len(instance) < mP:
-        yield ValidationError(f"{_short(instance)} does not have enough properties")
-
-
-def kw_maxProperties(validator, mP, instance, schema):
-    if validator.is_type(instance, "object") and len(instance) > mP:
-        yield ValidationError(f"{_short(instance)} has too many properties")
+kw_minItems = _at_least("array", "is too short")
+kw_maxItems = _at_most("array", "is too long")
+kw_minProperties = _at_least("object", "does not have enough properties")
+kw_maxProperties = _at_most("object", "has too many properties")
 
 
 def kw_not(validator, not_schema, instance, schema):
