@@ -12,6 +12,20 @@ def strict_equal(a, b):
     return a == b
 
 
+def merge_apply(target, patch):
+    """RFC 7386 MergePatch, as the RFC writes it (independent of the code under test): every
+    merge-patch test applies the workbench's patches with this."""
+    if isinstance(patch, dict):
+        target = dict(target) if isinstance(target, dict) else {}
+        for k, v in patch.items():
+            if v is None:
+                target.pop(k, None)
+            else:
+                target[k] = merge_apply(target.get(k), v)
+        return target
+    return patch
+
+
 def log_chunks(items: list, target_bytes: int, seed: int) -> list[str]:
     """JSON texts of the given items (cycled, each with its ``seq`` and a random ``score``)
     until they add up to about ``target_bytes``: the items of a large log."""

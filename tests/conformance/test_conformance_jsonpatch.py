@@ -11,7 +11,7 @@ import json
 import jsonpatch
 import pytest
 
-from jsonutil import strict_equal
+from jsonutil import merge_apply, strict_equal
 
 pytestmark = pytest.mark.conformance
 
@@ -48,17 +48,6 @@ def test_every_patch_round_trips(server, conformance):
     assert not failures, failures
 
 
-def merge_apply(target, patch):
-    """RFC 7386 MergePatch, as the RFC writes it (independent of the code under test)."""
-    if isinstance(patch, dict):
-        target = dict(target) if isinstance(target, dict) else {}
-        for k, v in patch.items():
-            if v is None:
-                target.pop(k, None)
-            else:
-                target[k] = merge_apply(target.get(k), v)
-        return target
-    return patch
 
 
 def test_every_merge_patch_round_trips_or_names_its_nulls(server, conformance):

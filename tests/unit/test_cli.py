@@ -15,6 +15,7 @@ from pathlib import Path
 
 import jsonpatch
 import pytest
+from jsonutil import merge_apply
 
 ROOT = Path(__file__).resolve().parents[2]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -270,27 +271,12 @@ def test_diff_patch_turns_left_into_right_by_jsonpatch(files, left, right):
     assert jsonpatch.apply_patch(json.loads(left), patch) == json.loads(right)
 
 
-def merge_patch_apply(target, patch):
-    """RFC 7386 section 2, as written there (MergePatch(Target, Patch))."""
-    if isinstance(patch, dict):
-        if not isinstance(target, dict):
-            target = {}
-        target = dict(target)
-        for name, value in patch.items():
-            if value is None:
-                target.pop(name, None)
-            else:
-                target[name] = merge_patch_apply(target.get(name), value)
-        return target
-    return patch
-
-
 @pytest.mark.parametrize("left, right", PAIRS)
 def test_diff_merge_patch_turns_left_into_right_by_rfc_7386(files, left, right):
     code, out, err = wb("diff", "--merge-patch", files("l.json", left), files("r.json", right))
     assert code == 1, err
     patch = json.loads(out)
-    got = merge_patch_apply(json.loads(left), patch)
+    got = merge_apply(json.loads(left), patch)
     expected = json.loads(right)
     if "null" in right:   # a null value cannot be said in a merge patch: noted, left as it was
         assert "note" in err

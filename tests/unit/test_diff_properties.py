@@ -13,7 +13,7 @@ from decimal import Decimal
 import jsonpatch
 import pytest
 
-from jsonutil import strict_equal
+from jsonutil import merge_apply, strict_equal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -329,17 +329,6 @@ if __name__ == "__main__":
 
 # ----------------------------------------------------------------------------- RFC 7386
 
-def merge_apply(target, patch):
-    """RFC 7386 MergePatch, as the RFC writes it (independent of the code under test)."""
-    if isinstance(patch, dict):
-        target = dict(target) if isinstance(target, dict) else {}
-        for k, v in patch.items():
-            if v is None:
-                target.pop(k, None)
-            else:
-                target[k] = merge_apply(target.get(k), v)
-        return target
-    return patch
 
 
 def at_pointer(doc, pointer):

@@ -7,6 +7,7 @@ import copy
 import json
 
 import pytest
+from jsonutil import merge_apply
 
 from workbench.diff import diff_texts, handle
 from workbench.limits import DEFAULT_LIMITS
@@ -156,17 +157,6 @@ def test_tolerance_absolute_and_relative(server):
 
 # ----------------------------------------------------------------------------- merge patch
 
-def merge_apply(target, patch):
-    """RFC 7386 MergePatch, as the RFC writes it."""
-    if isinstance(patch, dict):
-        target = dict(target) if isinstance(target, dict) else {}
-        for k, v in patch.items():
-            if v is None:
-                target.pop(k, None)
-            else:
-                target[k] = merge_apply(target.get(k), v)
-        return target
-    return patch
 
 
 def test_merge_patch_and_what_it_cannot_say(server):
