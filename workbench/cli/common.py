@@ -38,6 +38,15 @@ def display_name(path: str) -> str:
     return "standard input" if path == STDIN else path
 
 
+def cannot_open(exc: OSError, path: str, field: str | None) -> Unreadable:
+    """The :class:`Unreadable` for an ``OSError`` met opening or reading ``path``."""
+    if isinstance(exc, FileNotFoundError):
+        return Unreadable(error_body("file_not_found", f"No such file: {path}", field))
+    if isinstance(exc, IsADirectoryError):
+        return Unreadable(error_body("file_unreadable", f"{path} is a folder, not a file", field))
+    return Unreadable(error_body("file_unreadable", f"Cannot read {path}: {exc.strerror}", field))
+
+
 def read_bytes(path: str, field: str | None) -> bytes:
     """The bytes of ``path`` (``-``: standard input); :class:`Unreadable` if it cannot be read."""
     try:
@@ -45,12 +54,8 @@ def read_bytes(path: str, field: str | None) -> bytes:
             return sys.stdin.buffer.read()
         with open(path, "rb") as f:
             return f.read()
-    except FileNotFoundError:
-        raise Unreadable(error_body("file_not_found", f"No such file: {path}", field)) from None
-    except IsADirectoryError:
-        raise Unreadable(error_body("file_unreadable", f"{path} is a folder, not a file", field)) from None
     except OSError as exc:
-        raise Unreadable(error_body("file_unreadable", f"Cannot read {path}: {exc.strerror}", field)) from None
+        raise cannot_open(exc, path, field) from None
 
 
 def decode(data: bytes, path: str, field: str | None) -> str:
@@ -73,17 +78,55 @@ def open_binary(path: str, field: str | None, buffering: int = 1 << 20):
         return sys.stdin.buffer
     try:
         return open(path, "rb", buffering=buffering)
-    except FileNotFoundError:
-        raise Unreadable(error_body("file_not_found", f"No such file: {path}", field)) from None
-    except IsADirectoryError:
-        raise Unreadable(error_body("file_unreadable", f"{path} is a folder, not a file", field)) from None
     except OSError as exc:
-        raise Unreadable(error_body("file_unreadable", f"Cannot read {path}: {exc.strerror}", field)) from None
+        raise cannot_open(exc, path, field) from None
 
 
 def lines_of(f):
     """Lines of a binary stream, one at a time (never the whole file in memory)."""
     return iter(f.readline, b"")
+
+
+def run_lines(f, path: str, label: str, answer, show, *, as_json: bool,
+              labels: dict | None = None) -> int | None:
+    """``--jsonl``: ``answer(text)`` on every non-blank line of the binary stream ``f`` (one
+    document a line, read one at a time), each result handed to ``show(n, result)``.  A line
+    that is not UTF-8 or whose document is refused is reported with its line number and passed
+    over; an error in any other field (the same for every line: the path, the schema) stops.
+    Returns :data:`EXIT_UNREADABLE` when a line was passed over or it stopped, else ``None``;
+    ``f`` is closed (standard input is not) and standard output flushed."""
+    from ..errors import WorkbenchError
+    bad = 0
+    try:
+        for n, raw in enumerate(lines_of(f), 1):
+            if not raw.strip():
+                continue
+            try:
+                result = answer(decode(raw, path, "document").rstrip("\r\n"))
+            except Unreadable as exc:
+                bad += 1
+                print_error(error_body(
+                    "parse_error", exc.body["error"]["message"], "document", line=n), label)
+                continue
+            except WorkbenchError as exc:
+                if exc.field != "document":  # the same for every line
+                    print_error(exc.to_body(), label, as_json=as_json, labels=labels)
+                    return EXIT_UNREADABLE
+                bad += 1
+                body = exc.to_body()
+                body["error"]["line"] = n
+                body["error"].pop("snippet", None)
+                if as_json:
+                    write_json({"line": n, **body})
+                else:
+                    print_error(body, label)
+                continue
+            show(n, result)
+    finally:
+        sys.stdout.buffer.flush()
+        if f is not sys.stdin.buffer:
+            f.close()
+    return EXIT_UNREADABLE if bad else None
 
 
 # --------------------------------------------------------------------------- output

@@ -94,52 +94,28 @@ def run(args) -> int:
 
 
 def run_jsonl(args, limits, label: str) -> int:
-    from ..errors import WorkbenchError
     from ..extract import handle
     try:
         f = common.open_binary(args.file, "document")
     except common.Unreadable as exc:
         common.print_error(exc.body, label, as_json=args.json)
         return common.EXIT_UNREADABLE
-    found = bad = 0
+    found = 0
     out = sys.stdout.buffer
-    try:
-        for n, raw in enumerate(common.lines_of(f), 1):
-            if not raw.strip():
-                continue
-            try:
-                text = common.decode(raw, args.file, "document")
-                result = handle({"document": text.rstrip("\r\n"), "path": args.path,
-                                 "engine": args.engine}, limits)
-            except common.Unreadable as exc:
-                bad += 1
-                common.print_error(common.error_body(
-                    "parse_error", exc.body["error"]["message"], "document", line=n), label)
-                continue
-            except WorkbenchError as exc:
-                if exc.field != "document":  # the path itself: the same for every line
-                    common.print_error(exc.to_body(), label, as_json=args.json,
-                                       labels={"path": "PATH"})
-                    return common.EXIT_UNREADABLE
-                bad += 1
-                body = exc.to_body()
-                body["error"]["line"] = n
-                body["error"].pop("snippet", None)
-                if args.json:
-                    common.write_json({"line": n, **body})
-                else:
-                    common.print_error(body, label)
-                continue
-            found += result["count"]
-            if args.json:
-                common.write_json({"line": n, **result})
-            elif result["count"]:
-                rows = _rows(result, args.paths, f"{n}\t")
-                out.write("".join(r + "\n" for r in rows).encode("utf-8"))
-    finally:
-        out.flush()
-        if f is not sys.stdin.buffer:
-            f.close()
-    if bad:
-        return common.EXIT_UNREADABLE
+
+    def show(n: int, result: dict) -> None:
+        nonlocal found
+        found += result["count"]
+        if args.json:
+            common.write_json({"line": n, **result})
+        elif result["count"]:
+            rows = _rows(result, args.paths, f"{n}\t")
+            out.write("".join(r + "\n" for r in rows).encode("utf-8"))
+
+    status = common.run_lines(
+        f, args.file, label,
+        lambda text: handle({"document": text, "path": args.path, "engine": args.engine}, limits),
+        show, as_json=args.json, labels={"path": "PATH"})
+    if status is not None:
+        return status
     return common.EXIT_OK if found else common.EXIT_FOUND

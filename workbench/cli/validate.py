@@ -120,52 +120,29 @@ def run(args) -> int:
 
 
 def run_jsonl(args, body: dict, limits, doc_label: str, schema_label: str, labels: dict) -> int:
-    from ..errors import WorkbenchError
     from ..validate import handle
     f = common.open_binary(args.document, "document")
-    invalid = bad = 0
+    invalid = 0
     schema_noted = False
     out = sys.stdout.buffer
-    try:
-        for n, raw in enumerate(common.lines_of(f), 1):
-            if not raw.strip():
-                continue
-            try:
-                text = common.decode(raw, args.document, "document").rstrip("\r\n")
-                result = handle(dict(body, document=text), limits)
-            except common.Unreadable as exc:
-                bad += 1
-                common.print_error(common.error_body(
-                    "parse_error", exc.body["error"]["message"], "document", line=n), doc_label)
-                continue
-            except WorkbenchError as exc:
-                if exc.field != "document":  # the schema: the same for every line
-                    common.print_error(exc.to_body(), doc_label, as_json=args.json, labels=labels)
-                    return common.EXIT_UNREADABLE
-                bad += 1
-                err = exc.to_body()
-                err["error"]["line"] = n
-                err["error"].pop("snippet", None)
-                if args.json:
-                    common.write_json({"line": n, **err})
-                else:
-                    common.print_error(err, doc_label)
-                continue
-            if not result["valid"]:
-                invalid += 1
-            if args.json:
-                common.write_json({"line": n, **result})
-            else:
-                lines = error_lines(result, n)
-                if lines:
-                    out.write("".join(line + "\n" for line in lines).encode("utf-8"))
-                if not args.quiet:
-                    _warnings(result, doc_label, schema_label, n, not schema_noted)
-                    schema_noted = True
-    finally:
-        out.flush()
-        if f is not sys.stdin.buffer:
-            f.close()
-    if bad:
-        return common.EXIT_UNREADABLE
+
+    def show(n: int, result: dict) -> None:
+        nonlocal invalid, schema_noted
+        if not result["valid"]:
+            invalid += 1
+        if args.json:
+            common.write_json({"line": n, **result})
+        else:
+            lines = error_lines(result, n)
+            if lines:
+                out.write("".join(line + "\n" for line in lines).encode("utf-8"))
+            if not args.quiet:
+                _warnings(result, doc_label, schema_label, n, not schema_noted)
+                schema_noted = True
+
+    status = common.run_lines(f, args.document, doc_label,
+                              lambda text: handle(dict(body, document=text), limits),
+                              show, as_json=args.json, labels=labels)
+    if status is not None:
+        return status
     return common.EXIT_FOUND if invalid else common.EXIT_OK
