@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from workbench.gate.cases import CASES, SALES_SCHEMA, SESSION_CASES
+from workbench.gate.cases import CASES, SALES_SCHEMA, SESSION_CASES, TRANSCRIPT_CASES
 from workbench.web.paste import EXAMPLES, one_item
 
 pytestmark = pytest.mark.browser
@@ -27,13 +27,14 @@ def wait_verdict(page, verdict: str):
 
 
 ITEM_CASES = [c for c in CASES if one_item(c["item"])]
-REPORT_CASES = [c for c in CASES if not one_item(c["item"])] + SESSION_CASES + EXAMPLES
+REPORT_CASES = [c for c in CASES if not one_item(c["item"])] + TRANSCRIPT_CASES + SESSION_CASES + EXAMPLES
 
 
 def test_the_gallery_is_grouped_by_what_the_page_does():
     # a whole response and a Chat payload are transcripts on this page (their calls are listed)
     assert {c["name"] for c in CASES if not one_item(c["item"])} >= {"whole-response", "chat-completion"}
-    assert {c.get("kind") for c in REPORT_CASES} >= {"session", "stream", "transcript"}
+    assert {c.get("kind") for c in REPORT_CASES} >= {"session", "stream"}
+    assert any(c.get("group") == "stream" for c in TRANSCRIPT_CASES)
 
 
 def test_each_gallery_group_is_shown_with_its_sentence(page):
@@ -49,7 +50,8 @@ def test_each_report_case_loads_with_one_click(page, server):
     page.goto("/gate")
     for case in REPORT_CASES:
         text = case.get("item", case.get("text"))
-        status, report = server.api("transcript", {"text": text, **({"tools": case["schema"]} if case.get("schema") else {})})
+        tools = case.get("schema") or case.get("tools")
+        status, report = server.api("transcript", {"text": text, **({"tools": tools} if tools else {})})
         assert status == 200 and report["kind"] != "item"
         page.click(f'a[data-case="{case["name"]}"]')
         page.wait_for_function("([n]) => document.querySelector('#report') && document.getElementById('item').value.length === n",

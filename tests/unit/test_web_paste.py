@@ -11,7 +11,7 @@ import json
 import pytest
 
 from workbench.gate import handle as gate
-from workbench.gate.cases import CASES, SESSION_CASES
+from workbench.gate.cases import CASES, SESSION_CASES, TRANSCRIPT_CASES
 from workbench.limits import Limits
 from workbench.transcript import analyse
 from workbench.web.paste import EXAMPLES, gallery, one_item, report
@@ -78,11 +78,14 @@ def test_examples_find_what_they_teach():
 
 
 def test_gallery_groups():
-    cases, groups = gallery({"gallery": CASES, "sessions": SESSION_CASES})
+    cases, groups = gallery({"gallery": CASES, "transcripts": TRANSCRIPT_CASES, "sessions": SESSION_CASES})
     assert [g["key"] for g in groups] == ["item", "transcript", "stream", "session"]
-    assert len(cases) == len(CASES) + len(SESSION_CASES) + len(EXAMPLES)
+    names = [c["name"] for c in cases]
+    assert len(names) == len(set(names))                 # each case once
+    assert set(names) == {c["name"] for c in CASES + TRANSCRIPT_CASES + SESSION_CASES + EXAMPLES}
     assert sum(len(g["cases"]) for g in groups) == len(cases)
     by = {c["name"]: g["key"] for g in groups for c in g["cases"]}
     assert by["whole-response"] == by["transcript-near-miss"] == "transcript"
-    assert by["stream-cut-off"] == "stream" and by[SESSION_CASES[0]["name"]] == "session"
+    assert by["stream-cut-off"] == by["stream-arguments-mismatch"] == "stream"
+    assert by[SESSION_CASES[0]["name"]] == "session"
     assert all(c.get("teaches") for c in cases)

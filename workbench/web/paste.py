@@ -189,19 +189,10 @@ _FC = {"id": "fc_1", "type": "function_call", "status": "in_progress", "argument
        "call_id": "call_7", "name": "get_latest_sales_report"}
 _RESP = {"id": "resp_1", "object": "response", "status": "in_progress", "output": []}
 
-# Ready examples of the report beside the gate's own cases (workbench/gate/cases.py): the page
-# shows them in the gallery's transcript and stream groups; ``findings`` are the codes the
-# transcript core must find in each (the browser tests check them through the real API).
+# Ready examples of the report beside the gate's own cases (workbench/gate/cases.py and its
+# transcript and session cases): what those do not show yet.  ``findings`` are the codes the
+# transcript core must find in each (the tests check them through the real core and API).
 EXAMPLES: list[dict] = [
-    {"name": "stream-cut-off", "kind": "stream", "title": "A stream cut off mid-call",
-     "findings": ["stream_bad_line", "stream_no_terminal"],
-     "teaches": "The recording stops inside an arguments delta: the last line is half an event and "
-                "no response.completed follows. Nothing in a stream without its terminal event is final.",
-     "item": _sse([{"type": "response.created", "response": _RESP},
-                   {"type": "response.output_item.added", "output_index": 0, "item": _FC},
-                   {"type": "response.function_call_arguments.delta", "item_id": "fc_1",
-                    "output_index": 0, "delta": "{\"region\":"}],
-                  tail='\nevent: response.function_call_arguments.delta\ndata: {"type":"response.function_call_argu')},
     {"name": "stream-arguments-mismatch", "kind": "stream", "title": "Deltas that do not add up",
      "findings": ["stream_arguments_mismatch"],
      "teaches": "The argument deltas join to {\"region\":\"apac\"} but the done event says emea: a "
@@ -215,16 +206,6 @@ EXAMPLES: list[dict] = [
                    {"type": "response.output_item.done", "output_index": 0,
                     "item": {**_FC, "status": "completed", "arguments": "{\"region\":\"emea\"}"}},
                    {"type": "response.completed", "response": {**_RESP, "status": "completed"}}])},
-    {"name": "transcript-near-miss", "kind": "transcript", "title": "An output one character off",
-     "findings": ["near_miss_id"],
-     "teaches": "The function_call_output answers call_3c9l, the call was call_3c91: the output is "
-                "orphaned and the call unanswered. The differing character is shown in both ids.",
-     "item": json.dumps({"input": [
-         {"type": "message", "role": "user", "content": "Sales for apac?"},
-         {"type": "function_call", "id": "fc_1", "call_id": "call_3c91", "name": "get_latest_sales_report",
-          "status": "completed", "arguments": "{\"region\":\"apac\"}"},
-         {"type": "function_call_output", "call_id": "call_3c9l", "output": "{\"total\": 1200}"},
-         {"type": "message", "role": "user", "content": "And emea?"}]}, indent=2)},
 ]
 
 GROUPS = [("item", "One item", "walked through format → schema → diff: one verdict"),
@@ -241,10 +222,16 @@ def gallery(ctx: dict) -> tuple[list[dict], list[dict]]:
     """Every case the page shows (the gate's items and sessions, then these examples) and the
     groups of the gallery: ``[{key, title, note, cases}]``, a case in the group of what the page
     does with its text (a whole response is a transcript here, whatever the gate calls it)."""
-    cases = list(ctx.get("gallery") or []) + list(ctx.get("sessions") or []) + EXAMPLES
+    seen: set = set()
+    cases = []
+    for c in (list(ctx.get("gallery") or []) + list(ctx.get("transcripts") or [])
+              + list(ctx.get("sessions") or []) + EXAMPLES):
+        if c["name"] not in seen:
+            seen.add(c["name"])
+            cases.append(c)
     groups = {key: {"key": key, "title": title, "note": note, "cases": []} for key, title, note in GROUPS}
     for c in cases:
-        kind = c.get("kind")
+        kind = "stream" if c.get("group") == "stream" else c.get("kind")
         key = kind if kind in groups and kind != "item" else (
             "item" if one_item(c.get("item") or c.get("text") or "") else "transcript")
         groups[key]["cases"].append(c)

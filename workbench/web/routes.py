@@ -134,6 +134,8 @@ def gate_page():
     example = paste.example_by_name(request.args.get("case", "")) if not extra.get("case") else None
     if example:
         extra["case"], prefill = example, {"item": example["item"]}
+    elif prefill is not None and not prefill.get("schema") and (extra.get("case") or {}).get("tools"):
+        prefill["schema"] = extra["case"]["tools"]      # a transcript case's tools
     extra["gallery"], extra["gallery_groups"] = paste.gallery(extra)
     form, result, transcript, error, status, mode = {}, None, None, None, 200, "item"
     try:
