@@ -66,6 +66,23 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 Unreadable, _error_body, _read_text = common.Unreadable, common.error_body, common.read_text
 
 
+def _schema_and_original(args) -> tuple[str | None, str | None]:
+    return (_read_text(args.schema, "schema") if args.schema else None,
+            _read_text(args.original, "original") if args.original else None)
+
+
+def _reading(work, name: str, as_json: bool):
+    """``(work(), None)``, or ``(None, EXIT_UNREADABLE)`` with the input's error printed."""
+    from ..errors import WorkbenchError
+    try:
+        return work(), None
+    except Unreadable as exc:
+        _print_error(exc.body, name, as_json)
+    except WorkbenchError as exc:
+        _print_error(exc.to_body(), name, as_json)
+    return None, EXIT_UNREADABLE
+
+
 def _limits(args):
     from ..limits import Limits
     return Limits.from_env(max_depth=args.max_depth, regex_timeout=args.regex_timeout)
@@ -181,24 +198,20 @@ def run(args) -> int:
         print("workbench gate: give an ITEM file ('-' for standard input) or --jsonl FILE",
               file=sys.stderr)
         return EXIT_UNREADABLE
-    from ..errors import WorkbenchError
     from ..gate import Gate
     limits = _limits(args)
     name = "standard input" if args.item == "-" else args.item
-    try:
+
+    def work():
         item_text = _read_text(args.item, "item")
-        schema_text = _read_text(args.schema, "schema") if args.schema else None
-        original_text = _read_text(args.original, "original") if args.original else None
+        schema_text, original_text = _schema_and_original(args)
         if not item_text.strip():
             raise Unreadable(_error_body("parse_error", "The item is empty", "item"))
-        result = Gate(schema_text, original_text, limits=limits).run(item_text,
-                                                                     dialect=args.dialect)
-    except Unreadable as exc:
-        _print_error(exc.body, name, args.json)
-        return EXIT_UNREADABLE
-    except WorkbenchError as exc:
-        _print_error(exc.to_body(), name, args.json)
-        return EXIT_UNREADABLE
+        return Gate(schema_text, original_text, limits=limits).run(item_text,
+                                                                   dialect=args.dialect)
+    result, failed = _reading(work, name, args.json)
+    if failed:
+        return failed
     if args.json:
         from ..jsontext import dumps_value
         sys.stdout.write(dumps_value(result).decode("utf-8") + "\n")
@@ -283,29 +296,18 @@ class _Progress:
 
 
 def run_jsonl(args) -> int:
-    from ..errors import WorkbenchError
     from ..gate import VERDICTS, Gate
     limits = _limits(args)
     name = "standard input" if args.jsonl == "-" else args.jsonl
-    try:
-        schema_text = _read_text(args.schema, "schema") if args.schema else None
-        original_text = _read_text(args.original, "original") if args.original else None
+
+    def work():
+        schema_text, original_text = _schema_and_original(args)
         gate = Gate(schema_text, original_text, limits=limits)
-    except Unreadable as exc:
-        _print_error(exc.body, name, args.json)
-        return EXIT_UNREADABLE
-    except WorkbenchError as exc:
-        _print_error(exc.to_body(), name, args.json)
-        return EXIT_UNREADABLE
-    try:
-        f = sys.stdin.buffer if args.jsonl == "-" else open(args.jsonl, "rb", buffering=1 << 20)
-    except FileNotFoundError:
-        _print_error(_error_body("file_not_found", f"No such file: {args.jsonl}", "jsonl"), name, args.json)
-        return EXIT_UNREADABLE
-    except OSError as exc:
-        _print_error(_error_body("file_unreadable", f"Cannot read {args.jsonl}: {exc.strerror}",
-                                 "jsonl"), name, args.json)
-        return EXIT_UNREADABLE
+        return schema_text, original_text, gate, common.open_binary(args.jsonl, "jsonl")
+    opened, failed = _reading(work, name, args.json)
+    if failed:
+        return failed
+    schema_text, original_text, gate, f = opened
     progress = None
     try:
         size = os.fstat(f.fileno()).st_size if f is not sys.stdin.buffer else 0
