@@ -115,6 +115,27 @@ def stop_server(server: Server) -> None:
         server.proc.kill()
 
 
+def run_workbench(*args, stdin: bytes | None = None, env: dict | None = None,
+                  timeout: float = 120) -> tuple[int, str, str]:
+    """The ``workbench`` command as a user runs it (a new process): (exit status, standard output,
+    standard error).  ``NO_COLOR`` from the outer environment is dropped; ``env`` adds to it."""
+    base = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    proc = subprocess.run([sys.executable, "-m", "workbench", *map(str, args)], input=stdin,
+                          capture_output=True, cwd=ROOT, timeout=timeout,
+                          env={**base, "PYTHONIOENCODING": "utf-8", **(env or {})})
+    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+
+
+@pytest.fixture
+def files(tmp_path):
+    """``files(name, text)`` writes a UTF-8 file in a fresh folder and gives its path."""
+    def write(name, text):
+        p = tmp_path / name
+        p.write_text(text, encoding="utf-8")
+        return p
+    return write
+
+
 @pytest.fixture
 def app():
     """The application in-process (the Flask tutorial's fixture): for tests of the web layer that

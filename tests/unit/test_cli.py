@@ -15,18 +15,14 @@ from pathlib import Path
 
 import jsonpatch
 import pytest
+from conftest import run_workbench
 from jsonutil import merge_apply
 
 ROOT = Path(__file__).resolve().parents[2]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-def wb(*args, stdin: bytes | None = None, env: dict | None = None, timeout: float = 120):
-    base = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
-    proc = subprocess.run([sys.executable, "-m", "workbench", *map(str, args)], input=stdin,
-                          capture_output=True, cwd=ROOT, timeout=timeout,
-                          env={**base, "PYTHONIOENCODING": "utf-8", **(env or {})})
-    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+wb = run_workbench
 
 
 def on_a_terminal(*args, env: dict | None = None) -> tuple[int, bytes]:
@@ -49,15 +45,6 @@ def on_a_terminal(*args, env: dict | None = None) -> tuple[int, bytes]:
     code = proc.wait(60)
     os.close(master)
     return code, seen
-
-
-@pytest.fixture
-def files(tmp_path):
-    def write(name, text):
-        p = tmp_path / name
-        p.write_text(text, encoding="utf-8")
-        return p
-    return write
 
 
 # --------------------------------------------------------------------------- format

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_workbench
 
 from workbench.cli.gate import gate_lines
 from workbench.cli.gate_jobs import Counted, gate_partition, line_verdict, merge, pieces
@@ -23,10 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def wb(*args, env=None):
-    proc = subprocess.run([sys.executable, "-m", "workbench", "gate", *map(str, args)],
-                          capture_output=True, cwd=ROOT, timeout=300,
-                          env={**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})})
-    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+    return run_workbench("gate", *args, env=env, timeout=300)
 
 
 def _tools(shared) -> str:

@@ -7,12 +7,10 @@ walked by POST /api/transcript."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_workbench
 
 from workbench.gate import Gate, gate, gate_value, prepare
 from workbench.gate.cases import CASES, SESSION_CASES
@@ -235,10 +233,7 @@ def test_gate_value_is_the_api_answer_for_a_parsed_item(client):
 # --------------------------------------------------------------------------- the command line
 
 def wb(*args):
-    proc = subprocess.run([sys.executable, "-m", "workbench", "gate", *map(str, args)],
-                          capture_output=True, cwd=ROOT, timeout=120,
-                          env={**os.environ, "PYTHONIOENCODING": "utf-8"})
-    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+    return run_workbench("gate", *args)
 
 
 def test_cli_handles_the_dialect(tmp_path):

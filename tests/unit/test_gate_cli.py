@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_workbench
 
 from workbench.gate import Gate
 from workbench.gate.cases import CASES, SALES_SCHEMA
@@ -22,23 +23,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def wb(*args, stdin: bytes | None = None, timeout: float = 120):
-    proc = subprocess.run([sys.executable, "-m", "workbench", "gate", *map(str, args)],
-                          input=stdin, capture_output=True, cwd=ROOT, timeout=timeout,
-                          env={**os.environ, "PYTHONIOENCODING": "utf-8"})
-    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+    return run_workbench("gate", *args, stdin=stdin, timeout=timeout)
 
 
 def case(name):
     return next(c for c in CASES if c["name"] == name)
-
-
-@pytest.fixture
-def files(tmp_path):
-    def write(name, text):
-        p = tmp_path / name
-        p.write_text(text, encoding="utf-8")
-        return p
-    return write
 
 
 # --------------------------------------------------------------------------- one item

@@ -4,12 +4,10 @@ as ``file:line:column: severity code message``, and ``--json`` equal to the API'
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_workbench
 
 from workbench.transcript import analyse
 
@@ -25,10 +23,7 @@ TOOLS = [{"type": "function", "name": "get_weather",
 
 
 def wb(*args, stdin: bytes | None = None):
-    proc = subprocess.run([sys.executable, "-m", "workbench", "transcript", *map(str, args)],
-                          input=stdin, capture_output=True, cwd=ROOT, timeout=120,
-                          env={**os.environ, "PYTHONIOENCODING": "utf-8", "NO_COLOR": "1"})
-    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+    return run_workbench("transcript", *args, stdin=stdin, env={"NO_COLOR": "1"})
 
 
 @pytest.fixture
