@@ -196,8 +196,9 @@ def _pattern_timeout(pattern: str, timeout: float) -> WorkbenchError:
                           "on one string and was stopped", field="path", limit=timeout)
 
 
-class TimedMatch(Match):
-    """``match()`` with the regex timeout (the library's has none)."""
+class _Timed:
+    """A regex filter function with the regex timeout (the library's have none): ``_run`` is
+    the match itself."""
 
     def __init__(self, timeout: float):
         self.timeout = timeout
@@ -206,28 +207,25 @@ class TimedMatch(Match):
         if not isinstance(pattern, str) or not isinstance(string, str) or not check(pattern):
             return False
         try:
-            return bool(regex.fullmatch(map_re(pattern), string, timeout=self.timeout))
+            return bool(self._run(map_re(pattern), string))
         except TimeoutError:
             raise _pattern_timeout(pattern, self.timeout) from None
         except (TypeError, regex.error):
             return False
 
 
-class TimedSearch(Search):
-    """``search()`` with the regex timeout."""
+class TimedMatch(_Timed, Match):
+    """``match()``: the whole string."""
 
-    def __init__(self, timeout: float):
-        self.timeout = timeout
+    def _run(self, pattern: str, string: str):
+        return regex.fullmatch(pattern, string, timeout=self.timeout)
 
-    def __call__(self, string, pattern) -> bool:
-        if not isinstance(pattern, str) or not isinstance(string, str) or not check(pattern):
-            return False
-        try:
-            return bool(regex.search(map_re(pattern), string, regex.VERSION1, timeout=self.timeout))
-        except TimeoutError:
-            raise _pattern_timeout(pattern, self.timeout) from None
-        except (TypeError, regex.error):
-            return False
+
+class TimedSearch(_Timed, Search):
+    """``search()``: anywhere in the string."""
+
+    def _run(self, pattern: str, string: str):
+        return regex.search(pattern, string, regex.VERSION1, timeout=self.timeout)
 
 
 class ExactEnvironment(JSONPathEnvironment):
