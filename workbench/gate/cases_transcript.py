@@ -170,3 +170,6 @@ TRANSCRIPT_CASES: list[dict] = [
      "text": _j({"id": "resp_1", "object": "response", "status": "completed",
                  "output": [{**_call("call_1"), "arguments": {"city": "Lyon"}}]})},
 ]
+
+for _case in TRANSCRIPT_CASES:
+    _case["kind"] = "transcript"
