@@ -251,27 +251,16 @@ class Export:
         t = type(value)
         if t is Decimal:
             return self.number(value)
-        if t is dict:
-            out = None
-            for k, v in value.items():
+        if t is dict or t is list:
+            out = None      # a copy only where something inside changes
+            for k, v in (value.items() if t is dict else enumerate(value)):
                 tv = type(v)
                 if tv is dict or tv is list or tv is Decimal:
                     nv = self._value(v)
                     if nv is not v:
                         if out is None:
-                            out = dict(value)
+                            out = t(value)
                         out[k] = nv
-            return value if out is None else out
-        if t is list:
-            out = None
-            for n, v in enumerate(value):
-                tv = type(v)
-                if tv is dict or tv is list or tv is Decimal:
-                    nv = self._value(v)
-                    if nv is not v:
-                        if out is None:
-                            out = list(value)
-                        out[n] = nv
             return value if out is None else out
         return value
 
