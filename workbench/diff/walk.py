@@ -544,39 +544,31 @@ class Differ:
         sim = self.sim
         pi = pj = 0
         for ai, aj in anchors + [(n, m)]:
-            if ai == pi and aj == pj:          # no gap before this anchor
-                if ai < n:
-                    if (sure is not None and sure[ai]) or (quick and self.same_item(l[ai], r[aj], fast)):
-                        add((EQ, ai, aj, None))
-                    else:
-                        child = self._pair_child(l, r, ai, aj, st, depth)
-                        add((EQ, ai, aj, None) if child is None else (PAIR, ai, aj, child))
-                pi, pj = ai + 1, aj + 1
-                continue
-            li = [i for i in range(pi, ai) if i not in move_to]
-            rj = [j for j in range(pj, aj) if j not in move_from]
-            gap = pair_gap(li, rj, lambda i, j: sim(l[i], r[j])) if li and rj else []
-            x, y = pi, pj
-            for gi, gj in gap + [(ai, aj)]:
-                while x < gi:
-                    if x in move_to:
-                        add((MVF, x, move_to[x], None))
-                    else:
-                        add((DEL, x, -1, None))
-                    x += 1
-                while y < gj:
-                    if y in move_from:
-                        i = move_from[y]
-                        child = (None if content_ids and self.same_item(l[i], r[y], fast)
-                                 else self._pair_child(l, r, i, y, st, depth))
-                        add((MVT, i, y, child))
-                    else:
-                        add((ADD, -1, y, None))
-                    y += 1
-                if gi == ai:
-                    break
-                add((PAIR, gi, gj, self._pair_child(l, r, gi, gj, st, depth)))
-                x, y = gi + 1, gj + 1
+            if ai != pi or aj != pj:           # a gap before this anchor
+                li = [i for i in range(pi, ai) if i not in move_to]
+                rj = [j for j in range(pj, aj) if j not in move_from]
+                gap = pair_gap(li, rj, lambda i, j: sim(l[i], r[j])) if li and rj else []
+                x, y = pi, pj
+                for gi, gj in gap + [(ai, aj)]:
+                    while x < gi:
+                        if x in move_to:
+                            add((MVF, x, move_to[x], None))
+                        else:
+                            add((DEL, x, -1, None))
+                        x += 1
+                    while y < gj:
+                        if y in move_from:
+                            i = move_from[y]
+                            child = (None if content_ids and self.same_item(l[i], r[y], fast)
+                                     else self._pair_child(l, r, i, y, st, depth))
+                            add((MVT, i, y, child))
+                        else:
+                            add((ADD, -1, y, None))
+                        y += 1
+                    if gi == ai:
+                        break
+                    add((PAIR, gi, gj, self._pair_child(l, r, gi, gj, st, depth)))
+                    x, y = gi + 1, gj + 1
             if ai < n:
                 if (sure is not None and sure[ai]) or (quick and self.same_item(l[ai], r[aj], fast)):
                     add((EQ, ai, aj, None))
