@@ -144,15 +144,20 @@ def _item_checks(ctx: Context, placed, *, last_turn: bool, inputs: bool,
     ctx.spec.items(placed, inputs=inputs)
 
 
-def analyse_item_list(ctx: Context) -> None:
-    src = ctx.src
+def _listed(ctx: Context, key: str):
+    """The placed items of a list form: the document's ``key`` list (or the document itself,
+    a bare list), else its lines or pieces; the lines that are not JSON are reported first."""
     _bad_lines(ctx)
+    src = ctx.src
     if src.form == "json":
         v = src.value
-        placed = _items_of(ctx, v.get("input"), "/input") if type(v) is dict else \
-            _items_of(ctx, v, "")
-    else:
-        placed = _pieces_placed(ctx)
+        return _items_of(ctx, v.get(key), "/" + key) if type(v) is dict else _items_of(ctx, v, "")
+    return _pieces_placed(ctx)
+
+
+def analyse_item_list(ctx: Context) -> None:
+    src = ctx.src
+    placed = _listed(ctx, "input")
     docs = [(d, p) for d, p in placed if _is_document(d)]
     if docs and len(docs) == sum(1 for d, _ in placed if type(d) is dict):
         _log(ctx, docs)
@@ -242,14 +247,7 @@ def analyse_chat_completion(ctx: Context) -> None:
 
 
 def analyse_chat_messages(ctx: Context) -> None:
-    src = ctx.src
-    _bad_lines(ctx)
-    if src.form == "json":
-        v = src.value
-        placed = _items_of(ctx, v.get("messages"), "/messages") if type(v) is dict else \
-            _items_of(ctx, v, "")
-    else:
-        placed = _pieces_placed(ctx)
+    placed = _listed(ctx, "messages")
     envelopes(placed, ctx.report, chat=True)
     entries, calls = chat_mod.message_entries(placed)
     pair(entries, ctx.report, ctx.deadline, call_word="tool call", output_word="tool message")
