@@ -39,6 +39,17 @@ def _is_result(v: Any) -> bool:
         "type" not in v and "turn_id" in v and "call_id" in v and "success" in v))
 
 
+def _pair_of(v: dict) -> tuple:
+    """The exact pair (turn_id, call_id) that ties an action, a call and a result."""
+    return (key_of(v.get("turn_id")), key_of(v.get("call_id")))
+
+
+def _call_link(call: dict, place, *, pending: bool) -> dict:
+    return {"object": "function_call", "call_id": call.get("call_id"),
+            "turn_id": call.get("turn_id"), "name": call.get("name"), "pending": pending,
+            "_at": place, "_findings": []}
+
+
 class Session:
     def __init__(self, ctx):
         self.ctx = ctx
@@ -68,10 +79,10 @@ class Session:
                     self.history.append((it, Place(piece, f"{base}/{key}/{i}")))
         ra = s.get("required_actions")
         if isinstance(ra, list):
-            seen = {(key_of(a.get("turn_id")), key_of(a.get("call_id"))) for a, _ in self.actions
+            seen = {_pair_of(a) for a, _ in self.actions
                     if type(a) is dict}
             for i, a in enumerate(ra):
-                if type(a) is dict and (key_of(a.get("turn_id")), key_of(a.get("call_id"))) in seen:
+                if type(a) is dict and _pair_of(a) in seen:
                     continue  # the same action in a later snapshot
                 self.actions.append((a, Place(piece, f"{base}/required_actions/{i}")))
 
@@ -163,11 +174,9 @@ class Session:
                 continue
             turn(it.get("turn_id"), place)
             if t == "function_call":
-                pair = (key_of(it.get("turn_id")), key_of(it.get("call_id")))
+                pair = _pair_of(it)
                 who = it.get("agent_id") if "agent_id" in it else it.get("from")
-                link = {"object": "function_call", "call_id": it.get("call_id"),
-                        "turn_id": it.get("turn_id"), "name": it.get("name"), "pending": False,
-                        "_at": place, "_findings": []}
+                link = _call_link(it, place, pending=False)
                 if isinstance(who, str) and who in subagents:
                     link["agent_id"] = who
                     f = self.report.add("subagent_function_call",
@@ -203,12 +212,10 @@ class Session:
             ctx.deadline.check()
             if type(a) is not dict:
                 continue
-            pair = (key_of(a.get("turn_id")), key_of(a.get("call_id")))
+            pair = _pair_of(a)
             turn(a.get("turn_id"), place)
             r = ctx.gates.agents(a)
-            link = {"object": "function_call", "call_id": a.get("call_id"),
-                    "turn_id": a.get("turn_id"), "name": a.get("name"), "pending": True,
-                    "_at": place, "_findings": []}
+            link = _call_link(a, place, pending=True)
             if pair in pending:
                 f = self.report.add("duplicate_call_id",
                                     f"Two pending actions share the pair turn_id {_q(pair[0])} / "
@@ -234,7 +241,7 @@ class Session:
                 by_call_id.setdefault(p[1], []).append(p)
         for k, (res, place) in enumerate(self.results):
             ctx.deadline.check()
-            pair = (key_of(res.get("turn_id")), key_of(res.get("call_id")))
+            pair = _pair_of(res)
             link = {"object": "tool_result", "call_id": res.get("call_id"),
                     "turn_id": res.get("turn_id"), "success": res.get("success"),
                     "_at": place, "_findings": []}
