@@ -146,11 +146,19 @@ class ContainerKeywords:
             return [], []
         K = self.const(value)
         RS = self.const(frozenset(value))
-        return [f"if not (v.keys() >= {RS}): return False"], [
-            f"if not (v.keys() >= {RS}):",
-            f"    for r in {K}:",
+        return self._missing_names("", RS, K, f"'required', {K}, v, {S}, p, sp + ('required',), r, "
+                                              "'missing'")
+
+    def _missing_names(self, when: str, RS: str, L: str, record: str) -> tuple[list, list]:
+        """``v`` must have every name of the frozenset constant ``RS`` (only ``when``: a guard
+        ending in `` and ``, or nothing); the error part appends ``KE(record)`` for each name of
+        ``L`` (the names in order) that is missing, ``r`` being the name."""
+        test = f"{when}not (v.keys() >= {RS})"
+        return [f"if {test}: return False"], [
+            f"if {test}:",
+            f"    for r in {L}:",
             "        if r not in v:",
-            f"            out.append(KE('required', {K}, v, {S}, p, sp + ('required',), r, 'missing'))"]
+            f"            out.append(KE({record}))"]
 
     def _property_table(self, props: dict) -> tuple[str | None, str | None]:
         """(dict name -> validity function, tuple of (name, validity, error, schema path))
@@ -293,11 +301,8 @@ class ContainerKeywords:
         P = self.const(prop)
         RS = self.const(frozenset(names))
         L = self.const(tuple(names))
-        return [f"if {P} in v and not (v.keys() >= {RS}): return False"], [
-            f"if {P} in v and not (v.keys() >= {RS}):",
-            f"    for r in {L}:",
-            "        if r not in v:",
-            f"            out.append(KE({kw!r}, {K}, v, {S}, p, sp + ({kw!r},), r, 'missing', {P}))"]
+        return self._missing_names(f"{P} in v and ", RS, L,
+                                   f"{kw!r}, {K}, v, {S}, p, sp + ({kw!r},), r, 'missing', {P}")
 
     def _depend_schema(self, kw, prop, sub):
         fv, fe = self.node(sub)
