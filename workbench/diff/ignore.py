@@ -64,6 +64,20 @@ def _unquote(token: str, pattern: str) -> str:
         raise _syntax(pattern, f"bad escape in the name {token}") from None
 
 
+def _member(pattern: str, i: int, desc: bool, steps: list) -> int:
+    """The ``*`` or member name at ``i`` (after ``.`` or ``..``: ``desc``) as a step; the
+    position after it."""
+    if i < len(pattern) and pattern[i] == "*":
+        steps.append(Step(desc, wild=True))
+        return i + 1
+    m = _NAME.match(pattern, i)
+    if not m:
+        raise _syntax(pattern, f"expected a member name after '{'..' if desc else '.'}' "
+                               f"at position {i}")
+    steps.append(Step(desc, names=[m.group()]))
+    return m.end()
+
+
 def _parse_jsonpath(pattern: str) -> list[Step]:
     steps: list[Step] = []
     i, n = 1, len(pattern)
@@ -73,28 +87,10 @@ def _parse_jsonpath(pattern: str) -> list[Step]:
             desc = True
             i += 2
             if i < n and pattern[i] != "[":
-                # $..name or $..*
-                if pattern[i] == "*":
-                    steps.append(Step(True, wild=True))
-                    i += 1
-                    continue
-                m = _NAME.match(pattern, i)
-                if not m:
-                    raise _syntax(pattern, f"expected a member name after '..' at position {i}")
-                steps.append(Step(True, names=[m.group()]))
-                i = m.end()
+                i = _member(pattern, i, True, steps)   # $..name or $..*
                 continue
         elif pattern[i] == ".":
-            i += 1
-            if i < n and pattern[i] == "*":
-                steps.append(Step(False, wild=True))
-                i += 1
-                continue
-            m = _NAME.match(pattern, i)
-            if not m:
-                raise _syntax(pattern, f"expected a member name after '.' at position {i}")
-            steps.append(Step(False, names=[m.group()]))
-            i = m.end()
+            i = _member(pattern, i + 1, False, steps)  # $.name or $.*
             continue
         if i >= n or pattern[i] != "[":
             raise _syntax(pattern, f"unexpected {pattern[i:i + 1]!r} at position {i}")
