@@ -173,6 +173,39 @@ def uneval_props(finder):
     return unevaluatedProperties
 
 
+def _keys_in(finder, validator, instance, resolved) -> list:
+    """The keys evaluated by a referenced schema (``resolved``: a referencing lookup)."""
+    return finder(validator.evolve(schema=resolved.contents, _resolver=resolved.resolver),
+                  instance, resolved.contents)
+
+
+def _applied_keys(finder, validator, instance, schema) -> list:
+    """The keys evaluated through patternProperties, dependentSchemas, allOf/oneOf/anyOf and
+    if/then/else: the same in 2019-09 and 2020-12; ``finder`` is the draft's own function,
+    for the subschemas."""
+    keys: list = []
+    if "patternProperties" in schema:
+        for prop in instance:
+            if any(search(p, prop) for p in schema["patternProperties"]):
+                keys.append(prop)
+    if "dependentSchemas" in schema:
+        for prop, subschema in schema["dependentSchemas"].items():
+            if prop in instance:
+                keys += finder(validator, instance, subschema)
+    for keyword in ("allOf", "oneOf", "anyOf"):
+        for subschema in schema.get(keyword, []):
+            if is_valid(validator.descend(instance, subschema)):
+                keys += finder(validator, instance, subschema)
+    if "if" in schema:
+        if validator.evolve(schema=schema["if"]).is_valid(instance):
+            keys += finder(validator, instance, schema["if"])
+            if "then" in schema:
+                keys += finder(validator, instance, schema["then"])
+        elif "else" in schema:
+            keys += finder(validator, instance, schema["else"])
+    return keys
+
+
 def evaluated_keys_2020(validator, instance, schema):
     """Like jsonschema._utils.find_evaluated_property_keys_by_schema, bounded regexes."""
     if validator.is_type(schema, "boolean"):
@@ -182,9 +215,7 @@ def evaluated_keys_2020(validator, instance, schema):
         ref = schema.get(keyword)
         if ref is not None:
             resolved = validator._resolver.lookup(ref)
-            keys.extend(evaluated_keys_2020(
-                validator.evolve(schema=resolved.contents, _resolver=resolved.resolver),
-                instance, resolved.contents))
+            keys += _keys_in(evaluated_keys_2020, validator, instance, resolved)
     properties = schema.get("properties")
     if validator.is_type(properties, "object"):
         keys += properties.keys() & instance.keys()
@@ -193,25 +224,7 @@ def evaluated_keys_2020(validator, instance, schema):
         if subschema is None:
             continue
         keys += (k for k, v in instance.items() if is_valid(validator.descend(v, subschema)))
-    if "patternProperties" in schema:
-        for prop in instance:
-            if any(search(p, prop) for p in schema["patternProperties"]):
-                keys.append(prop)
-    if "dependentSchemas" in schema:
-        for prop, subschema in schema["dependentSchemas"].items():
-            if prop in instance:
-                keys += evaluated_keys_2020(validator, instance, subschema)
-    for keyword in ("allOf", "oneOf", "anyOf"):
-        for subschema in schema.get(keyword, []):
-            if is_valid(validator.descend(instance, subschema)):
-                keys += evaluated_keys_2020(validator, instance, subschema)
-    if "if" in schema:
-        if validator.evolve(schema=schema["if"]).is_valid(instance):
-            keys += evaluated_keys_2020(validator, instance, schema["if"])
-            if "then" in schema:
-                keys += evaluated_keys_2020(validator, instance, schema["then"])
-        elif "else" in schema:
-            keys += evaluated_keys_2020(validator, instance, schema["else"])
+    keys += _applied_keys(evaluated_keys_2020, validator, instance, schema)
     return keys
 
 
@@ -225,14 +238,10 @@ def evaluated_keys_2019(validator, instance, schema):
     ref = schema.get("$ref")
     if ref is not None:
         resolved = validator._resolver.lookup(ref)
-        keys.extend(evaluated_keys_2019(
-            validator.evolve(schema=resolved.contents, _resolver=resolved.resolver),
-            instance, resolved.contents))
+        keys += _keys_in(evaluated_keys_2019, validator, instance, resolved)
     if "$recursiveRef" in schema:
         resolved = lookup_recursive_ref(validator._resolver)
-        keys.extend(evaluated_keys_2019(
-            validator.evolve(schema=resolved.contents, _resolver=resolved.resolver),
-            instance, resolved.contents))
+        keys += _keys_in(evaluated_keys_2019, validator, instance, resolved)
     properties = schema.get("properties")
     if validator.is_type(properties, "object"):
         keys += properties.keys() & instance.keys()
@@ -249,25 +258,7 @@ def evaluated_keys_2019(validator, instance, schema):
             keys += instance.keys()
         elif validator.is_type(uP, "object"):
             keys += (k for k, v in instance.items() if is_valid(validator.descend(v, uP)))
-    if "patternProperties" in schema:
-        for prop in instance:
-            if any(search(p, prop) for p in schema["patternProperties"]):
-                keys.append(prop)
-    if "dependentSchemas" in schema:
-        for prop, subschema in schema["dependentSchemas"].items():
-            if prop in instance:
-                keys += evaluated_keys_2019(validator, instance, subschema)
-    for keyword in ("allOf", "oneOf", "anyOf"):
-        for subschema in schema.get(keyword, []):
-            if next(validator.descend(instance, subschema), None) is None:
-                keys += evaluated_keys_2019(validator, instance, subschema)
-    if "if" in schema:
-        if validator.evolve(schema=schema["if"]).is_valid(instance):
-            keys += evaluated_keys_2019(validator, instance, schema["if"])
-            if "then" in schema:
-                keys += evaluated_keys_2019(validator, instance, schema["then"])
-        elif "else" in schema:
-            keys += evaluated_keys_2019(validator, instance, schema["else"])
+    keys += _applied_keys(evaluated_keys_2019, validator, instance, schema)
     return keys
 
 
