@@ -165,23 +165,14 @@ class ValueKeywords:
         K = self.const(value)
         return [f"if len(v) {op} {K}: return False"], [f"if len(v) {op} {K}:", "    " + self.err(kw, K, S)]
 
-    def kw_minLength(self, value, s, S, kw):
+    def _at_least(self, value, s, S, kw):
         return self._size(kw, value, S, "<")
 
-    def kw_maxLength(self, value, s, S, kw):
+    def _at_most(self, value, s, S, kw):
         return self._size(kw, value, S, ">")
 
-    def kw_minItems(self, value, s, S, kw):
-        return self._size(kw, value, S, "<")
-
-    def kw_maxItems(self, value, s, S, kw):
-        return self._size(kw, value, S, ">")
-
-    def kw_minProperties(self, value, s, S, kw):
-        return self._size(kw, value, S, "<")
-
-    def kw_maxProperties(self, value, s, S, kw):
-        return self._size(kw, value, S, ">")
+    kw_minLength = kw_minItems = kw_minProperties = _at_least
+    kw_maxLength = kw_maxItems = kw_maxProperties = _at_most
 
     # -- strings -----------------------------------------------------------------------------
 
