@@ -58,14 +58,8 @@ class ContainerKeywords:
         """Items at the same index as ``subs`` (items array / prefixItems)."""
         if len(subs) > MAX_UNROLL:
             raise Unsupported
-        valid, error = [], []
-        for i, sub in enumerate(subs):
-            fv, fe = self.node(sub)
-            if fv == "TRUE":
-                continue
-            valid.append(f"if len(v) > {i} and not {fv}(v[{i}]): return False")
-            error.append(f"if len(v) > {i} and not {fv}(v[{i}]): {fe}(v[{i}], p + ({i},), sp + ({kw!r}, {i}), out)")
-        return valid, error
+        return self.each_sub(subs, lambda i, fv: (f"len(v) > {i} and not {fv}(v[{i}])", f"v[{i}]",
+                                                  f"p + ({i},)", f"({kw!r}, {i})"))
 
     def kw_items(self, value, s, S, kw):
         if self.draft == "2020-12":

@@ -49,14 +49,7 @@ class ValueKeywords:
     def kw_allOf(self, value, s, S, kw):
         if type(value) is not list or not value:
             raise Unsupported
-        valid, error = [], []
-        for i, sub in enumerate(value):
-            fv, fe = self.node(sub)
-            if fv == "TRUE":
-                continue
-            valid.append(f"if not {fv}(v): return False")
-            error.append(f"if not {fv}(v): {fe}(v, p, sp + ('allOf', {i}), out)")
-        return valid, error
+        return self.each_sub(value, lambda i, fv: (f"not {fv}(v)", "v", "p", f"('allOf', {i})"))
 
     def kw_anyOf(self, value, s, S, kw):
         if type(value) is not list or not value:

@@ -166,3 +166,16 @@ class Generator(ValueKeywords, ContainerKeywords):
         """The line that appends a plain error of keyword ``kw`` (our own keyword names only)."""
         return f"out.append(E({kw!r}, {value_ref}, {inst}, {S}, p, sp + ({kw!r},){extra}))"
 
+    def each_sub(self, subs, line) -> tuple[list, list]:
+        """The lines of a list of subschemas applied in turn: ``line(i, fv)`` gives the
+        test, the value, its path and its schema path of the ``i``-th; a subschema that is
+        trivially true is left out."""
+        valid, error = [], []
+        for i, sub in enumerate(subs):
+            fv, fe = self.node(sub)
+            if fv == "TRUE":
+                continue
+            test, x, path, spath = line(i, fv)
+            valid.append(f"if {test}: return False")
+            error.append(f"if {test}: {fe}({x}, {path}, sp + {spath}, out)")
+        return valid, error
