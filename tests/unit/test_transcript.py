@@ -672,3 +672,14 @@ def test_completed_while_an_item_was_never_done_is_out_of_order():
     f = [x for x in only(r, "stream_order") if "never done" in x["message"]]
     assert len(f) == 1 and f[0]["pointer"] == "/type"
     assert r["timeline"][0]["broken"]
+
+
+def test_a_log_of_items_with_one_agents_event_is_still_an_item_list():
+    """The kind goes by most of the values: one Agents event among Open Responses items does not
+    make the log a session (its calls would all be left out as history)."""
+    event = {"type": "agent.session.requires_action", "session": {"required_actions": [
+        {"type": "function_call", "turn_id": "t1", "call_id": "c9", "name": "f", "arguments": {}}]}}
+    items = [USER] + [x for n in range(5) for x in (call(f"call_{n}"), output(f"call_{n}"))]
+    r = run(items + [event])
+    assert r["kind"] == "item_list" and len(r["calls"]) == 5
+    assert run([event, event, USER])["kind"] == "agents_session"

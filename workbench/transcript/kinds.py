@@ -45,22 +45,35 @@ def is_session(v: Any) -> bool:
 
 
 def _list_kind(values: list, form: str) -> str:
+    """The kind of a list of values (JSON array, JSON Lines, SSE pieces): the kind most of the
+    first 500 dicts have — one Agents event among a log of Open Responses items does not make
+    the log a session; ties go to the more specific kind (session, stream, chunks), and
+    between Chat messages and typed items to the items (as before)."""
     if not values:
         return "response_stream" if form == "sse" else "item_list"
     dicts = [v for v in values[:500] if type(v) is dict]  # the first ones tell the kind
-    if any(_is_agents_event(v) for v in dicts) or any(is_session(v) for v in dicts):
-        return "agents_session"
-    if any(_is_event(v) for v in dicts):
+    votes = {"agents_session": 0, "response_stream": 0, "chat_stream": 0, "chat_messages": 0,
+             "item_list": 0}
+    for v in dicts:
+        if _is_agents_event(v) or is_session(v):
+            votes["agents_session"] += 1
+        elif _is_event(v):
+            votes["response_stream"] += 1
+        elif _is_chunk(v):
+            votes["chat_stream"] += 1
+        elif chat_shaped(v) and not isinstance(v.get("type"), str):
+            votes["chat_messages"] += 1
+        elif isinstance(v.get("type"), str):
+            votes["item_list"] += 1
+    if form == "sse" and not votes["chat_stream"] and not votes["agents_session"]:
         return "response_stream"
-    if any(_is_chunk(v) for v in dicts):
-        return "chat_stream"
-    if form == "sse":
-        return "response_stream"
-    chat = sum(1 for v in dicts if chat_shaped(v))
-    typed = sum(1 for v in dicts if isinstance(v.get("type"), str))
-    if chat and chat > typed:
-        return "chat_messages"
-    return "item_list"
+    best = max(votes.values())
+    if best == 0:
+        return "response_stream" if form == "sse" else "item_list"
+    for kind in ("agents_session", "response_stream", "chat_stream", "item_list", "chat_messages"):
+        if votes[kind] == best:
+            return kind
+    return "item_list"  # pragma: no cover
 
 
 def detect(src: Source) -> str:
