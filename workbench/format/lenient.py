@@ -36,7 +36,7 @@ from ..errors import WorkbenchError, bad_request
 from ..jsontext import dumps_tree, error_at, escape_token
 
 INPUTS = ("json", "jsonc", "json5", "yaml")
-MAX_CHARS = 1_000_000   # JSON5 and YAML: the pure-Python parsers take ~15 s and ~8 s per MB
+from ..limits import LENIENT_MAX_CHARS as MAX_CHARS  # JSON5 and YAML: the pure-Python parsers take ~15 s and ~8 s per MB
 
 # ---------------------------------------------------------------------------------------- JSONC
 
