@@ -7,24 +7,16 @@
 // Colours from CSS classes (gate.css) over the page's variables: both themes.  Beside the picture
 // the same chain as a list for screen readers.
 
-const NS = "http://www.w3.org/2000/svg";
+import { clickable, s, short, textEquivalent } from "./svg.js";
+
 const W = 176, H = 52, ROW = 74, PAD = 10, GAPS = [34, 34, 200];
 const COLS = [PAD];
 for (const g of GAPS) COLS.push(COLS[COLS.length - 1] + W + g);
 export const MAX_LINKS = 400;
-let seq = 0;
 
 const CALL_LIKE = new Set(["function_call", "create_subagent_call", "send_subagent_input_call",
   "wait_for_subagents_call", "interrupt_subagent_call", "agent_message"]);
 
-function s(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null && v !== false) el.setAttribute(k, String(v));
-  for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return el;
-}
-
-function short(text, n = 24) { text = String(text ?? ""); return text.length > n ? text.slice(0, n - 1) + "…" : text; }
 
 /** Which characters of `a` and of `b` are not in their longest common subsequence. */
 export function differing(a, b) {
@@ -60,15 +52,6 @@ function markedText(attrs, prefix, id, marks) {
   return t;
 }
 
-function clickable(el, label, onActivate) {
-  el.setAttribute("tabindex", "0");
-  el.setAttribute("role", "button");
-  el.setAttribute("aria-label", label);
-  el.classList.add("svg-button");
-  el.addEventListener("click", (e) => { e.stopPropagation(); onActivate(); });
-  el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onActivate(); } });
-  return el;
-}
 
 /** Lay the links out in rows and columns: [{link, index, col, row, parent, drift?}]. */
 export function layout(links, findings = []) {
@@ -262,10 +245,7 @@ export function drawChain(chain, findings, { onFinding = () => {}, onLine = null
     arrows.append(g);
   }
 
-  const list = document.createElement("ol");
-  list.className = "chain-text";
-  list.id = `chain-text-${++seq}`;
-  svg.setAttribute("aria-describedby", list.id);
+  const list = textEquivalent(svg, "chain-text");
   for (const node of nodes) {
     const li = document.createElement("li");
     li.textContent = describe(node, nodes, findings);

@@ -5,19 +5,11 @@
 // Colours come from CSS classes (gate.css) that use the page's variables, so both themes work.
 // Beside the picture: the same content as a list for screen readers (and for copying).
 
-const NS = "http://www.w3.org/2000/svg";
+import { clickable, s, short, textEquivalent } from "./svg.js";
+
 const ROW_H = 34, LABEL_W = 210, SEG_W = [64, 120, 64], GAP = 12, PAD = 8, END_W = 128;
 export const MAX_ROWS = 300;
-let seq = 0;   // more rows: the first ones are drawn, the list says how many
 
-function s(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null && v !== false) el.setAttribute(k, String(v));
-  for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return el;
-}
-
-function short(text, n) { text = String(text ?? ""); return text.length > n ? text.slice(0, n - 1) + "…" : text; }
 
 /** Fold a row's event counts into the three segments of the bar.  A Chat Completions row counts
  *  its chunks' fields (content, tool_calls, finish_reason…): the first chunk opens the item, the
@@ -49,18 +41,6 @@ export function breaking(row, findings) {
   });
 }
 
-/** Make an SVG element act as a button: focusable, Enter/Space, a label for screen readers. */
-function clickable(el, label, onActivate) {
-  el.setAttribute("tabindex", "0");
-  el.setAttribute("role", "button");
-  el.setAttribute("aria-label", label);
-  el.classList.add("svg-button");
-  el.addEventListener("click", (e) => { e.stopPropagation(); onActivate(); });
-  el.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onActivate(); }
-  });
-  return el;
-}
 
 /**
  * Draw the timeline.  `rows`: the report's `timeline`; `findings`: the report's findings;
@@ -152,10 +132,7 @@ export function drawTimeline(rows, findings, { terminal = null, onFinding = () =
   svg.append(endG);
 
   // the text equivalent
-  const list = document.createElement("ol");
-  list.className = "timeline-text";
-  list.id = `timeline-text-${++seq}`;
-  svg.setAttribute("aria-describedby", list.id);
+  const list = textEquivalent(svg, "timeline-text");
   for (const row of shown) {
     const seg = fold(row.events, row);
     const li = document.createElement("li");

@@ -1,0 +1,37 @@
+// What both pictures of the Gate page (timeline.js, chain.js) draw with: SVG elements made like
+// dom.js's h(), short labels, SVG groups that act as buttons, and the text equivalent beside a
+// picture (a list for screen readers, tied to it by aria-describedby).
+
+const NS = "http://www.w3.org/2000/svg";
+let seq = 0;
+
+/** An SVG element with attributes (null, undefined and false left out) and children. */
+export function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null && v !== false) el.setAttribute(k, String(v));
+  for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return el;
+}
+
+/** ``text`` cut to ``n`` characters with an ellipsis. */
+export function short(text, n = 24) { text = String(text ?? ""); return text.length > n ? text.slice(0, n - 1) + "…" : text; }
+
+/** Make an SVG element act as a button: focusable, Enter/Space, a label for screen readers. */
+export function clickable(el, label, onActivate) {
+  el.setAttribute("tabindex", "0");
+  el.setAttribute("role", "button");
+  el.setAttribute("aria-label", label);
+  el.classList.add("svg-button");
+  el.addEventListener("click", (e) => { e.stopPropagation(); onActivate(); });
+  el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onActivate(); } });
+  return el;
+}
+
+/** The ordered list that says in words what ``svg`` shows (class ``className``), described-by. */
+export function textEquivalent(svg, className) {
+  const list = document.createElement("ol");
+  list.className = className;
+  list.id = `${className}-${++seq}`;
+  svg.setAttribute("aria-describedby", list.id);
+  return list;
+}
