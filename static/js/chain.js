@@ -7,7 +7,7 @@
 // Colours from CSS classes (gate.css) over the page's variables: both themes.  Beside the picture
 // the same chain as a list for screen readers.
 
-import { clickable, s, short, textEquivalent } from "./svg.js";
+import { clickable, figure, s, short, textEquivalent } from "./svg.js";
 
 const W = 176, H = 52, ROW = 74, PAD = 10, GAPS = [34, 34, 200];
 const COLS = [PAD];
@@ -256,19 +256,6 @@ export function drawChain(chain, findings, { onFinding = () => {}, onLine = null
     li.textContent = `${links.length - MAX_LINKS} more links are not drawn.`;
     list.append(li);
   }
-  const fig = document.createElement("figure");
-  fig.className = "chain";
-  fig.id = "chain";
-  const cap = document.createElement("figcaption");
-  cap.textContent = `Chain${chain?.session_id ? " of session " + chain.session_id : ""}: agent → turn → call → result`;
-  const scroll = document.createElement("div");
-  scroll.className = "svg-scroll";
-  scroll.append(svg);
-  const details = document.createElement("details");
-  details.className = "svg-text";
-  const sum = document.createElement("summary");
-  sum.textContent = "The chain as text";
-  details.append(sum, list);
-  fig.append(cap, scroll, details);
-  return fig;
+  return figure("chain", `Chain${chain?.session_id ? " of session " + chain.session_id : ""}: agent → turn → call → result`,
+    svg, list, "The chain");
 }

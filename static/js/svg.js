@@ -35,3 +35,23 @@ export function textEquivalent(svg, className) {
   svg.setAttribute("aria-describedby", list.id);
   return list;
 }
+
+/** The picture as a <figure>: its caption, the SVG in a scrolling box, and the text equivalent
+ *  folded under "<what> as text". */
+export function figure(id, caption, svg, list, what) {
+  const fig = document.createElement("figure");
+  fig.className = id;
+  fig.id = id;
+  const cap = document.createElement("figcaption");
+  cap.textContent = caption;
+  const scroll = document.createElement("div");
+  scroll.className = "svg-scroll";
+  scroll.append(svg);
+  const details = document.createElement("details");
+  details.className = "svg-text";
+  const sum = document.createElement("summary");
+  sum.textContent = `${what} as text`;
+  details.append(sum, list);
+  fig.append(cap, scroll, details);
+  return fig;
+}

@@ -5,7 +5,7 @@
 // Colours come from CSS classes (gate.css) that use the page's variables, so both themes work.
 // Beside the picture: the same content as a list for screen readers (and for copying).
 
-import { clickable, s, short, textEquivalent } from "./svg.js";
+import { clickable, figure, s, short, textEquivalent } from "./svg.js";
 
 const ROW_H = 34, LABEL_W = 210, SEG_W = [64, 120, 64], GAP = 12, PAD = 8, END_W = 128;
 export const MAX_ROWS = 300;
@@ -150,20 +150,6 @@ export function drawTimeline(rows, findings, { terminal = null, onFinding = () =
     more.textContent = `${rows.length - shown.length} more output items are not drawn.`;
     list.append(more);
   }
-  const fig = document.createElement("figure");
-  fig.className = "timeline";
-  fig.id = "timeline";
-  const cap = document.createElement("figcaption");
-  cap.textContent = `Timeline: ${rows.length} output item${rows.length === 1 ? "" : "s"}, events folded into added → deltas → done`;
-  const scroll = document.createElement("div");
-  scroll.className = "svg-scroll";
-  scroll.append(svg);
-  const details = document.createElement("details");
-  details.className = "svg-text";
-  const sum = document.createElement("summary");
-  sum.textContent = "The timeline as text";
-  details.append(sum, list);
-  details.open = false;
-  fig.append(cap, scroll, details);
-  return fig;
+  return figure("timeline", `Timeline: ${rows.length} output item${rows.length === 1 ? "" : "s"}, events folded into added → deltas → done`,
+    svg, list, "The timeline");
 }
