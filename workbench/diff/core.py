@@ -232,7 +232,7 @@ def _handle(body: dict, limits: Limits) -> dict:
         check_depth(rparsed, limits.max_depth, "right")
         out = deepdiff_report(left, right, opts, limits, deadline, Export(texts))
         out["warnings"] = warnings
-        out["options"] = opts.public(opts.ignore())
+        out["options"] = opts.public()
         return out
 
     def depth_check():      # skipped when the diff's own canonical writes proved the depth
@@ -260,7 +260,7 @@ def _handle(body: dict, limits: Limits) -> dict:
                                         "the merge patch nests too deeply to be written"}]
     result["warnings"] = warnings
     result["exact_text"] = source.exact
-    result["options"] = opts.public(ignore)
+    result["options"] = opts.public()
     if ignore is None and opts.match_key is None and node is not None:
         suggestion = suggest_match_key(node, opts, limits, deadline, render.count)
         if suggestion is not None:

@@ -21,13 +21,9 @@ The limits below are where it passes about 2 s.  It also runs under the request'
 from __future__ import annotations
 
 from ..errors import WorkbenchError
-from ..jsontext import dumps_value, escape_token
+from ..jsontext import dumps_value, pointer_of
 from ..limits import DEEPDIFF_MAX_CHARS as MAX_CHARS
 from ..limits import DEEPDIFF_MAX_CHARS_UNORDERED as MAX_CHARS_UNORDERED
-
-
-def _pointer(parts) -> str:
-    return "".join("/" + escape_token(str(p)) for p in parts)
 
 
 def deepdiff_report(left, right, opts, limits, deadline, export) -> dict:
@@ -63,7 +59,7 @@ def deepdiff_report(left, right, opts, limits, deadline, export) -> dict:
     for kind in sorted(tree.keys()):
         for level in sorted(tree[kind], key=lambda lv: lv.path()):
             parts = level.path(output_format="list")
-            rec = {"type": kind, "path": level.path(), "pointer": _pointer(parts)}
+            rec = {"type": kind, "path": level.path(), "pointer": pointer_of(parts)}
             if not isinstance(level.t1, NotPresent):
                 rec["left"] = _text(level.t1, export)
             if not isinstance(level.t2, NotPresent):

@@ -23,7 +23,6 @@ import re
 from ..errors import WorkbenchError
 from ..jsontext import unescape_token
 
-ANY = object()          # wildcard selector
 
 
 class Step:

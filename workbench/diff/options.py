@@ -21,7 +21,6 @@ class Options:
     preset: str | None = None
     preset_keep: list = field(default_factory=list)
     tolerance: tuple | None = None                          # (absolute, relative) Decimals
-    tolerance_text: object = None
     engine: str = "workbench"
     preset_fields: list = field(default_factory=list)      # (pattern, what) the preset ignores
 
@@ -33,7 +32,7 @@ class Options:
         n = len(self.ignore_paths)
         return Ignore(patterns, outside_strings=range(n, len(patterns)))
 
-    def public(self, ignore: Ignore | None) -> dict:
+    def public(self) -> dict:
         out = {"ignore_order": self.ignore_order, "match_key": self.match_key,
                "ignore_paths": list(self.ignore_paths), "parse_strings": self.parse_strings,
                "engine": self.engine}

@@ -51,12 +51,6 @@ def _fmt_texts(obj):
     raise TypeError
 
 
-def _fmt_default(obj):
-    """orjson's default for the render in progress (the plain one when no number needs its
-    text looked up: one lookup per write, not one per number)."""
-    return getattr(_local, "default", _fmt_plain)(obj)
-
-
 def _plain(value, level: int = 0) -> str:
     """Iterative 2-space writer (keys in their order) for what orjson refuses."""
     out: list[str] = []

@@ -89,13 +89,16 @@ def _handle(body: dict, limits) -> dict:
     # where the validated value sits: ``located`` is the parsed text its errors are placed in,
     # ``at`` the pointer of the value inside that text
     located, at, instance, arguments = parsed_doc, "", parsed_doc.value, None
+    info = None  # the tool read once; again only when a list's call names its tool
     if target == "arguments":
         located, at, instance, arguments = _arguments(call, parsed_doc, limits)
         if tool is None and call.name:
-            names = choose_tool(parsed_schema.value, None, text=parsed_schema.text).names
-            if len(names) > 1 and call.name in names:
+            info = choose_tool(parsed_schema.value, None, text=parsed_schema.text)
+            if len(info.names) > 1 and call.name in info.names:
                 tool = call.name  # a list of tools: the one the call names
-    info = choose_tool(parsed_schema.value, tool, text=parsed_schema.text)
+                info = None
+    if info is None:
+        info = choose_tool(parsed_schema.value, tool, text=parsed_schema.text)
     prefix = pointer_of(info.prefix)
     try:
         compiled = compile_schema(info.schema, default_draft=draft, format_assert=format_assert, limits=limits)
