@@ -3,10 +3,9 @@ unchanged: this module only calls it).
 
 * Open Responses ``function_call`` items: :meth:`Gate.verdict` (the same predicates as the
   full report, without building it).
-* Agents API actions (``turn_id``): the gate's ``agents_api`` dialect when the gate has it
-  (its door-2 ``report`` and the ``tool_result`` to send); until then the action is gated as
-  the Open Responses item carrying the same call, with no status rule (a pending action is
-  complete by being pending) and ``arguments_type`` for arguments that are not an object.
+* Agents API actions (``turn_id``): the gate's ``agents_api`` dialect — :meth:`Gates.agents`
+  for a pending action (its door-2 ``report`` and the ``tool_result`` to send), and
+  :meth:`Gates.agents_verdict` where only the verdict is read (history calls).
 * Chat Completions ``tool_calls``: the gate has no Chat dialect, so the call is gated as its
   Open Responses equivalent (``status`` from the choice's ``finish_reason``: ``length`` means
   cut off); the call's ``dialect`` stays ``chat_completions``.
@@ -14,20 +13,7 @@ unchanged: this module only calls it).
 
 from __future__ import annotations
 
-import inspect
-from typing import Any
-
 from ..errors import WorkbenchError
-from ..jsontext import dumps_value
-
-_NOT_OBJECT = object()
-
-
-def _accepts(fn, name: str) -> bool:
-    try:
-        return name in inspect.signature(fn).parameters
-    except (TypeError, ValueError):  # pragma: no cover
-        return False
 
 
 class Gates:
@@ -49,8 +35,6 @@ class Gates:
                 self.tools_value = parse(tools_text, field="tools", warnings=False).value
             except WorkbenchError:  # pragma: no cover - the gate read it already
                 pass
-        self.report_dialect = _accepts(self.gate.report, "dialect")
-        self.verdict_dialect = _accepts(self.gate.verdict, "dialect")
 
     @property
     def tools(self):
@@ -59,9 +43,7 @@ class Gates:
     # -- Open Responses ----------------------------------------------------------------
 
     def verdict(self, item: dict) -> str:
-        if self.verdict_dialect:
-            return self.gate.verdict(item, dialect="open_responses")
-        return self.gate.verdict(item)
+        return self.gate.verdict(item, dialect="open_responses")
 
     # -- Chat Completions --------------------------------------------------------------
 
@@ -79,57 +61,16 @@ class Gates:
     # -- Agents API --------------------------------------------------------------------
 
     def agents(self, action: dict, item_text: str | None = None) -> dict:
-        """``{verdict, execute, reason, report, tool_result}`` for one Agents API action."""
-        if self.report_dialect:
-            r = self.gate.report(action, item_text, dialect="agents_api")
-            return {"verdict": r.get("verdict"), "execute": r.get("execute"),
-                    "reason": r.get("reason"), "report": r.get("report"),
-                    "tool_result": r.get("tool_result")}
-        return self._agents_fallback(action)
+        """``{verdict, execute, reason, report, tool_result}`` for one Agents API action (the
+        gate's explained walk: door 1, door 2 and the answer)."""
+        r = self.gate.report(action, item_text, dialect="agents_api")
+        return {"verdict": r.get("verdict"), "execute": r.get("execute"),
+                "reason": r.get("reason"), "report": r.get("report"),
+                "tool_result": r.get("tool_result")}
 
-    def _agents_fallback(self, action: dict) -> dict:
-        name = action.get("name")
-        args = action.get("arguments", _NOT_OBJECT)
-        for f in ("turn_id", "call_id", "name"):
-            v = action.get(f)
-            if type(v) is not str or not v:
-                return {"verdict": "missing_fields", "execute": False,
-                        "reason": f"{f} is missing or not a non-empty string", "report": None,
-                        "tool_result": None}
-        if type(args) is not dict:
-            return {"verdict": "arguments_type", "execute": False,
-                    "reason": "In the Agents API, arguments must be a JSON object",
-                    "report": None, "tool_result": None}
-        item = {"type": "function_call", "id": action["call_id"], "call_id": action["call_id"],
-                "name": name, "status": "completed",
-                "arguments": dumps_value(args).decode("utf-8")}
-        r = self.gate.report(item)
-        verdict = r.get("verdict")
-        fails = []
-        for step in r.get("steps", ()):
-            if step.get("check") == "schema":
-                fails = [{"path": f["path"], "reason": f["reason"]} for f in step.get("fail") or ()]
-        tool = self.gate.tools.pick(item) if self.gate.tools is not None else None
-        required = []
-        params = getattr(tool, "parameters", None)
-        if isinstance(params, dict) and isinstance(params.get("required"), list):
-            required = [p for p in params["required"] if isinstance(p, str)]
-        report = {"check": name, "schema": "parameters",
-                  "pass": [p for p in required if p in args],
-                  "fail": fails, "execute": verdict == "ok"}
-        if verdict == "ok":
-            tool_result = {"type": "agent.session.input.tool_result",
-                           "turn_id": action["turn_id"], "call_id": action["call_id"],
-                           "success": True, "output": ""}
-        else:
-            tool_result = {"type": "agent.session.input.tool_result",
-                           "turn_id": action["turn_id"], "call_id": action["call_id"],
-                           "success": False,
-                           "error": "; ".join(f"{f['path'].lstrip('/') or 'arguments'} failed "
-                                              f"schema: {f['reason']}" for f in fails)
-                           or r.get("reason", verdict)}
-        return {"verdict": verdict, "execute": verdict == "ok", "reason": r.get("reason"),
-                "report": report, "tool_result": tool_result}
+    def agents_verdict(self, action: dict) -> str:
+        """The verdict alone (the gate's rule engine, without the walk's reports)."""
+        return self.gate.verdict(action, dialect="agents_api")
 
 
 def call_entry(where: dict, dialect: str, value: dict, verdict: str, **extra) -> dict:
@@ -149,7 +90,3 @@ def call_entry(where: dict, dialect: str, value: dict, verdict: str, **extra) ->
         out["id"] = item["id"]
     out.update({k: v for k, v in extra.items() if v is not None})
     return out
-
-
-def is_object(v: Any) -> bool:
-    return type(v) is dict

@@ -94,8 +94,7 @@ def gate_or_calls(ctx: Context, placed, *, items_index: bool = False,
         ctx.deadline.check()
         if type(it) is dict and it.get("type") == "function_call":
             if "turn_id" in it or type(it.get("arguments")) is dict:
-                r = ctx.gates.agents(it)
-                ctx.call(place, "agents_api", it, r["verdict"], pending=False,
+                ctx.call(place, "agents_api", it, ctx.gates.agents_verdict(it), pending=False,
                          item=i if items_index else None)
             else:
                 verdict = ctx.gates.verdict(it)

@@ -191,8 +191,7 @@ class Session:
                 history_pairs.setdefault(pair, (it, place, link))
                 call_links.setdefault(pair, link)
                 links.append(link)
-                r = ctx.gates.agents(it)
-                ctx.call(place, "agents_api", it, r["verdict"], pending=False)
+                ctx.call(place, "agents_api", it, ctx.gates.agents_verdict(it), pending=False)
             elif t in ORCHESTRATION:
                 if t == "create_subagent_call":
                     links.append({"object": "subagent",
