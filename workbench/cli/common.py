@@ -211,8 +211,7 @@ def write_bytes(data: bytes) -> None:
         out.buffer.write(data)
         out.buffer.flush()
     except BrokenPipeError:  # `workbench format big.json | head`: the reader left, not an error
-        import os as _os
-        _os.dup2(_os.open(_os.devnull, _os.O_WRONLY), out.fileno())
+        os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
 
 
 # on the command line everything is returned (no 10,000-row cap) and there is no request timer;

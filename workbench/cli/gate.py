@@ -55,7 +55,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--dialect", choices=("auto", "open_responses", "agents_api"), default="auto",
                    help="which rules: auto (an item with turn_id is an Agents API action, "
                         "answered with a report and a tool_result), open_responses or agents_api")
-    p.add_argument("--max-depth", type=int, help="deepest nesting of objects/arrays (default 512)")
+    common.add_limit_flags(p)
     p.add_argument("--regex-timeout", type=float, help="seconds one schema pattern may run")
     p.set_defaults(func=run)
     return p

@@ -4,6 +4,7 @@ as a flag."""
 from __future__ import annotations
 
 import argparse
+from dataclasses import fields
 import ipaddress
 import signal
 import sys
@@ -29,14 +30,8 @@ def _add_limit_flags(p: argparse.ArgumentParser) -> None:
 
 
 def limits_from_args(args) -> Limits:
-    return Limits.from_env(max_body=getattr(args, "max_body", None),
-                           max_depth=getattr(args, "max_depth", None),
-                           regex_timeout=getattr(args, "regex_timeout", None),
-                           max_matches=getattr(args, "max_matches", None),
-                           max_changes=getattr(args, "max_changes", None),
-                           max_errors=getattr(args, "max_errors", None),
-                           diff_max_bytes=getattr(args, "diff_max_bytes", None),
-                           work_timeout=getattr(args, "work_timeout", None))
+    """Every limit from its flag (each field of Limits has one), else the environment."""
+    return Limits.from_env(**{f.name: getattr(args, f.name, None) for f in fields(Limits)})
 
 
 def _is_loopback(host: str) -> bool:

@@ -50,7 +50,6 @@ def strip_duplicate_marks(out, mark: str | None):
     return re.sub(tag, "", out)
 
 
-_REINDENT = re.compile(r"\n( +)")
 _REINDENT_B = re.compile(rb"\n( +)")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 

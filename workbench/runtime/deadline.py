@@ -62,8 +62,7 @@ class Deadline:
 
     def interrupting(self) -> "Watchdog":
         """A context that stops non-cooperative work in this thread when the budget is spent."""
-        return Watchdog(self.remaining() if self.at is not None else None, self.what, self.field,
-                        self.seconds)
+        return Watchdog(self.remaining(), self.what, self.field, self.seconds)
 
     def __enter__(self) -> "Deadline":
         self._saved = getattr(_local, "deadline", None)

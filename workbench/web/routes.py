@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, g, render_template, request
 
-from .. import __version__, transcript
+from .. import __version__
 from ..validate import draft as validate_draft
 from ..errors import WorkbenchError
 from ..jsontext import dumps_value
@@ -63,7 +63,8 @@ def api_gate():
 
 @api.post("/transcript")
 def api_transcript():
-    return answer(transcript)  # the Gate page's report of transcripts, streams and sessions
+    from .. import transcript  # the Gate page's report (imported on first use: not at start-up)
+    return answer(transcript)
 
 
 @api.get("/openapi.json")
