@@ -12,6 +12,8 @@ A stream is text, not JSON: a line that is neither an SSE field nor JSON is kept
 
 from __future__ import annotations
 
+import bisect
+
 import re
 from typing import Any
 
@@ -192,7 +194,6 @@ def _settle(src: Source, limits, deadline) -> None:
             for t in texts:
                 starts.append(pos)
                 pos += len(t) + 1
-            import bisect
             j = max(0, bisect.bisect_right(starts, exc.offset) - 1)
             k = rest.pop(j)
             try:

@@ -49,10 +49,6 @@ class Place:
         self.piece, self.pointer, self.line, self.column = piece, pointer, line, column
 
 
-def at(piece: Piece, pointer: str = "") -> Place:
-    return Place(piece, pointer)
-
-
 class Report:
     def __init__(self, places: Places, max_findings: int):
         self.places = places
