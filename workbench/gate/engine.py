@@ -117,8 +117,10 @@ class Gate:
         self.tools: ToolSet | None = None
         self.schema_warnings: list[dict] = []
         self.schema_text = None if _blank(schema_text) else schema_text
+        self.schema_value: Any = None  # the tools as parsed (exact values), for other readers
         if not _blank(schema_text):
             parsed = parse_text(schema_text, "schema", limits)
+            self.schema_value = parsed.value
             self.schema_warnings = parsed.warnings
             self.tools = ToolSet(parsed.value, limits, schema_text)
         self.original: Any = MISSING

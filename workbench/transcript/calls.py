@@ -28,13 +28,7 @@ class Gates:
                 exc.field = "tools"
             raise
         self.limits = limits
-        self.tools_value = None  # the parsed tools text, for door 1's review of a session
-        if tools_text:
-            try:
-                from ..jsontext import parse
-                self.tools_value = parse(tools_text, field="tools", warnings=False).value
-            except WorkbenchError:  # pragma: no cover - the gate read it already
-                pass
+        self.tools_value = self.gate.schema_value  # as the gate read it, for door 1 of a session
 
     @property
     def tools(self):
