@@ -123,12 +123,15 @@ def _walkable(item) -> str | None:
         fn = item["function"]   # a Chat tool call: the Open Responses item carrying it
         item = {"type": "function_call", "id": item.get("id"), "call_id": item.get("id"),
                 "name": fn.get("name"), "arguments": fn.get("arguments"), "status": "completed"}
-    if item is None:
-        return None
+    return None if item is None else _pretty(item)
+
+
+def _pretty(value) -> str:
+    """Indented exact JSON for the forms (the plain writer's one line where orjson refuses)."""
     try:
-        return dumps_tree(item, indent=2)
+        return dumps_tree(value, indent=2)
     except TypeError:
-        return dumps_value(item).decode("utf-8")
+        return dumps_value(value).decode("utf-8")
 
 
 def _tools_in(result: dict, text: str) -> str | None:
@@ -148,10 +151,7 @@ def _tools_in(result: dict, text: str) -> str | None:
                        value, value.get("response")):
             tools = holder.get("tools") if isinstance(holder, dict) else None
             if isinstance(tools, list) and tools:
-                try:
-                    return dumps_tree(tools, indent=2)
-                except TypeError:
-                    return dumps_value(tools).decode("utf-8")
+                return _pretty(tools)
     return None
 
 
