@@ -119,7 +119,16 @@ def _handle(body: dict, limits) -> dict:
         wanted.add(p.rsplit("/", 1)[0] if e["at"] == "parent" else p)
     # one walk of the text, along the returned errors' pointers only
     spans = located.spans(wanted) if wanted else {}
+    do_review = info.is_tool if review is None else review
+    warnings_ = list(info.notes)
+    if do_review:
+        warnings_.extend(review_schema(info.schema, strict=info.strict, is_tool=info.is_tool,
+                                       limit=limits.max_errors))
+    for w in warnings_:
+        w["pointer"] = prefix + w["pointer"] if w.get("pointer") is not None else prefix
+    # one walk of the schema text, for the errors' schema pointers and the review's pointers
     schema_ptrs = {prefix + e["schema_pointer"] for e in out["errors"]}
+    schema_ptrs |= {w["pointer"] for w in warnings_}
     schema_spans = locate_many(parsed_schema.text, schema_ptrs) if schema_ptrs else {}
     slines = parsed_schema.lines
     offsets = {}
@@ -144,17 +153,9 @@ def _handle(body: dict, limits) -> dict:
             soff = sspan.key if sspan.key is not None else sspan.start
             e["schema_line"], e["schema_column"] = slines.line_col(soff)
 
-    do_review = info.is_tool if review is None else review
-    warnings_ = list(info.notes)
-    if do_review:
-        warnings_.extend(review_schema(info.schema, strict=info.strict, is_tool=info.is_tool,
-                                       limit=limits.max_errors))
-    for w in warnings_:
-        w["pointer"] = prefix + w["pointer"] if w.get("pointer") is not None else prefix
-    rspans = locate_many(parsed_schema.text, {w["pointer"] for w in warnings_}) if warnings_ else {}
     offsets = {}
     for w in warnings_:
-        s = rspans.get(w["pointer"])
+        s = schema_spans.get(w["pointer"])
         if s is not None:
             offsets[id(w)] = s.key if s.key is not None else s.start
             w["line"], w["column"] = slines.line_col(offsets[id(w)])
