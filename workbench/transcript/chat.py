@@ -18,6 +18,13 @@ from .report import Place, Report
 from .report import key as key_of
 
 
+def call_entry(tc: dict, place: Place, pos: int) -> Entry:
+    """The pairing's :class:`Entry` of one Chat tool call (``{id, type, function}``)."""
+    fn = tc.get("function") if type(tc.get("function")) is dict else {}
+    return Entry("call", place, pos, tc, call_id=tc.get("id"), name=fn.get("name"),
+                 args=fn.get("arguments"), dialect="chat_completions")
+
+
 def completion_entries(value: dict, piece: Piece, base: str, pos0: int = 0):
     """(entries, calls) of a Chat Completions response: calls as (tool_call, place,
     complete)."""
@@ -37,10 +44,7 @@ def completion_entries(value: dict, piece: Piece, base: str, pos0: int = 0):
             if type(tc) is not dict:
                 continue
             place = Place(piece, f"{base}/choices/{i}/message/tool_calls/{j}")
-            fn = tc.get("function") if type(tc.get("function")) is dict else {}
-            entries.append(Entry("call", place, pos, tc, call_id=tc.get("id"),
-                                 name=fn.get("name"), args=fn.get("arguments"),
-                                 dialect="chat_completions"))
+            entries.append(call_entry(tc, place, pos))
             calls.append((tc, place, complete))
             pos += 1
     return entries, calls
@@ -60,10 +64,7 @@ def message_entries(messages: list[tuple[Any, Place]]):
                 if type(tc) is not dict:
                     continue
                 p = Place(place.piece, f"{place.pointer}/tool_calls/{j}")
-                fn = tc.get("function") if type(tc.get("function")) is dict else {}
-                entries.append(Entry("call", p, pos, tc, call_id=tc.get("id"),
-                                     name=fn.get("name"), args=fn.get("arguments"),
-                                     dialect="chat_completions"))
+                entries.append(call_entry(tc, p, pos))
                 calls.append((tc, p, True))
                 pos += 1
             continue
@@ -95,6 +96,21 @@ class _Call:
         self.args: list[str] = []
         self.ids_seen: set = set()
 
+    def tool_call(self) -> dict:
+        """The call rebuilt from its deltas, as a Chat ``tool_calls[]`` entry."""
+        return {"id": self.id, "type": self.type or "function",
+                "function": {"name": self.name, "arguments": "".join(self.args)}}
+
+
+def _indexed(value):
+    """(position, key of ``index``, element) of each object of ``value`` when it is a list: a
+    stream's choices and tool-call deltas are keyed by their ``index`` (by position without
+    one)."""
+    if isinstance(value, list):
+        for i, x in enumerate(value):
+            if type(x) is dict:
+                yield i, key_of(x.get("index", i)), x
+
 
 class ChatStream:
     def __init__(self, src: Source, report: Report, deadline):
@@ -108,13 +124,11 @@ class ChatStream:
         self.name_split: list[_Call] = []
 
     def run(self) -> None:
-        for line, what, ref in self.src.order:
+        for _line, what, ref in self.src.order:
             self.deadline.check()
             if what == "bad":
-                self.report.add("stream_bad_line",
-                                f"Line {line} is neither an SSE field nor JSON ({ref.message}): a "
-                                "client reading this stream stops or drops the chunk here.",
-                                Place(None, "", ref.line, ref.column), text=ref.text)
+                self.report.bad_line(ref, "a client reading this stream stops or drops the "
+                                          "chunk here.")
             elif what == "done":
                 self.done_seen = True
             else:
@@ -145,13 +159,7 @@ class ChatStream:
         if type(v) is not dict:
             return
         self.events += 1
-        choices = v.get("choices")
-        if not isinstance(choices, list):
-            return
-        for ci, ch in enumerate(choices):
-            if type(ch) is not dict:
-                continue
-            index = key_of(ch.get("index", ci))
+        for ci, index, ch in _indexed(v.get("choices")):
             state = self.choices.setdefault(index, {"role": None, "content": [], "calls": [],
                                                     "first_line": piece.line, "events": {}})
             state["last_line"] = piece.line
@@ -168,13 +176,7 @@ class ChatStream:
             if isinstance(delta.get("content"), str):
                 state["content"].append(delta["content"])
                 ev["content"] = ev.get("content", 0) + 1
-            tcs = delta.get("tool_calls")
-            if not isinstance(tcs, list):
-                continue
-            for j, tc in enumerate(tcs):
-                if type(tc) is not dict:
-                    continue
-                ti = key_of(tc.get("index", j))
+            for j, ti, tc in _indexed(delta.get("tool_calls")):
                 key = (index, ti)
                 call = self.calls.get(key)
                 pointer = f"/choices/{ci}/delta/tool_calls/{j}"
@@ -223,9 +225,7 @@ class ChatStream:
             msg: dict = {"role": state["role"] or "assistant",
                          "content": "".join(state["content"]) if state["content"] else None}
             if state["calls"]:
-                msg["tool_calls"] = [{"id": c.id, "type": c.type or "function",
-                                      "function": {"name": c.name, "arguments": "".join(c.args)}}
-                                     for c in state["calls"]]
+                msg["tool_calls"] = [c.tool_call() for c in state["calls"]]
             out.append({"index": index, "message": msg,
                         "finish_reason": self.finish.get(index)})
         return out
@@ -259,7 +259,5 @@ class ChatStream:
             complete = (fr not in ("length", "content_filter")) if fr is not None else \
                 self.done_seen
             for c in state["calls"]:
-                tc = {"id": c.id, "type": c.type or "function",
-                      "function": {"name": c.name, "arguments": "".join(c.args)}}
-                out.append((tc, c.place, complete, k))
+                out.append((c.tool_call(), c.place, complete, k))
         return out

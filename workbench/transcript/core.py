@@ -116,10 +116,8 @@ def _pieces_placed(ctx: Context) -> list[tuple[Any, Place]]:
 
 def _bad_lines(ctx: Context) -> None:
     for b in ctx.src.bad:
-        ctx.report.add("stream_bad_line",
-                       f"Line {b.line} is not JSON ({b.message}): one value per line is "
-                       "expected; this line is skipped.", Place(None, "", b.line, b.column),
-                       text=b.text)
+        ctx.report.bad_line(b, "one value per line is expected; this line is skipped.",
+                            what="not JSON")
 
 
 def analyse_response(ctx: Context) -> None:
@@ -264,9 +262,7 @@ def analyse_chat_stream(ctx: Context) -> None:
     ctx.items = cs.items()
     ctx.chat_timeline = cs.timeline()
     calls = cs.rebuilt_calls()
-    entries = [Entry("call", place, k, tc, call_id=tc["id"], name=tc["function"]["name"],
-                     args=tc["function"]["arguments"], dialect="chat_completions")
-               for k, (tc, place, _c, _i) in enumerate(calls)]
+    entries = [chat_mod.call_entry(tc, place, k) for k, (tc, place, _c, _i) in enumerate(calls)]
     pair(entries, ctx.report, ctx.deadline, last_turn=True, call_word="tool call",
          output_word="tool message")
     _gate_chat(ctx, calls, items_index=True)

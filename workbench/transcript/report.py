@@ -82,6 +82,13 @@ class Report:
         self.findings.append(f)
         return f
 
+    def bad_line(self, bad, consequence: str, what: str = "neither an SSE field nor JSON"):
+        """``stream_bad_line`` at a :class:`~.read.BadLine`: its line, what it is not, the
+        reader's message, and what a client then loses (``consequence``)."""
+        return self.add("stream_bad_line",
+                        f"Line {bad.line} is {what} ({bad.message}): {consequence}",
+                        Place(None, "", bad.line, bad.column), text=bad.text)
+
     def _resolve(self, d: dict) -> None:
         p = d.pop("_at")
         if p is None:

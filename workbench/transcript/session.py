@@ -120,10 +120,7 @@ class Session:
         else:
             self.events_given = True
             for b in src.bad:
-                self.report.add("stream_bad_line",
-                                f"Line {b.line} is neither an SSE field nor JSON ({b.message}): "
-                                "the event on it is lost.", Place(None, "", b.line, b.column),
-                                text=b.text)
+                self.report.bad_line(b, "the event on it is lost.")
             for p in src.pieces:
                 self.take_event(p.value, p, "")
         self.ctx.events = len(src.pieces)

@@ -93,9 +93,7 @@ class ResponsesStream:
         self.terminal: Piece | None = None
         self.status: str | None = None
         self.final_response: dict | None = None
-        self.response: dict | None = None
         self.errors: list[Piece] = []
-        self.failed_after_error = False
         self.after_terminal: list = []
         self.done_seen: tuple | None = None
         self.after_done: list = []
@@ -122,7 +120,8 @@ class ResponsesStream:
             return
         self._add("stream_order", message, Place(piece, pointer), related, slot)
 
-    def _slot_for(self, ev: dict, piece: Piece, t: str, create: bool) -> Slot | None:
+    def _slot_for(self, ev: dict, piece: Piece, t: str) -> Slot:
+        """The slot of the item ``ev`` is about (a new one for an item not seen yet)."""
         oi = ev.get("output_index")
         iid = ev.get("item_id")
         if not isinstance(iid, str):
@@ -136,8 +135,6 @@ class ResponsesStream:
         elif oi is None and iid is None and self.order:
             slot = self.order[-1]
         if slot is None:
-            if not create:
-                return None
             key = oi if type(oi) is int else (iid if iid is not None else len(self.order))
             slot = Slot(oi if type(oi) is int else None, iid, piece.line)
             self.slots[key] = slot
@@ -174,14 +171,11 @@ class ResponsesStream:
 
     def run(self) -> None:
         src = self.src
-        for line, what, ref in self.entries:
+        for _line, what, ref in self.entries:
             self.deadline.check()
             if what == "bad":
-                self._add("stream_bad_line",
-                          f"Line {line} is neither an SSE field nor JSON ({ref.message}): a "
-                          "client reading this stream stops or drops the event here (a cut-off "
-                          "line, or junk between events).",
-                          Place(None, "", ref.line, ref.column), text=ref.text)
+                self.report.bad_line(ref, "a client reading this stream stops or drops the "
+                                          "event here (a cut-off line, or junk between events).")
                 continue
             if what == "done":
                 if self.done_seen is None:
@@ -219,17 +213,11 @@ class ResponsesStream:
                 self.final_response = r if type(r) is dict else None
                 st = r.get("status") if type(r) is dict else None
                 self.status = st if isinstance(st, str) else TERMINAL[t]
-            if t == "response.failed":
-                self.failed_after_error = True
             return
         if t in STARTS:
-            r = ev.get("response")
-            if type(r) is dict and self.response is None:
-                self.response = r
             return
         if t == "error":
             self.errors.append(piece)
-            self.failed_after_error = False
             return
         if not t.startswith("response."):
             return
@@ -237,9 +225,7 @@ class ResponsesStream:
 
     def _item_event(self, piece: Piece, ev: dict, t: str) -> None:
         added = t == "response.output_item.added"
-        slot = self._slot_for(ev, piece, t, create=True)
-        if slot is None:  # pragma: no cover - create=True always gives one
-            return
+        slot = self._slot_for(ev, piece, t)
         first_event = not slot.events
         slot.events[t] = slot.events.get(t, 0) + 1
         slot.last_line = piece.line
