@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import WorkbenchError
@@ -24,28 +25,27 @@ SSE_FIELDS = ("data", "event", "id", "retry")
 _SSE_LINE = re.compile(r"(?:data|event|id|retry)(?::|$)|:")
 
 
+@dataclass(slots=True, eq=False)
 class Piece:
     """One JSON value in the text: ``value``, where its JSON starts (``start``) and ends
     (``end``) in the text, its 1-based ``line``; for SSE the ``event:`` name."""
 
-    __slots__ = ("value", "start", "end", "line", "event_name", "index", "prefix")
-
-    def __init__(self, value, start, end, line, event_name=None, index=0, prefix=""):
-        self.prefix = prefix  # the piece's pointer inside the pasted value (a JSON array's element)
-        self.value = value
-        self.start = start
-        self.end = end
-        self.line = line
-        self.event_name = event_name
-        self.index = index
+    value: Any
+    start: int
+    end: int
+    line: int
+    event_name: str | None = None
+    index: int = 0
+    prefix: str = ""  # the piece's pointer inside the pasted value (a JSON array's element)
 
 
+@dataclass(slots=True, eq=False)
 class BadLine:
-    __slots__ = ("line", "offset", "column", "message", "text")
-
-    def __init__(self, line, offset, column, message, text):
-        self.line, self.offset, self.column, self.message, self.text = (
-            line, offset, column, message, text)
+    line: int
+    offset: int
+    column: int
+    message: str
+    text: str
 
 
 class Source:

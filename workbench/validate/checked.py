@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass, field
 
 from .classes import CLASSES, class_for_vocabularies, evolve_memo  # first: see library
 from .formats import FORMAT_CHECKERS
@@ -68,19 +69,19 @@ def _unresolvable(exc: Exception, parts=()) -> WorkbenchError:
 
 # --------------------------------------------------------------------------- compiling
 
+@dataclass(eq=False, repr=False)
 class CheckedSchema:
     """A checked schema and its validator."""
 
-    def __init__(self, schema, draft, validator, registry, resolver, fast=None):
-        self.schema = schema
-        self.draft = draft
-        self.validator = validator
-        #: the schema compiled to Python functions (:mod:`workbench.validate.compiled`), or None
-        self.fast = fast
-        self.registry = registry
-        self.resolver = resolver
-        self._index: dict | None = None
-        self.locations: dict = {}
+    schema: object
+    draft: str
+    validator: object
+    registry: object
+    resolver: object
+    #: the schema compiled to Python functions (:mod:`workbench.validate.compiled`), or None
+    fast: object = None
+    _index: dict | None = field(default=None, init=False)
+    locations: dict = field(default_factory=dict, init=False)
 
     def index(self) -> dict:
         """id(node) → path parts of every object and array inside the schema."""

@@ -18,6 +18,8 @@ the keyword in the schema.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import referencing.jsonschema
 
 from ..errors import WorkbenchError, log_fault
@@ -29,15 +31,13 @@ from .dialects import DRAFT_URIS
 from .messages import error_text
 from .patterns import PatternError, regex_time_limit
 
+@dataclass(slots=True, eq=False)
 class _Found:
-    __slots__ = ("order", "path", "at", "schema_path", "err")
-
-    def __init__(self, order, path, at, schema_path, err):
-        self.order = order
-        self.path = path
-        self.at = at
-        self.schema_path = schema_path
-        self.err = err
+    order: tuple
+    path: tuple
+    at: str
+    schema_path: tuple
+    err: object
 
     @staticmethod
     def key(f):

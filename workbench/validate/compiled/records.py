@@ -4,6 +4,7 @@ compiled form of one schema)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from ...runtime import current
@@ -17,6 +18,7 @@ class Unsupported(Exception):
 
 # --------------------------------------------------------------------------- error records
 
+@dataclass(slots=True, eq=False)
 class Error:
     """One error of the compiled path, shaped like a jsonschema ``ValidationError`` for
     :func:`workbench.validate.messages.error_text` and :func:`workbench.validate.evaluate`: ``validator`` (the
@@ -26,18 +28,21 @@ class Error:
     ``context`` (the alternatives' errors of anyOf/oneOf, computed when first read) and the
     ``wb_*`` details of :mod:`workbench.validate.keywords`."""
 
-    __slots__ = ("validator", "validator_value", "instance", "schema", "absolute_path",
-                 "relative_schema_path", "_context", "wb_kind", "wb_key", "wb_because", "wb_pair",
-                 "wb_matched", "wb_matches", "wb_pname")
-
-    def __init__(self, validator, value, instance, schema, path, spath):
-        self.validator = validator
-        self.validator_value = value
-        self.instance = instance
-        self.schema = schema
-        self.absolute_path = path
-        self.relative_schema_path = spath
-        self._context = None
+    validator: str | None
+    validator_value: object
+    instance: object
+    schema: object
+    absolute_path: tuple
+    relative_schema_path: tuple
+    _context: list | tuple | None = field(default=None, init=False)
+    # set only where a keyword has them (read with getattr(e, name, None))
+    wb_kind: str = field(init=False)
+    wb_key: str = field(init=False)
+    wb_because: str = field(init=False)
+    wb_pair: tuple = field(init=False)
+    wb_matched: list = field(init=False)
+    wb_matches: int = field(init=False)
+    wb_pname: str = field(init=False)
 
     @property
     def relative_path(self):
@@ -131,21 +136,19 @@ _NUMF = frozenset({float, Decimal})
 
 # --------------------------------------------------------------------------- the compiled form
 
+@dataclass(slots=True, eq=False, repr=False)
 class SchemaFunctions:
     """``is_valid(instance) -> bool`` and ``errors(instance, out)`` (appends :class:`Error`
     records in jsonschema's order; nothing for a valid instance)."""
 
-    __slots__ = ("draft", "is_valid", "_errors", "functions", "source", "needs_budget")
-
-    def __init__(self, draft, is_valid, errors, functions, source, needs_budget=True):
-        self.draft = draft
-        self.is_valid = is_valid
-        self._errors = errors
-        self.functions = functions
-        self.source = source
-        #: False when the work is bounded without a clock: no pattern (the regex timeout), no
-        #: reference (recursion), no asserted format; then ``is_valid`` may run without a deadline
-        self.needs_budget = needs_budget
+    draft: str
+    is_valid: object
+    _errors: object  # the root error function (``errors`` runs it)
+    functions: dict
+    source: str
+    #: False when the work is bounded without a clock: no pattern (the regex timeout), no
+    #: reference (recursion), no asserted format; then ``is_valid`` may run without a deadline
+    needs_budget: bool = True
 
     def errors(self, instance, out) -> None:
         if not self.is_valid(instance):
