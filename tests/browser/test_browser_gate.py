@@ -26,6 +26,21 @@ def wait_verdict(page, verdict: str):
         arg=[expected_headline(verdict)], timeout=15000)
 
 
+def click_case(page, name: str, verdict: str | None = None) -> None:
+    """Click a gallery case; wait for its verdict (one item) or, with no verdict, its report."""
+    page.click(f'a[data-case="{name}"]')
+    if verdict is None:
+        page.wait_for_selector("#report")
+    else:
+        wait_verdict(page, verdict)
+
+
+def open_case(page, name: str, verdict: str | None = None) -> None:
+    """The Gate page, fresh, with one gallery case loaded (see :func:`click_case`)."""
+    page.goto("/gate")
+    click_case(page, name, verdict)
+
+
 ITEM_CASES = [c for c in CASES if one_item(c["item"])]
 REPORT_CASES = [c for c in CASES if not one_item(c["item"])] + TRANSCRIPT_CASES + SESSION_CASES + EXAMPLES
 
@@ -70,8 +85,7 @@ def test_each_report_case_loads_with_one_click(page, server):
 def test_each_gallery_case_loads_with_one_click(page):
     page.goto("/gate")
     for case in ITEM_CASES:
-        page.click(f'a[data-case="{case["name"]}"]')
-        wait_verdict(page, case["verdict"])
+        click_case(page, case["name"], case["verdict"])
         assert page.input_value("#item") == case["item"]
         assert page.input_value("#schema") == case.get("schema", "")
         assert page.input_value("#original") == case.get("original", "")
@@ -121,23 +135,18 @@ def test_walk_a_blocked_item_and_read_the_failing_path(page):
 
 
 def test_format_failure_marks_the_field_in_the_item(page):
-    page.goto("/gate")
-    page.click('a[data-case="incomplete"]')
-    wait_verdict(page, "status")
+    open_case(page, "incomplete", "status")
     fmt = page.locator("li[data-check=format]")
     assert fmt.locator(".fail-field").inner_text() == "status"
     page.wait_for_selector("li[data-check=format] .item-viewer .jv-row.error[data-pointer='/status']")
-    page.click('a[data-case="trailing-comma"]')
-    wait_verdict(page, "arguments_parse")
+    click_case(page, "trailing-comma", "arguments_parse")
     text = page.inner_text("li[data-check=format]")
     assert "line 3, column 1" in text or "line 2" in text
     assert "^" in page.inner_text("li[data-check=format] pre.snippet")
 
 
 def test_ok_output_is_copied(page):
-    page.goto("/gate")
-    page.click('a[data-case="ok"]')
-    wait_verdict(page, "ok")
+    open_case(page, "ok", "ok")
     fco = page.inner_text("#fco")
     assert json.loads(fco) == {"type": "function_call_output", "call_id": "call_123", "output": ""}
     page.click("#copy-fco")
@@ -146,9 +155,7 @@ def test_ok_output_is_copied(page):
 
 
 def test_the_calls_of_a_whole_response_are_walked(page):
-    page.goto("/gate")
-    page.click('a[data-case="whole-response"]')
-    page.wait_for_selector("#report")
+    open_case(page, "whole-response")
     assert "response" in page.inner_text("#report h3")
     calls = page.locator("#calls li.call")
     assert calls.count() == 2
@@ -168,9 +175,7 @@ def test_a_chat_completions_call_is_walked_as_its_open_responses_item(page, serv
     case = next(c for c in CASES if c["name"] == "chat-completion")
     _, report = server.api("transcript", {"text": case["item"], "tools": case["schema"]})
     assert report["kind"] == "chat_completion"
-    page.goto("/gate")
-    page.click('a[data-case="chat-completion"]')
-    page.wait_for_selector("#report")
+    open_case(page, "chat-completion")
     call = page.locator("#calls li.call")
     assert call.count() == 1 and "chat completions" in call.inner_text()
     page.click("#calls button[data-walk='0']")
@@ -184,9 +189,7 @@ def test_an_agents_action_gets_door_1_and_the_tool_result(page, server):
     case = next(c for c in CASES if c["name"] == "agents-lookup-order")
     _, answer = server.api("gate", {"item": case["item"], "schema": case["schema"]})
     assert answer["dialect"] == "agents_api"
-    page.goto("/gate")
-    page.click('a[data-case="agents-lookup-order"]')
-    wait_verdict(page, answer["verdict"])
+    open_case(page, "agents-lookup-order", answer["verdict"])
     checks = page.locator("ol.walk > li").evaluate_all("els => els.map(e => e.dataset.check)")
     assert checks == [s["check"] for s in answer["steps"]]
     assert "review" in checks                      # door 1, its own step
@@ -214,18 +217,14 @@ def test_unreadable_item_points_at_the_spot(page):
 
 
 def test_live_result_as_you_type(page):
-    page.goto("/gate")
-    page.click('a[data-case="ok"]')
-    wait_verdict(page, "ok")
+    open_case(page, "ok", "ok")
     text = page.input_value("#item").replace('"completed"', '"in_progress"')
     page.fill("#item", text)
     wait_verdict(page, "status")
 
 
 def test_input_survives_a_reload(page):
-    page.goto("/gate")
-    page.click('a[data-case="unknown-tool"]')
-    wait_verdict(page, "unknown_tool")
+    open_case(page, "unknown-tool", "unknown_tool")
     page.reload()
     wait_verdict(page, "unknown_tool")
     assert "delete_sales_report" in page.input_value("#item")

@@ -14,19 +14,15 @@ import json
 
 import pytest
 
+from workbench.gate.cases_agents import EXAMPLE_ACTION, LOOKUP_ORDER
+
 pytestmark = pytest.mark.browser
 
 CUT_OFF = "realworld/streams/042_semantic-kernel__OpenAIResponseAgentTests__line504.txt"
 WITH_CALL = "realworld/streams/045_llm__test_openai_responses__test_responses_tool_use_streaming__i0.txt"
 
-LOOKUP_ORDER = {"type": "function", "name": "lookup_order",
-                "description": "Look up an order by ID. Confirm before any refund.",
-                "parameters": {"type": "object",
-                               "properties": {"order_id": {"type": "string", "pattern": "^[A-Z]-\\d{4}$"},
-                                              "include_lines": {"type": "boolean"}},
-                               "required": ["order_id", "include_lines"], "additionalProperties": False}}
-
-# agents-rules.md's example: the pending action answered with a pair that drifted by a character
+# agents-rules.md's example (the gallery's tool and pending action): the action answered with a
+# pair that drifted by a character
 SESSION = json.dumps({
     "session": {
         "id": "sess_8f21", "object": "agent.session", "status": "requires_action",
@@ -35,9 +31,7 @@ SESSION = json.dumps({
             {"type": "message", "role": "user", "content": "Where is order A-1042?"},
             {"type": "function_call", "turn_id": "turn_1", "call_id": "call_0001", "name": "lookup_order",
              "arguments": {"order_id": "A-1042", "include_lines": False}}],
-        "required_actions": [
-            {"type": "function_call", "turn_id": "turn_2", "call_id": "call_3c91", "name": "lookup_order",
-             "arguments": {"order_id": "1042", "include_lines": True, "refund": True}}]},
+        "required_actions": [EXAMPLE_ACTION]},
     "events": [
         {"type": "agent.session.input.tool_result", "turn_id": "turn_2", "call_id": "call_3c9l",
          "success": False, "error": "order_id failed schema: expected ^[A-Z]-\\d{4}$"}],
