@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import re
+import select
 import subprocess
 import sys
 import time
@@ -43,24 +45,24 @@ def conformance_dir() -> Path | None:
     return s / "conformance" if s else None
 
 
+def _found(folder: Path | None, missing_in_ci: str, missing_here: str) -> Path:
+    """``folder``, or the test fails (in CI) or skips (elsewhere) with the given reason."""
+    if folder is None:
+        if IN_CI:
+            pytest.fail(missing_in_ci)
+        pytest.skip(missing_here)
+    return folder
+
+
 @pytest.fixture(scope="session")
 def shared() -> Path:
-    s = shared_dir()
-    if s is None:
-        if IN_CI:
-            pytest.fail("../shared (or $WORKBENCH_SHARED) is missing in CI")
-        pytest.skip("../shared is not here")
-    return s
+    return _found(shared_dir(), "../shared (or $WORKBENCH_SHARED) is missing in CI", "../shared is not here")
 
 
 @pytest.fixture(scope="session")
 def conformance() -> Path:
-    c = conformance_dir()
-    if c is None:
-        if IN_CI:
-            pytest.fail("the conformance suites (../shared/conformance or $WORKBENCH_CONFORMANCE) are missing in CI")
-        pytest.skip("conformance suites not here")
-    return c
+    return _found(conformance_dir(), "the conformance suites (../shared/conformance or "
+                  "$WORKBENCH_CONFORMANCE) are missing in CI", "conformance suites not here")
 
 
 class Server:
@@ -124,6 +126,33 @@ def run_workbench(*args, stdin: bytes | None = None, env: dict | None = None,
                           capture_output=True, cwd=ROOT, timeout=timeout,
                           env={**base, "PYTHONIOENCODING": "utf-8", **(env or {})})
     return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+
+
+def on_a_terminal(*args, env: dict | None = None, stdout: bool = False,
+                  timeout: float = 60) -> tuple[int, bytes, str]:
+    """The ``workbench`` command with standard error on a pseudo-terminal (``TERM=xterm``,
+    ``NO_COLOR`` from the outer environment dropped; ``env`` adds to it): (exit status, the bytes
+    the terminal showed, standard output when ``stdout`` is asked for, else "").  Reading stops
+    at the terminal's end or after ``timeout`` seconds without a byte."""
+    base = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "workbench", *map(str, args)], cwd=ROOT,
+                            stdout=subprocess.PIPE if stdout else subprocess.DEVNULL, stderr=slave,
+                            stdin=subprocess.DEVNULL, env={**base, "TERM": "xterm", **(env or {})})
+    os.close(slave)
+    seen = b""
+    while select.select([master], [], [], timeout)[0]:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    out = proc.stdout.read().decode() if stdout else ""
+    code = proc.wait(timeout)
+    os.close(master)
+    return code, seen, out
 
 
 @pytest.fixture

@@ -6,8 +6,6 @@ error as ``file:line:column: message``, colour only on a terminal (NO_COLOR resp
 from __future__ import annotations
 
 import json
-import os
-import pty
 import re
 import subprocess
 import sys
@@ -15,7 +13,7 @@ from pathlib import Path
 
 import jsonpatch
 import pytest
-from conftest import run_workbench
+from conftest import on_a_terminal, run_workbench
 from jsonutil import merge_apply
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,28 +21,6 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 wb = run_workbench
-
-
-def on_a_terminal(*args, env: dict | None = None) -> tuple[int, bytes]:
-    """Run with standard error on a pseudo-terminal; returns the status and what it showed."""
-    base = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "workbench", *map(str, args)], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=slave, stdin=subprocess.DEVNULL,
-                            env={**base, "TERM": "xterm", **(env or {})})
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-    code = proc.wait(60)
-    os.close(master)
-    return code, seen
 
 
 # --------------------------------------------------------------------------- format
@@ -116,9 +92,9 @@ def test_format_json_equals_the_api(server, files):
 
 def test_colour_only_on_a_terminal_and_never_with_no_color(files):
     doc = files("bad.json", "[1,]")
-    code, seen = on_a_terminal("format", doc)
+    code, seen, _ = on_a_terminal("format", doc)
     assert code == 2 and ANSI.search(seen.decode())
-    code, seen = on_a_terminal("format", doc, env={"NO_COLOR": "1"})
+    code, seen, _ = on_a_terminal("format", doc, env={"NO_COLOR": "1"})
     assert code == 2 and not ANSI.search(seen.decode()) and b"bad.json:1:3:" in seen
     code, _, err = wb("format", doc)                        # a pipe: plain
     assert code == 2 and not ANSI.search(err)

@@ -5,21 +5,13 @@ numbers, progress on a terminal, the same verdicts as the single-item gate)."""
 from __future__ import annotations
 
 import json
-import os
-import pty
-import select
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-from conftest import run_workbench
+from conftest import on_a_terminal, run_workbench
 
 from workbench.gate import Gate
 from workbench.gate.cases import CASES, SALES_SCHEMA
 from workbench.cli.gate import gate_lines
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def wb(*args, stdin: bytes | None = None, timeout: float = 120):
@@ -205,25 +197,8 @@ def test_jsonl_progress_on_a_terminal(tmp_path):
     with path.open("w") as f:
         for _ in range(9 * 1024 * 1024 // len(ok) + 1):
             f.write(ok + "\n")
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "workbench", "gate", "--jsonl", str(path)],
-                            stdout=subprocess.PIPE, stderr=slave, cwd=ROOT)
-    os.close(slave)
-    seen = b""
-    while True:
-        r, _, _ = select.select([master], [], [], 60)
-        if not r:
-            break
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-    out = proc.stdout.read().decode()
-    assert proc.wait(60) == 0
-    os.close(master)
+    code, seen, out = on_a_terminal("gate", "--jsonl", path, stdout=True)
+    assert code == 0
     assert b"gating" in seen and b"%" in seen
     assert "gating" not in out  # progress goes to the terminal, never into the report
 

@@ -26,18 +26,9 @@ def wb(*args, stdin: bytes | None = None):
     return run_workbench("transcript", *args, stdin=stdin, env={"NO_COLOR": "1"})
 
 
-@pytest.fixture
-def write(tmp_path):
-    def write(name, text):
-        p = tmp_path / name
-        p.write_text(text, encoding="utf-8")
-        return p
-    return write
-
-
-def test_clean_transcript_exits_0_and_lists_the_call(write):
-    f = write("t.json", json.dumps(CLEAN, indent=1))
-    tools = write("tools.json", json.dumps(TOOLS))
+def test_clean_transcript_exits_0_and_lists_the_call(files):
+    f = files("t.json", json.dumps(CLEAN, indent=1))
+    tools = files("tools.json", json.dumps(TOOLS))
     code, out, err = wb(f, "--tools", tools)
     assert code == 0, (out, err)
     assert "get_weather (call_1) [open_responses]" in out
@@ -46,17 +37,17 @@ def test_clean_transcript_exits_0_and_lists_the_call(write):
     assert f"{f}:7:2:" in line and line.endswith("ok")
 
 
-def test_an_error_finding_exits_1_with_its_place(write):
+def test_an_error_finding_exits_1_with_its_place(files):
     text = json.dumps(CLEAN[:1] + [{"type": "function_call_output", "call_id": "call_gone",
                                     "output": "x"}], indent=1)
-    f = write("t.json", text)
+    f = files("t.json", text)
     code, out, err = wb(f)
     assert code == 1
     (line,) = [ln for ln in out.splitlines() if " orphan_output " in ln]
     assert line.startswith(f"{f}:9:") and " error orphan_output " in line
 
 
-def test_a_stream_on_standard_input(write):
+def test_a_stream_on_standard_input(files):
     evs = [{"type": "response.created", "response": {"id": "r", "status": "in_progress"}},
            {"type": "response.output_item.added", "output_index": 0,
             "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1",
@@ -67,21 +58,21 @@ def test_a_stream_on_standard_input(write):
     assert out.startswith("standard input: response stream (sse)")
 
 
-def test_json_is_the_api_object(write):
-    f = write("t.json", json.dumps(CLEAN))
+def test_json_is_the_api_object(files):
+    f = files("t.json", json.dumps(CLEAN))
     code, out, err = wb(f, "--json")
     assert code == 0
     assert json.loads(out) == json.loads(json.dumps(analyse(json.dumps(CLEAN))))
 
 
-def test_unreadable_input_exits_2(write, tmp_path):
+def test_unreadable_input_exits_2(files, tmp_path):
     code, out, err = wb(tmp_path / "missing.json")
     assert code == 2 and "No such file" in err
-    f = write("bad.json", '{"input": [1,}')
+    f = files("bad.json", '{"input": [1,}')
     code, out, err = wb(f)
     assert code == 2 and f"{f}:1:" in err
-    good = write("t.json", "[]")
-    tools = write("tools.json", "{nope")
+    good = files("t.json", "[]")
+    tools = files("tools.json", "{nope")
     code, out, err = wb(good, "--tools", tools)
     assert code == 2 and str(tools) in err
     code, out, err = wb(f, "--json")
