@@ -15,6 +15,7 @@ milliseconds.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
@@ -232,8 +233,65 @@ def limits(args):
     return Limits.from_env(**over)
 
 
-def add_limit_flags(p) -> None:
-    p.add_argument("--max-depth", type=int, help="deepest nesting of objects/arrays (default 512)")
+# --------------------------------------------------------------------------- the parsers
+# Each subcommand's module declares its parser: ``HELP`` (its line in ``workbench --help``),
+# ``DESCRIPTION``, ``EPILOG`` (both printed as written) and ``ARGUMENTS``, a table in ``--help``
+# order; :func:`add_subcommand` builds it.  An argument several subcommands share is declared
+# once, in :data:`SHARED`, and named in their tables by its key.
+
+class Arg:
+    """One argument of a subcommand: the names and keywords of ``add_argument``."""
+
+    def __init__(self, *names: str, **kw):
+        self.names, self.kw = names, kw
+
+    def add(self, parser) -> None:
+        parser.add_argument(*self.names, **self.kw)
+
+
+class OneOf:
+    """Arguments of which at most one may be given (a mutually exclusive group)."""
+
+    def __init__(self, *args):
+        self.args = args
+
+    def add(self, parser) -> None:
+        group = parser.add_mutually_exclusive_group()
+        for arg in self.args:
+            _declared(arg).add(group)
+
+
+SHARED = {
+    "file": Arg("file", nargs="?", default=STDIN, metavar="FILE",
+                help="the document ('-' or nothing: standard input)"),
+    "quiet": Arg("-q", "--quiet", action="store_true", help="do not print warnings"),
+    "max_depth": Arg("--max-depth", type=int, help="deepest nesting of objects/arrays (default 512)"),
+    "regex_timeout": Arg("--regex-timeout", type=float, help="seconds one schema pattern may run"),
+}
+EACH_LINE = 'one per line, with its "line"'  # what --json prints with --jsonl (extract, validate)
+
+
+def json_flag(endpoint: str, with_jsonl: str | None = None) -> Arg:
+    """``--json``: the answer of ``POST /api/<endpoint>`` (``with_jsonl``: what it prints then)."""
+    more = f" (with --jsonl: {with_jsonl})" if with_jsonl else ""
+    return Arg("--json", action="store_true",
+               help=f"print the same JSON object as POST /api/{endpoint}{more}")
+
+
+def _declared(arg) -> Arg | OneOf:
+    return SHARED[arg] if isinstance(arg, str) else arg
+
+
+def add_subcommand(subparsers, module) -> argparse.ArgumentParser:
+    """The parser a subcommand's module declares (see above), named as the module is, that
+    calls its ``run(args)``."""
+    p = subparsers.add_parser(module.__name__.rpartition(".")[2], help=module.HELP,
+                              description=module.DESCRIPTION, epilog=module.EPILOG,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    for arg in module.ARGUMENTS:
+        _declared(arg).add(p)
+    p.set_defaults(func=module.run)
+    return p
 
 
 def examples(*lines: str) -> str:

@@ -12,11 +12,13 @@ moved; values as exact JSON), or with ``--patch`` the RFC 6902 JSON Patch and wi
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from . import common
 
+HELP = "semantic diff: the change list, or an RFC 6902 / RFC 7386 patch"
+DESCRIPTION = ("Compare two JSON documents: key order never matters, numbers compare by exact value, "
+               "arrays are aligned (or compared as multisets).")
 EPILOG = common.examples(
     "workbench diff before.json after.json",
     "workbench diff --patch before.json after.json > change.json-patch",
@@ -42,39 +44,34 @@ under those same options.
 exit status: 0 equal, 1 different, 2 unreadable input or not JSON."""
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(
-        "diff", help="semantic diff: the change list, or an RFC 6902 / RFC 7386 patch",
-        description="Compare two JSON documents: key order never matters, numbers compare by "
-                    "exact value, arrays are aligned (or compared as multisets).",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("left", metavar="LEFT", help="the left document ('-': standard input)")
-    p.add_argument("right", metavar="RIGHT", help="the right document ('-': standard input)")
-    out = p.add_mutually_exclusive_group()
-    out.add_argument("--patch", action="store_true", help="print the RFC 6902 JSON Patch")
-    out.add_argument("--merge-patch", action="store_true",
-                     help="print the RFC 7386 merge patch (see below for what it cannot say)")
-    out.add_argument("--json", action="store_true", help="print the same JSON object as POST /api/diff")
-    p.add_argument("--ignore-order", action="store_true", help="compare arrays as multisets")
-    p.add_argument("--match-key", metavar="K", help="match array items by this key (call_id, id)")
-    p.add_argument("--ignore", action="append", default=[], metavar="PATTERN",
-                   help="a JSONPath or JSON Pointer to leave out (repeatable), e.g. '$..id'")
-    p.add_argument("--no-parse-strings", action="store_true",
-                   help="compare strings as text even when they hold JSON (arguments)")
-    p.add_argument("--providers", action="store_true",
-                   help="compare two providers' answers: ignore what each mints for itself (ids, "
-                        "call_ids, timestamps, usage, system_fingerprint, encrypted reasoning), "
-                        "align output items by type and name; what was ignored goes to standard error")
-    p.add_argument("--keep", action="append", default=[], metavar="PATTERN",
-                   help="with --providers: compare this preset pattern after all (repeatable)")
-    p.add_argument("--tolerance", metavar="T",
-                   help="numbers this close are equal: 0.01 (absolute) or 1%% (relative)")
-    p.add_argument("--engine", choices=["workbench", "deepdiff"], default="workbench",
-                   help="deepdiff: DeepDiff's own report as a second opinion (small documents)")
-    p.add_argument("--max-changes", type=int, metavar="N", help="list at most N changes")
-    common.add_limit_flags(p)
-    p.set_defaults(func=run)
-    return p
+Arg, OneOf = common.Arg, common.OneOf
+
+ARGUMENTS = (
+    Arg("left", metavar="LEFT", help="the left document ('-': standard input)"),
+    Arg("right", metavar="RIGHT", help="the right document ('-': standard input)"),
+    OneOf(Arg("--patch", action="store_true", help="print the RFC 6902 JSON Patch"),
+          Arg("--merge-patch", action="store_true",
+              help="print the RFC 7386 merge patch (see below for what it cannot say)"),
+          common.json_flag("diff")),
+    Arg("--ignore-order", action="store_true", help="compare arrays as multisets"),
+    Arg("--match-key", metavar="K", help="match array items by this key (call_id, id)"),
+    Arg("--ignore", action="append", default=[], metavar="PATTERN",
+        help="a JSONPath or JSON Pointer to leave out (repeatable), e.g. '$..id'"),
+    Arg("--no-parse-strings", action="store_true",
+        help="compare strings as text even when they hold JSON (arguments)"),
+    Arg("--providers", action="store_true",
+        help="compare two providers' answers: ignore what each mints for itself (ids, call_ids, "
+             "timestamps, usage, system_fingerprint, encrypted reasoning), align output items "
+             "by type and name; what was ignored goes to standard error"),
+    Arg("--keep", action="append", default=[], metavar="PATTERN",
+        help="with --providers: compare this preset pattern after all (repeatable)"),
+    Arg("--tolerance", metavar="T",
+        help="numbers this close are equal: 0.01 (absolute) or 1%% (relative)"),
+    Arg("--engine", choices=["workbench", "deepdiff"], default="workbench",
+        help="deepdiff: DeepDiff's own report as a second opinion (small documents)"),
+    Arg("--max-changes", type=int, metavar="N", help="list at most N changes"),
+    "max_depth",
+)
 
 
 def _where(c: dict) -> str:

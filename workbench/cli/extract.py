@@ -12,11 +12,12 @@ exit status 2 once the log is done.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from . import common
 
+HELP = "RFC 9535 JSONPath: one match per line"
+DESCRIPTION = "Select with a JSONPath (RFC 9535) and print every match's exact JSON."
 EPILOG = common.examples(
     "workbench extract '$..call_id' response.json",
     "workbench extract --paths '$.output[?@.type==\"function_call\"].name' response.json",
@@ -28,29 +29,22 @@ EPILOG = common.examples(
 exit status: 0 some match, 1 no match, 2 unreadable input, not JSON, or an invalid path."""
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(
-        "extract", help="RFC 9535 JSONPath: one match per line",
-        description="Select with a JSONPath (RFC 9535) and print every match's exact JSON.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("path", metavar="PATH", help="the JSONPath, e.g. '$..call_id'")
-    p.add_argument("file", nargs="?", default=common.STDIN, metavar="FILE",
-                   help="the document ('-' or nothing: standard input)")
-    p.add_argument("--engine", default="rfc9535", choices=["rfc9535", "jsonpath-ng"],
-                   help="rfc9535 (default; the RFC's compliance suite passes) or jsonpath-ng (its "
-                        "ext dialect, not RFC 9535)")
-    p.add_argument("--paths", action="store_true",
-                   help="print the normalized path, a tab, then the JSON")
-    p.add_argument("--jsonl", action="store_true",
-                   help="FILE is JSON Lines: run the path on every line (with --paths: the line "
-                        "number, a tab, the path, a tab, the JSON)")
-    p.add_argument("--json", action="store_true",
-                   help="print the same JSON object as POST /api/extract (with --jsonl: one per "
-                        "line, with its \"line\")")
-    p.add_argument("--max-matches", type=int, metavar="N", help="stop listing after N matches")
-    common.add_limit_flags(p)
-    p.set_defaults(func=run)
-    return p
+Arg = common.Arg
+
+ARGUMENTS = (
+    Arg("path", metavar="PATH", help="the JSONPath, e.g. '$..call_id'"),
+    "file",
+    Arg("--engine", default="rfc9535", choices=["rfc9535", "jsonpath-ng"],
+        help="rfc9535 (default; the RFC's compliance suite passes) or jsonpath-ng (its ext "
+             "dialect, not RFC 9535)"),
+    Arg("--paths", action="store_true", help="print the normalized path, a tab, then the JSON"),
+    Arg("--jsonl", action="store_true",
+        help="FILE is JSON Lines: run the path on every line (with --paths: the line number, a "
+             "tab, the path, a tab, the JSON)"),
+    common.json_flag("extract", common.EACH_LINE),
+    Arg("--max-matches", type=int, metavar="N", help="stop listing after N matches"),
+    "max_depth",
+)
 
 
 def _one_line(json_text: str) -> str:

@@ -18,6 +18,8 @@ import sys
 
 from . import common
 
+HELP = "re-indent or minify exactly (numbers keep their text)"
+DESCRIPTION = "Format a JSON document exactly: re-indent or minify, sort keys on request."
 EPILOG = common.examples(
     "workbench format doc.json                 # indent 2, numbers exactly as written",
     "workbench format --indent 0 doc.json      # minify (JSON Lines stay one value per line)",
@@ -46,21 +48,15 @@ def _indent(value: str):
     return n
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(
-        "format", help="re-indent or minify exactly (numbers keep their text)",
-        description="Format a JSON document exactly: re-indent or minify, sort keys on request.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", nargs="?", default=common.STDIN, metavar="FILE",
-                   help="the document ('-' or nothing: standard input)")
-    p.add_argument("--indent", type=_indent, default=2, metavar="N|tab",
-                   help="0 (minify), 1 to 8 spaces, or tab (default 2)")
-    p.add_argument("--sort-keys", action="store_true", help="sort object members by key")
-    p.add_argument("--json", action="store_true", help="print the same JSON object as POST /api/format")
-    p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
-    common.add_limit_flags(p)
-    p.set_defaults(func=run)
-    return p
+ARGUMENTS = (
+    "file",
+    common.Arg("--indent", type=_indent, default=2, metavar="N|tab",
+               help="0 (minify), 1 to 8 spaces, or tab (default 2)"),
+    common.Arg("--sort-keys", action="store_true", help="sort object members by key"),
+    common.json_flag("format"),
+    "quiet",
+    "max_depth",
+)
 
 
 def print_warnings(warnings: list[dict], label: str) -> None:

@@ -17,7 +17,6 @@ is always the strict one), and only the verdict is computed per line.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -29,36 +28,38 @@ SHOW_BLOCKED = 20
 PROGRESS_MIN_BYTES = 8 * 1024 * 1024
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(
-        "gate", help="may this tool call be replayed? format → schema → diff, one verdict",
-        description="Run the replay gate (docs: replay-rules) on one Open Responses item, or on "
-                    "every line of a JSON Lines log. Exit status: 0 ok, 1 blocked, 2 unreadable "
-                    "input.")
-    p.add_argument("item", nargs="?", metavar="ITEM",
-                   help="file holding one item as JSON ('-' reads standard input)")
-    p.add_argument("--schema", metavar="FILE",
-                   help="the tool's parameters schema, one function tool definition, or a list "
-                        "of them (the tool is then chosen by the item's name)")
-    p.add_argument("--original", metavar="FILE",
-                   help="the item as the first provider sent it (rule 9 compares type, call_id "
-                        "and name)")
-    p.add_argument("--json", action="store_true",
-                   help="print the same JSON object as POST /api/gate (with --jsonl: a JSON summary)")
-    p.add_argument("--jsonl", metavar="FILE",
-                   help="gate every line of a JSON Lines log ('-' reads standard input)")
-    p.add_argument("--show", type=int, default=SHOW_BLOCKED, metavar="N",
-                   help=f"with --jsonl: list the first N blocked line numbers (default {SHOW_BLOCKED})")
-    p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="with --jsonl: gate on N processes, same output in the same order "
-                        "(default: every core for a log of 8 MB or more; see cli/gate_jobs.py)")
-    p.add_argument("--dialect", choices=("auto", "open_responses", "agents_api"), default="auto",
-                   help="which rules: auto (an item with turn_id is an Agents API action, "
-                        "answered with a report and a tool_result), open_responses or agents_api")
-    common.add_limit_flags(p)
-    p.add_argument("--regex-timeout", type=float, help="seconds one schema pattern may run")
-    p.set_defaults(func=run)
-    return p
+HELP = "may this tool call be replayed? format → schema → diff, one verdict"
+DESCRIPTION = ("Run the replay gate (docs: replay-rules) on one Open Responses item, or on every\n"
+               "line of a JSON Lines log.")
+EPILOG = common.examples(
+    "workbench gate item.json --schema tool.json",
+    "workbench gate item.json --schema tools.json --original first.json --json",
+    "workbench gate --jsonl log.jsonl --schema tools.json --jobs 4",
+) + "\n\nexit status: 0 ok (with --jsonl: every line), 1 blocked (any line), 2 unreadable input."
+
+Arg = common.Arg
+
+ARGUMENTS = (
+    Arg("item", nargs="?", metavar="ITEM",
+        help="file holding one item as JSON ('-' reads standard input)"),
+    Arg("--schema", metavar="FILE",
+        help="the tool's parameters schema, one function tool definition, or a list of them "
+             "(the tool is then chosen by the item's name)"),
+    Arg("--original", metavar="FILE",
+        help="the item as the first provider sent it (rule 9 compares type, call_id and name)"),
+    common.json_flag("gate", "a JSON summary"),
+    Arg("--jsonl", metavar="FILE", help="gate every line of a JSON Lines log ('-' reads standard input)"),
+    Arg("--show", type=int, default=SHOW_BLOCKED, metavar="N",
+        help=f"with --jsonl: list the first N blocked line numbers (default {SHOW_BLOCKED})"),
+    Arg("--jobs", type=int, default=None, metavar="N",
+        help="with --jsonl: gate on N processes, same output in the same order (default: every "
+             "core for a log of 8 MB or more; see cli/gate_jobs.py)"),
+    Arg("--dialect", choices=("auto", "open_responses", "agents_api"), default="auto",
+        help="which rules: auto (an item with turn_id is an Agents API action, answered with a "
+             "report and a tool_result), open_responses or agents_api"),
+    "max_depth",
+    "regex_timeout",
+)
 
 
 # --------------------------------------------------------------------------- input

@@ -7,11 +7,13 @@ import argparse
 import sys
 
 from .. import __version__
-from . import diff, extract, gate, serve, transcript, validate
+from . import common, diff, extract, gate, serve, transcript, validate
 from . import format as format_cmd
 
-# each module adds its subcommand with ``add_parser(subparsers)``; order = order in --help
-SUBCOMMANDS = [serve, format_cmd, extract, validate, diff, gate, transcript]
+# each module declares its subcommand's parser (HELP, DESCRIPTION, EPILOG, ARGUMENTS: see
+# common.add_subcommand) and ``run(args)``; order = order in --help.  ``serve``, whose flags the
+# bare ``workbench`` takes too, adds its own.
+SUBCOMMANDS = [format_cmd, extract, validate, diff, gate, transcript]
 
 
 EPILOG = """examples:
@@ -35,8 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"workbench {__version__}")
     serve.add_server_flags(parser)  # bare ``workbench`` serves
     sub = parser.add_subparsers(dest="command")
+    serve.add_parser(sub)
     for module in SUBCOMMANDS:
-        module.add_parser(sub)
+        common.add_subcommand(sub, module)
     return parser
 
 

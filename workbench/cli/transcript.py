@@ -16,26 +16,22 @@ from . import common
 _LABELS = {"tools": "--tools FILE"}
 
 
-def add_parser(subparsers):
-    p = subparsers.add_parser(
-        "transcript", help="check a transcript, stream or session: pairing, state, streams, "
-                           "every call gated",
-        description="Check the items of a transcript against each other (transcript-rules, "
-                    "agents-rules) and gate every call in it. Exit status: 0 no error finding, "
-                    "1 some, 2 unreadable input.",
-        epilog=common.examples("workbench transcript response.json",
-                               "workbench transcript stream.sse --tools tools.json",
-                               "workbench transcript session.json --json"))
-    p.add_argument("file", metavar="FILE",
-                   help="the transcript ('-' reads standard input)")
-    p.add_argument("--tools", metavar="FILE",
-                   help="tool definitions (one, a list, or a request's tools) to gate the calls "
-                        "against")
-    p.add_argument("--json", action="store_true",
-                   help="print the same JSON object as POST /api/transcript")
-    common.add_limit_flags(p)
-    p.set_defaults(func=run)
-    return p
+HELP = "check a transcript, stream or session: pairing, state, streams, every call gated"
+DESCRIPTION = ("Check the items of a transcript against each other (transcript-rules,\n"
+               "agents-rules) and gate every call in it.")
+EPILOG = common.examples(
+    "workbench transcript response.json",
+    "workbench transcript stream.sse --tools tools.json",
+    "workbench transcript session.json --json",
+) + "\n\nexit status: 0 no error finding, 1 some, 2 unreadable input."
+
+ARGUMENTS = (
+    common.Arg("file", metavar="FILE", help="the transcript ('-' reads standard input)"),
+    common.Arg("--tools", metavar="FILE",
+               help="tool definitions (one, a list, or a request's tools) to gate the calls against"),
+    common.json_flag("transcript"),
+    "max_depth",
+)
 
 
 def run(args) -> int:

@@ -12,11 +12,13 @@ the line of the log, and the exit status is 1 if any line is invalid (2 if any i
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from . import common
 
+HELP = "JSON Schema validation: one error per line"
+DESCRIPTION = ("Validate a JSON document against a JSON Schema (2020-12, 2019-09, draft 7/6/4; nothing "
+               "fetched) or a function tool definition.")
 EPILOG = common.examples(
     "workbench validate order.json --schema order.schema.json",
     "workbench validate args.json --schema tool.json          # a tool definition: its parameters",
@@ -30,30 +32,23 @@ output: one error per line, `pointer line:column keyword message`, e.g.
 exit status: 0 valid, 1 invalid, 2 unreadable input, not JSON, or an invalid schema."""
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(
-        "validate", help="JSON Schema validation: one error per line",
-        description="Validate a JSON document against a JSON Schema (2020-12, 2019-09, draft 7/6/4; "
-                    "nothing fetched) or a function tool definition.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("document", metavar="DOC", help="the document ('-': standard input)")
-    p.add_argument("--schema", metavar="FILE", required=True,
-                   help="the JSON Schema, or a tool definition (its parameters are used)")
-    p.add_argument("--format-assert", action="store_true",
-                   help="check `format` (email, date-time, uri…) instead of treating it as a note")
-    p.add_argument("--draft", default=None,
-                   help="the dialect when the schema has no $schema (default 2020-12)")
-    p.add_argument("--tool", default=None, help="which tool of a list of definitions")
-    p.add_argument("--jsonl", action="store_true", help="DOC is JSON Lines: validate every line")
-    p.add_argument("--json", action="store_true",
-                   help="print the same JSON object as POST /api/validate (with --jsonl: one per "
-                        "line, with its \"line\")")
-    p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
-    p.add_argument("--max-errors", type=int, metavar="N", help="list at most N errors per document")
-    p.add_argument("--regex-timeout", type=float, help="seconds one schema pattern may run")
-    common.add_limit_flags(p)
-    p.set_defaults(func=run)
-    return p
+Arg = common.Arg
+
+ARGUMENTS = (
+    Arg("document", metavar="DOC", help="the document ('-': standard input)"),
+    Arg("--schema", metavar="FILE", required=True,
+        help="the JSON Schema, or a tool definition (its parameters are used)"),
+    Arg("--format-assert", action="store_true",
+        help="check `format` (email, date-time, uri…) instead of treating it as a note"),
+    Arg("--draft", default=None, help="the dialect when the schema has no $schema (default 2020-12)"),
+    Arg("--tool", default=None, help="which tool of a list of definitions"),
+    Arg("--jsonl", action="store_true", help="DOC is JSON Lines: validate every line"),
+    common.json_flag("validate", common.EACH_LINE),
+    "quiet",
+    Arg("--max-errors", type=int, metavar="N", help="list at most N errors per document"),
+    "regex_timeout",
+    "max_depth",
+)
 
 
 def error_lines(result: dict, line: int | None = None) -> list[str]:
