@@ -273,13 +273,22 @@ def viewer_ready(viewer: str) -> str:
     return f"""document.querySelector('{viewer}[data-state="ready"] .jv-row[data-pointer]') !== null"""
 
 
+def open_view(page, soak: Soak, view: str, file_input: str, fill: dict | None = None) -> Report:
+    """Open a view watched by the monitor, fill its other inputs, then (the clock reset) choose
+    the soak document in its file input; the view's report is returned."""
+    report = soak_page(page, Report(view.capitalize()))
+    page.goto(f"/{view}")
+    for selector, value in (fill or {}).items():
+        page.locator(selector).fill(value)
+    start(page)
+    page.set_input_files(file_input, str(soak.doc))
+    return report
+
+
 # ----------------------------------------------------------------------------- the views
 
 def test_format(page, soak):
-    report = soak_page(page, Report("Format"))
-    page.goto("/format")
-    start(page)
-    page.set_input_files("#text_file", str(soak.doc))
+    report = open_view(page, soak, "format", "#text_file")
     finish_load(page, report, f"() => {viewer_ready('#viewer')}")
     assert "Valid JSON" in page.locator("#headline").inner_text()
     check_viewer_dom(page, report, "#viewer", soak)
@@ -287,11 +296,7 @@ def test_format(page, soak):
     report.check()
 
 def test_extract(page, soak):
-    report = soak_page(page, Report("Extract"))
-    page.goto("/extract")
-    page.locator("#path").fill("$..call_id")
-    start(page)
-    page.set_input_files("#document_file", str(soak.doc))
+    report = open_view(page, soak, "extract", "#document_file", {"#path": "$..call_id"})
     count = f"{soak.call_ids:,} matches"
     finish_load(page, report, f"""() => (document.getElementById('match-count')?.textContent || '') === '{count}'
         && {viewer_ready('#viewer')}""")
@@ -302,11 +307,7 @@ def test_extract(page, soak):
     report.check()
 
 def test_validate(page, soak):
-    report = soak_page(page, Report("Validate"))
-    page.goto("/validate")
-    page.locator("#schema").fill(soak.schema)
-    start(page)
-    page.set_input_files("#document_file", str(soak.doc))
+    report = open_view(page, soak, "validate", "#document_file", {"#schema": soak.schema})
     finish_load(page, report, f"""() => /^1 error/.test(document.getElementById('headline')?.textContent || '')
         && {viewer_ready('#viewer')}""")
     check_viewer_dom(page, report, "#viewer", soak)
@@ -320,10 +321,7 @@ def test_validate(page, soak):
     report.check()
 
 def test_diff(page, soak):
-    report = soak_page(page, Report("Diff"))
-    page.goto("/diff")
-    start(page)
-    page.set_input_files("#left_file", str(soak.doc))
+    report = open_view(page, soak, "diff", "#left_file")
     page.locator("#left-big").wait_for()
     page.set_input_files("#right_file", str(soak.right))
     finish_load(page, report, """() => /3 changes/.test(document.getElementById('headline')?.textContent || '')
@@ -362,10 +360,7 @@ def test_gate(page, soak):
     """A 20 MB log pasted into the Gate is a transcript: the report (kind, counts, the calls with
     their verdicts, the findings) comes from the server; the page shows the first rows of each
     list and walks one call on a click."""
-    report = soak_page(page, Report("Gate"))
-    page.goto("/gate")
-    start(page)
-    page.set_input_files("#item_file", str(soak.doc))
+    report = open_view(page, soak, "gate", "#item_file")
     finish_load(page, report, """() => !!document.querySelector('#report')
         && !!document.querySelector('#calls li.call')""")
     assert page.locator("#report").get_attribute("data-kind") in ("item_list", "agents_session")
