@@ -1,7 +1,10 @@
 """Every route, declared: the pages (``/format`` … ``/gate``, each also a plain form) and the API
-(``POST /api/format`` …), each a line that names its view from :mod:`.views`."""
+(``POST /api/format`` …).  A route that only hands the request to a core is a row of a table
+(:data:`API`, :data:`PAGES`); the others have a decorator each."""
 
 from __future__ import annotations
+
+from functools import partial
 
 from flask import Blueprint, Response, current_app, g, render_template, request
 
@@ -13,7 +16,7 @@ from .forms import form_body, json_body
 from .views import VIEW, VIEWS, View
 
 pages = Blueprint("pages", __name__)
-api = Blueprint("api", __name__, url_prefix="/api")
+api = Blueprint("api", __name__)
 
 
 def json_response(obj, status: int = 200) -> Response:
@@ -26,54 +29,42 @@ def error_response(code: str, message: str, status: int, **extra) -> Response:
 
 # --------------------------------------------------------------------------- the API
 
+def _transcript():
+    from .. import transcript  # the Gate page's report (imported on first use: not at start-up)
+    return transcript
+
+
+# every POST of the API, declared: its path and the core that answers it (a function where the
+# core is imported on first use)
+API = {
+    "/api/format": VIEW["format"].core,
+    "/api/extract": VIEW["extract"].core,
+    "/api/validate": VIEW["validate"].core,
+    "/api/validate/draft": validate_draft,  # "Draft a strict schema" from examples (the Validate page)
+    "/api/diff": VIEW["diff"].core,
+    "/api/gate": VIEW["gate"].core,
+    "/api/transcript": _transcript,
+}
+
+
 def answer(core) -> Response:
     """A core's answer to the request's JSON body (``core.handle(body, limits)``)."""
+    core = core() if callable(core) else core
     return json_response(core.handle(json_body(), g.limits))
 
 
-@api.post("/format")
-def api_format():
-    return answer(VIEW["format"].core)
+for _path, _core in API.items():  # endpoint api.api_format, api.api_validate_draft, …
+    api.add_url_rule(_path, "api_" + _path.removeprefix("/api/").replace("/", "_"),
+                     partial(answer, _core), methods=["POST"])
 
 
-@api.post("/extract")
-def api_extract():
-    return answer(VIEW["extract"].core)
-
-
-@api.post("/validate")
-def api_validate():
-    return answer(VIEW["validate"].core)
-
-
-@api.post("/validate/draft")
-def api_validate_draft():
-    return answer(validate_draft)  # "Draft a strict schema" from example documents (the Validate page)
-
-
-@api.post("/diff")
-def api_diff():
-    return answer(VIEW["diff"].core)
-
-
-@api.post("/gate")
-def api_gate():
-    return answer(VIEW["gate"].core)
-
-
-@api.post("/transcript")
-def api_transcript():
-    from .. import transcript  # the Gate page's report (imported on first use: not at start-up)
-    return answer(transcript)
-
-
-@api.get("/openapi.json")
+@api.get("/api/openapi.json")
 def api_openapi():
     from .openapi import spec
     return json_response(spec())
 
 
-@api.get("/health")
+@api.get("/api/health")
 def api_health():
     return json_response({"ok": True, "version": __version__, "views": {v.name: True for v in VIEWS}})
 
@@ -101,24 +92,11 @@ def home():
     return render_template("home.html", view="home")
 
 
-@pages.route("/format", methods=["GET", "POST"])
-def format_page():
-    return page(VIEW["format"])
+# every page but the Gate's, declared: its path and its view, rendered by :func:`page`
+PAGES = {"/format": "format", "/extract": "extract", "/validate": "validate", "/diff": "diff"}
 
-
-@pages.route("/extract", methods=["GET", "POST"])
-def extract_page():
-    return page(VIEW["extract"])
-
-
-@pages.route("/validate", methods=["GET", "POST"])
-def validate_page():
-    return page(VIEW["validate"])
-
-
-@pages.route("/diff", methods=["GET", "POST"])
-def diff_page():
-    return page(VIEW["diff"])
+for _path, _name in PAGES.items():  # endpoint pages.format_page, …
+    pages.add_url_rule(_path, f"{_name}_page", partial(page, VIEW[_name]), methods=["GET", "POST"])
 
 
 @pages.route("/gate", methods=["GET", "POST"])
