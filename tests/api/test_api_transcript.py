@@ -56,15 +56,37 @@ def count_calls(text: str) -> int:
     return len(seen)
 
 
-def test_every_recorded_stream_is_read_as_a_stream_and_rebuilt(server, realworld):
-    rows = index(realworld / "streams" / "index.jsonl")
-    assert len(rows) == 47
-    kinds, codes = Counter(), Counter()
-    calls = 0
+def answered(server, folder, count):
+    """Each recording listed in ``folder``'s index.jsonl (there must be ``count``), posted: it must
+    answer 200.  Yields (index row, text, answer)."""
+    rows = index(folder / "index.jsonl")
+    assert len(rows) == count
     for row in rows:
-        text = (realworld / "streams" / row["file"]).read_text(encoding="utf-8")
+        text = (folder / row["file"]).read_text(encoding="utf-8")
         status, r = post(server, text)
         assert status == 200, (row["file"], r)
+        yield row, text, r
+
+
+class Tally:
+    """What the answers found, for the printed line: kinds, calls gated, finding codes."""
+
+    def __init__(self):
+        self.kinds, self.codes, self.calls = Counter(), Counter(), 0
+
+    def add(self, r):
+        self.kinds[r["kind"]] += 1
+        self.calls += len(r["calls"])
+        self.codes.update(f["code"] for f in r["findings"])
+
+    def __str__(self):
+        return (f"{sum(self.kinds.values())} answered 200 {dict(self.kinds)}, "
+                f"{self.calls} function calls gated; findings {dict(self.codes)}")
+
+
+def test_every_recorded_stream_is_read_as_a_stream_and_rebuilt(server, realworld):
+    tally = Tally()
+    for row, text, r in answered(server, realworld / "streams", 47):
         assert r["kind"] in ("response_stream", "chat_stream"), row["file"]
         assert r["source"] in ("sse", "json_lines"), row["file"]
         assert r["items"], row["file"]
@@ -73,33 +95,21 @@ def test_every_recorded_stream_is_read_as_a_stream_and_rebuilt(server, realworld
         assert len(r["calls"]) == count_calls(text), row["file"]
         for c in r["calls"]:
             assert c["line"] >= 1 and c["verdict"]
-        calls += len(r["calls"])
-        kinds[r["kind"]] += 1
-        codes.update(f["code"] for f in r["findings"])
+        tally.add(r)
         if r["kind"] == "response_stream":
             assert r["timeline"] is not None and len(r["timeline"]) == len(r["items"])
-    print(f"\nrealworld streams: {sum(kinds.values())} answered 200 {dict(kinds)}, "
-          f"{calls} function calls gated; findings {dict(codes)}")
+    print(f"\nrealworld streams: {tally}")
 
 
 def test_every_recorded_transcript_answers_200_with_its_kind(server, realworld):
-    rows = index(realworld / "transcripts" / "index.jsonl")
-    assert len(rows) == 137
-    kinds, codes = Counter(), Counter()
-    calls = 0
-    for row in rows:
-        text = (realworld / "transcripts" / row["file"]).read_text(encoding="utf-8")
-        status, r = post(server, text)
-        assert status == 200, (row["file"], r)
+    tally = Tally()
+    for row, text, r in answered(server, realworld / "transcripts", 137):
         assert r["kind"] == KIND_OF_INDEX[row["kind"]], (row["file"], r["kind"])
-        kinds[r["kind"]] += 1
-        calls += len(r["calls"])
-        codes.update(f["code"] for f in r["findings"])
+        tally.add(r)
         for c in r["calls"]:
             # the call's json is the exact text at its place
             assert c["json"] in text
-    print(f"\nrealworld transcripts: {sum(kinds.values())} answered 200 {dict(kinds)}, "
-          f"{calls} calls gated; findings {dict(codes)}")
+    print(f"\nrealworld transcripts: {tally}")
 
 
 def test_every_recorded_item_answers_200(server, realworld):

@@ -186,37 +186,40 @@ def _patch_text(result):
     return dumps_value(result["patch"]).decode("utf-8", "surrogatepass")
 
 
-@PROPS
-@given(pairs())
-def test_patch_turns_left_into_right_and_equal_is_exact(pair):
+def diffed(pair, **options):
+    """The pair's texts and ``diff_values`` of the two parsed documents with ``options``."""
     left_text, right_text = pair
     lv = parse(left_text, field="left").value
     rv = parse(right_text, field="right").value
-    result = diff_values(lv, rv)
+    return left_text, right_text, diff_values(lv, rv, **options)
+
+
+def assert_exact(left_text, right_text, result, parse_strings=True):
+    """The patch, applied by ``jsonpatch`` to left as a consumer reads it, gives right exactly
+    (types included); ``equal`` is the reference equality."""
     patched = apply(_patch_text(result), left_text)
     assert strict_equal(patched, py(right_text)), (result["patch"], patched)
-    assert result["equal"] == ref_equal(loads(left_text), loads(right_text))
+    assert result["equal"] == ref_equal(loads(left_text), loads(right_text), parse_strings=parse_strings)
+
+
+@PROPS
+@given(pairs())
+def test_patch_turns_left_into_right_and_equal_is_exact(pair):
+    left_text, right_text, result = diffed(pair)
+    assert_exact(left_text, right_text, result)
     assert result["equal"] == (result["count"] == 0)
 
 
 @PROPS
 @given(pairs())
 def test_plain_string_mode_is_exact_too(pair):
-    left_text, right_text = pair
-    lv = parse(left_text, field="left").value
-    rv = parse(right_text, field="right").value
-    result = diff_values(lv, rv, parse_strings=False)
-    assert strict_equal(apply(_patch_text(result), left_text), py(right_text))
-    assert result["equal"] == ref_equal(loads(left_text), loads(right_text), parse_strings=False)
+    assert_exact(*diffed(pair, parse_strings=False), parse_strings=False)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pairs())
 def test_ignore_order_patch_gives_right_up_to_order(pair):
-    left_text, right_text = pair
-    lv = parse(left_text, field="left").value
-    rv = parse(right_text, field="right").value
-    result = diff_values(lv, rv, ignore_order=True)
+    left_text, right_text, result = diffed(pair, ignore_order=True)
     # exact numbers on both sides: patch values and documents read as Decimal
     patched = jsonpatch.apply_patch(loads(left_text), loads(_patch_text(result)))
     assert ref_equal(patched, loads(right_text), unordered=True)
@@ -226,12 +229,7 @@ def test_ignore_order_patch_gives_right_up_to_order(pair):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pairs(), st.sampled_from(["id", "call_id", "a"]))
 def test_match_key_patch_is_exact(pair, key):
-    left_text, right_text = pair
-    lv = parse(left_text, field="left").value
-    rv = parse(right_text, field="right").value
-    result = diff_values(lv, rv, match_key=key)
-    assert strict_equal(apply(_patch_text(result), left_text), py(right_text))
-    assert result["equal"] == ref_equal(loads(left_text), loads(right_text))
+    assert_exact(*diffed(pair, match_key=key))
 
 
 def test_handle_and_core_agree_in_process():
@@ -267,12 +265,7 @@ def long_pairs(draw):
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(long_pairs())
 def test_long_mostly_equal_arrays(pair):
-    left_text, right_text = pair
-    lv = parse(left_text, field="left").value
-    rv = parse(right_text, field="right").value
-    result = diff_values(lv, rv)
-    assert strict_equal(apply(_patch_text(result), left_text), py(right_text))
-    assert result["equal"] == ref_equal(loads(left_text), loads(right_text))
+    assert_exact(*diffed(pair))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
