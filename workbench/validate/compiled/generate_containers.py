@@ -6,6 +6,13 @@ from .records import Unsupported
 from .tables import INLINE_PROPERTIES, MAX_UNROLL, WORD_T, WORD_V, is_count
 
 
+def _some_names(names) -> bool:
+    """True for a list of property names, False for none (``[]``); Unsupported otherwise."""
+    if type(names) is not list or any(type(x) is not str for x in names):
+        raise Unsupported
+    return bool(names)
+
+
 class ContainerKeywords:
     """Mixed into :class:`~workbench.validate.compiled.generator.Generator`."""
 
@@ -19,10 +26,7 @@ class ContainerKeywords:
         K = self.const(value)
         return ["if len(v) > 1 and dup(v) is not None: return False"], [
             "pr = dup(v) if len(v) > 1 else None",
-            "if pr is not None:",
-            f"    e = E('uniqueItems', {K}, v, {S}, p, sp + ('uniqueItems',))",
-            "    e.wb_pair = pr",
-            "    out.append(e)"]
+            "if pr is not None:", *self.err_with("uniqueItems", K, S, "wb_pair = pr")]
 
     def _each(self, sub, start: int, spath: str) -> tuple[list, list]:
         """Every item from ``start`` on against ``sub``."""
@@ -72,7 +76,7 @@ class ContainerKeywords:
             if value is False:
                 K = self.const(value)
                 test = f"len(v) > {start}"
-                return [f"if {test}: return False"], [f"if {test}:", "    " + self.err("items", K, S)]
+                return self.refuse(test, "items", K, S)
             return self._each(value, start, "('items',)")
         if type(value) is list:
             return self._tuple(value, "items")
@@ -95,7 +99,7 @@ class ContainerKeywords:
         if value is False:
             K = self.const(value)
             test = f"len(v) > {start}"
-            return [f"if {test}: return False"], [f"if {test}:", "    " + self.err(kw, K, S)]
+            return self.refuse(test, kw, K, S)
         if value is True:
             return [], []
         return self._each(value, start, "('additionalItems',)")
@@ -126,27 +130,25 @@ class ContainerKeywords:
                   "    if not m:",
                   "        " + self.err("contains", K, S),
                   "    else:",
-                  f"        e = E('minContains', {LO}, v, {S}, p, sp + ('contains',))",
-                  "        e.wb_matches = m",
-                  "        out.append(e)"]
+                  *self.err_with("minContains", LO, S, "wb_matches = m", "        ", "contains")]
         return valid, error
 
     # -- objects -----------------------------------------------------------------------------
 
     def kw_required(self, value, s, S, kw):
-        if type(value) is not list or any(type(x) is not str for x in value):
-            raise Unsupported
-        if not value:
+        if not _some_names(value):
             return [], []
         K = self.const(value)
-        RS = self.const(frozenset(value))
-        return self._missing_names("", RS, K, f"'required', {K}, v, {S}, p, sp + ('required',), r, "
-                                              "'missing'")
+        return self._missing_names("", value, f"'required', {K}, v, {S}, p, sp + ('required',), r, "
+                                              "'missing'", K)
 
-    def _missing_names(self, when: str, RS: str, L: str, record: str) -> tuple[list, list]:
-        """``v`` must have every name of the frozenset constant ``RS`` (only ``when``: a guard
-        ending in `` and ``, or nothing); the error part appends ``KE(record)`` for each name of
-        ``L`` (the names in order) that is missing, ``r`` being the name."""
+    def _missing_names(self, when: str, names: list, record: str, L: str | None = None) -> tuple[list, list]:
+        """``v`` must have every name of ``names`` (only ``when``: a guard ending in `` and ``, or
+        nothing); the error part appends ``KE(record)`` for each name of the constant ``L`` (the
+        names in order; default: a new tuple constant) that is missing, ``r`` being the name."""
+        RS = self.const(frozenset(names))
+        if L is None:
+            L = self.const(tuple(names))
         test = f"{when}not (v.keys() >= {RS})"
         return [f"if {test}: return False"], [
             f"if {test}:",
@@ -288,14 +290,10 @@ class ContainerKeywords:
         return valid, error
 
     def _depend_names(self, kw, prop, names, S, K):
-        if type(names) is not list or any(type(x) is not str for x in names):
-            raise Unsupported
-        if not names:
+        if not _some_names(names):
             return [], []
         P = self.const(prop)
-        RS = self.const(frozenset(names))
-        L = self.const(tuple(names))
-        return self._missing_names(f"{P} in v and ", RS, L,
+        return self._missing_names(f"{P} in v and ", names,
                                    f"{kw!r}, {K}, v, {S}, p, sp + ({kw!r},), r, 'missing', {P}")
 
     def _depend_schema(self, kw, prop, sub):

@@ -22,7 +22,7 @@ class ValueKeywords:
             exprs.append("t is int" if n == "integer" and self.draft == "draft-04" else TYPE_EXPR[n])
         test = " or ".join(exprs)
         K = self.const(value)
-        return [f"if not ({test}): return False"], [f"if not ({test}):", "    " + self.err("type", K, S)]
+        return self.refuse(f"not ({test})", "type", K, S)
 
     def kw_enum(self, value, s, S, kw):
         if type(value) is not list:
@@ -33,18 +33,18 @@ class ValueKeywords:
             test = f"t is not str or v not in {KS}"
         else:
             test = f"not inenum(v, {K})"
-        return [f"if {test}: return False"], [f"if {test}:", "    " + self.err("enum", K, S)]
+        return self.refuse(test, "enum", K, S)
 
     def kw_const(self, value, s, S, kw):
         K = self.const(value)
         test = f"not eq(v, {K})"
-        return [f"if {test}: return False"], [f"if {test}:", "    " + self.err("const", K, S)]
+        return self.refuse(test, "const", K, S)
 
     def kw_format(self, value, s, S, kw):
         K = self.const(value)
         FC = self.const(self.fc.conforms)
         test = f"not {FC}(v, {K})"
-        return [f"if {test}: return False"], [f"if {test}:", "    " + self.err("format", K, S)]
+        return self.refuse(test, "format", K, S)
 
     def kw_allOf(self, value, s, S, kw):
         if type(value) is not list or not value:
@@ -62,10 +62,7 @@ class ValueKeywords:
         funcs = self.table("(" + ", ".join(fe or "EFALSE" for _, fe in subs) + ",)")
         K = self.const(value)
         return [f"if not ({test}): return False"], [
-            f"if not ({test}):",
-            f"    e = E('anyOf', {K}, v, {S}, p, sp + ('anyOf',))",
-            f"    e._context = ({funcs}, v)",
-            "    out.append(e)"]
+            f"if not ({test}):", *self.err_with("anyOf", K, S, f"_context = ({funcs}, v)")]
 
     def kw_oneOf(self, value, s, S, kw):
         if type(value) is not list or not value:
@@ -77,14 +74,8 @@ class ValueKeywords:
         valid = ["n = 0", f"for f in {checks}:", "    if f(v):", "        n += 1",
                  "        if n > 1: return False", "if n == 0: return False"]
         error = [f"ok = [i for i, f in enumerate({checks}) if f(v)]",
-                 "if not ok:",
-                 f"    e = E('oneOf', {K}, v, {S}, p, sp + ('oneOf',))",
-                 f"    e._context = ({funcs}, v)",
-                 "    out.append(e)",
-                 "elif len(ok) > 1:",
-                 f"    e = E('oneOf', {K}, v, {S}, p, sp + ('oneOf',))",
-                 "    e.wb_matched = ok",
-                 "    out.append(e)"]
+                 "if not ok:", *self.err_with("oneOf", K, S, f"_context = ({funcs}, v)"),
+                 "elif len(ok) > 1:", *self.err_with("oneOf", K, S, "wb_matched = ok")]
         return valid, error
 
     def kw_not(self, value, s, S, kw):
@@ -92,7 +83,7 @@ class ValueKeywords:
         K = self.const(value)
         if fv == "FALSE":
             return [], []
-        return [f"if {fv}(v): return False"], [f"if {fv}(v):", "    " + self.err("not", K, S)]
+        return self.refuse(f"{fv}(v)", "not", K, S)
 
     def kw_if(self, value, s, S, kw):
         has_then, has_else = "then" in s, "else" in s
@@ -124,45 +115,41 @@ class ValueKeywords:
 
     # -- numbers ----------------------------------------------------------------------------
 
-    def _bound(self, kw, value, S, op):
-        if not is_num(value):
+    def _limit(self, kw, value, S, fails: str, allowed=is_num):
+        """A bound: the value fails when ``<fails> K`` holds (``"v <"``, ``"len(v) >"``...), ``K``
+        being the keyword's value, which must pass ``allowed``."""
+        if not allowed(value):
             raise Unsupported
         K = self.const(value)
-        return [f"if v {op} {K}: return False"], [f"if v {op} {K}:", "    " + self.err(kw, K, S)]
+        return self.refuse(f"{fails} {K}", kw, K, S)
 
     def kw_minimum(self, value, s, S, kw):
         strict = self.draft == "draft-04" and s.get("exclusiveMinimum", False)
-        return self._bound(kw, value, S, "<=" if strict else "<")
+        return self._limit(kw, value, S, "v <=" if strict else "v <")
 
     def kw_maximum(self, value, s, S, kw):
         strict = self.draft == "draft-04" and s.get("exclusiveMaximum", False)
-        return self._bound(kw, value, S, ">=" if strict else ">")
+        return self._limit(kw, value, S, "v >=" if strict else "v >")
 
     def kw_exclusiveMinimum(self, value, s, S, kw):
-        return self._bound(kw, value, S, "<=")
+        return self._limit(kw, value, S, "v <=")
 
     def kw_exclusiveMaximum(self, value, s, S, kw):
-        return self._bound(kw, value, S, ">=")
+        return self._limit(kw, value, S, "v >=")
 
     def kw_multipleOf(self, value, s, S, kw):
         if not is_num(value) or not value > 0:
             raise Unsupported
         K = self.const(value)
-        return [f"if not mult(v, {K}): return False"], [f"if not mult(v, {K}):", "    " + self.err(kw, K, S)]
+        return self.refuse(f"not mult(v, {K})", kw, K, S)
 
     # -- sizes -------------------------------------------------------------------------------
 
-    def _size(self, kw, value, S, op):
-        if not is_count(value):
-            raise Unsupported
-        K = self.const(value)
-        return [f"if len(v) {op} {K}: return False"], [f"if len(v) {op} {K}:", "    " + self.err(kw, K, S)]
-
     def _at_least(self, value, s, S, kw):
-        return self._size(kw, value, S, "<")
+        return self._limit(kw, value, S, "len(v) <", is_count)
 
     def _at_most(self, value, s, S, kw):
-        return self._size(kw, value, S, ">")
+        return self._limit(kw, value, S, "len(v) >", is_count)
 
     kw_minLength = kw_minItems = kw_minProperties = _at_least
     kw_maxLength = kw_maxItems = kw_maxProperties = _at_most
@@ -187,5 +174,5 @@ class ValueKeywords:
             raise Unsupported
         test = self._match_test(value, "v")
         K = self.const(value)
-        return [f"if {test}: return False"], [f"if {test}:", "    " + self.err(kw, K, S)]
+        return self.refuse(test, kw, K, S)
 

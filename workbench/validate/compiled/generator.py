@@ -166,6 +166,19 @@ class Generator(ValueKeywords, ContainerKeywords):
         """The line that appends a plain error of keyword ``kw`` (our own keyword names only)."""
         return f"out.append(E({kw!r}, {value_ref}, {inst}, {S}, p, sp + ({kw!r},){extra}))"
 
+    def refuse(self, test: str, kw: str, value_ref: str, S: str) -> tuple[list, list]:
+        """(validity lines, error lines) of a keyword that fails when ``test`` holds: a plain
+        error of ``kw``."""
+        return [f"if {test}: return False"], [f"if {test}:", "    " + self.err(kw, value_ref, S)]
+
+    def err_with(self, kw: str, value_ref: str, S: str, detail: str, indent: str = "    ",
+                 at: str | None = None) -> list:
+        """The lines that append an error of ``kw`` carrying one more attribute (``detail``:
+        ``"wb_pair = pr"``); ``at``: the schema path's keyword when it is not ``kw``."""
+        return [f"{indent}e = E({kw!r}, {value_ref}, v, {S}, p, sp + ({at or kw!r},))",
+                f"{indent}e.{detail}",
+                f"{indent}out.append(e)"]
+
     def each_sub(self, subs, line) -> tuple[list, list]:
         """The lines of a list of subschemas applied in turn: ``line(i, fv)`` gives the
         test, the value, its path and its schema path of the ``i``-th; a subschema that is
