@@ -31,8 +31,10 @@ from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
 from ..limits import TRANSCRIPT_MAX_SPEC_FINDINGS as MAX_SPEC_FINDINGS
 from ..limits import TRANSCRIPT_FULL_SHAPES as FULL_SHAPES
+from .report import Place
 
 SPEC_FILE = Path(__file__).resolve().parent / "spec" / "openresponses-openapi-2026-04-24.json"
 SPEC_URI = "urn:workbench:openresponses:2026-04-24"
@@ -168,7 +170,7 @@ def shape(v: Any, keys: frozenset, depth: int = 0):
     return ("?", t.__name__)
 
 
-def top_shape(v: dict, keys: frozenset):
+def top_shape(v: dict):
     """The shape at the top level only (see the module docstring): the keys in order and the
     values the spec's top-level constraints turn on (``type``, ``status``, ``role``, the
     ``name`` pattern, the 64-character bound of ``call_id``)."""
@@ -195,25 +197,22 @@ class SpecCheck:
         self.failed_shapes: dict = {}
         self.by_schema: dict[str, int] = {}
 
-    def _check(self, name: str, value: Any, place, what: str) -> None:
-        from .report import Place
-        ctx = self.ctx
-        ctx.deadline.check()
-        keys = enum_keys()
+    def _check(self, name: str, value: Any, piece, pointer: str, what: str) -> None:
+        """``value`` against component ``name``, unless a value of its shape (module doc) passed
+        before; a finding at ``pointer`` of ``piece`` when it fails."""
         try:
             if self.checked + self.skipped >= FULL_SHAPES and type(value) is dict:
-                sig = (name, "top", top_shape(value, keys))
+                sig = (name, "top", top_shape(value))
             else:
-                sig = (name, shape(value, keys))
-        except (ValueError, RecursionError, TypeError):
-            sig = None
-        try:
-            seen = sig is not None and sig in self.passed
-        except TypeError:  # an unhashable value where a string was expected
-            sig, seen = None, False
+                sig = (name, shape(value, enum_keys()))
+            seen = sig in self.passed
+        except (ValueError, RecursionError, TypeError):  # too deep, or unhashable where a
+            sig, seen = None, False                      # string was expected: no shape
         if seen:
             self.skipped += 1
             return
+        ctx = self.ctx
+        ctx.deadline.check()
         failure = self.failed_shapes.get(sig) if sig is not None else None
         if failure is not None:
             self.skipped += 1  # the same shape failed before: the same failure, not looked for again
@@ -246,22 +245,10 @@ class SpecCheck:
             f"{message} (keyword {keyword})"
             + (f"; {more} more failure{'s' if more != 1 else ''}" if more else "")
             + ". This is the spec's rule; the gate's own rules are checked for each call.",
-            Place(place.piece, place.pointer + ptr), schema=name, keyword=keyword,
+            Place(piece, pointer + ptr), schema=name, keyword=keyword,
             rule="spec", failures=count)
 
-    def _seen(self, name: str, value: dict) -> bool:
-        """The fast path of the top-level shapes: an already passed shape, counted as skipped."""
-        if self.checked + self.skipped < FULL_SHAPES:
-            return False
-        try:
-            if (name, "top", top_shape(value, None)) in self.passed:
-                self.skipped += 1
-                return True
-        except TypeError:
-            pass
-        return False
-
-    def items(self, placed, *, inputs: bool, rebuilt: bool = False) -> None:
+    def items(self, placed, *, inputs: bool) -> None:
         for it, place in placed:
             if type(it) is not dict:
                 continue
@@ -276,14 +263,10 @@ class SpecCheck:
                 name = OUTPUT_SCHEMAS.get(t)
             if name is None:
                 continue
-            if rebuilt and place.piece is None:
-                continue
-            if self._seen(name, it):
-                continue
-            self._check(name, it, place, ("This input " if inputs else "This ") + t + " item")
+            self._check(name, it, place.piece, place.pointer,
+                        ("This input " if inputs else "This ") + t + " item")
 
     def events(self, pieces) -> None:
-        from .report import Place
         names = event_schemas()
         for p in pieces:
             v = p.value
@@ -291,9 +274,8 @@ class SpecCheck:
                 continue
             t = v.get("type")
             name = names.get(t) if isinstance(t, str) else None
-            if name is None or self._seen(name, v):
-                continue
-            self._check(name, v, Place(p, ""), "This " + t + " event")
+            if name is not None:
+                self._check(name, v, p, "", "This " + t + " event")
 
     def summary(self) -> dict:
         return {"checked": self.checked, "skipped_same_shape": self.skipped,
