@@ -265,7 +265,8 @@ SHARED = {
     "file": Arg("file", nargs="?", default=STDIN, metavar="FILE",
                 help="the document ('-' or nothing: standard input)"),
     "quiet": Arg("-q", "--quiet", action="store_true", help="do not print warnings"),
-    "max_depth": Arg("--max-depth", type=int, help="deepest nesting of objects/arrays (default 512)"),
+    "max_depth": Arg("--max-depth", type=int,
+                     help="deepest nesting of objects/arrays (default 512)"),
     "regex_timeout": Arg("--regex-timeout", type=float, help="seconds one schema pattern may run"),
 }
 EACH_LINE = 'one per line, with its "line"'  # what --json prints with --jsonl (extract, validate)

@@ -17,8 +17,8 @@ import sys
 from . import common
 
 HELP = "semantic diff: the change list, or an RFC 6902 / RFC 7386 patch"
-DESCRIPTION = ("Compare two JSON documents: key order never matters, numbers compare by exact value, "
-               "arrays are aligned (or compared as multisets).")
+DESCRIPTION = ("Compare two JSON documents: key order never matters, numbers compare by "
+               "exact value, arrays are aligned (or compared as multisets).")
 EPILOG = common.examples(
     "workbench diff before.json after.json",
     "workbench diff --patch before.json after.json > change.json-patch",

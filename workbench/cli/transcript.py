@@ -27,8 +27,8 @@ EPILOG = common.examples(
 
 ARGUMENTS = (
     common.Arg("file", metavar="FILE", help="the transcript ('-' reads standard input)"),
-    common.Arg("--tools", metavar="FILE",
-               help="tool definitions (one, a list, or a request's tools) to gate the calls against"),
+    common.Arg("--tools", metavar="FILE", help="tool definitions (one, a list, or a request's "
+                                               "tools) to gate the calls against"),
     common.json_flag("transcript"),
     "max_depth",
 )

@@ -17,8 +17,8 @@ import sys
 from . import common
 
 HELP = "JSON Schema validation: one error per line"
-DESCRIPTION = ("Validate a JSON document against a JSON Schema (2020-12, 2019-09, draft 7/6/4; nothing "
-               "fetched) or a function tool definition.")
+DESCRIPTION = ("Validate a JSON document against a JSON Schema (2020-12, 2019-09, draft "
+               "7/6/4; nothing fetched) or a function tool definition.")
 EPILOG = common.examples(
     "workbench validate order.json --schema order.schema.json",
     "workbench validate args.json --schema tool.json          # a tool definition: its parameters",
@@ -40,7 +40,8 @@ ARGUMENTS = (
         help="the JSON Schema, or a tool definition (its parameters are used)"),
     Arg("--format-assert", action="store_true",
         help="check `format` (email, date-time, uri…) instead of treating it as a note"),
-    Arg("--draft", default=None, help="the dialect when the schema has no $schema (default 2020-12)"),
+    Arg("--draft", default=None,
+        help="the dialect when the schema has no $schema (default 2020-12)"),
     Arg("--tool", default=None, help="which tool of a list of definitions"),
     Arg("--jsonl", action="store_true", help="DOC is JSON Lines: validate every line"),
     common.json_flag("validate", common.EACH_LINE),

@@ -40,7 +40,7 @@ API = {
     "/api/format": VIEW["format"].core,
     "/api/extract": VIEW["extract"].core,
     "/api/validate": VIEW["validate"].core,
-    "/api/validate/draft": validate_draft,  # "Draft a strict schema" from examples (the Validate page)
+    "/api/validate/draft": validate_draft,  # "Draft a strict schema" (the Validate page)
     "/api/diff": VIEW["diff"].core,
     "/api/gate": VIEW["gate"].core,
     "/api/transcript": _transcript,
