@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from decimal import Decimal
 from pathlib import Path
 
@@ -52,6 +53,24 @@ def groups(suite: Path, folder: str, sub: str = ""):
     for path in sorted(base.glob("*.json")):
         for group in parse(path.read_text(encoding="utf-8"), field=path.name).value:
             yield path.name, group
+
+
+def compiled_groups(suite: Path, folder: str, sub: str, count: dict, registry=None,
+                    format_assert=lambda fname: False):
+    """The groups of ``folder``/``sub`` whose schema the compiler takes (a refusal comes before
+    either path runs, the same for both): (file name, group, compiled).  ``count`` gets
+    ``"groups"`` (all) and ``"compiled"`` added to."""
+    for fname, group in groups(suite, folder, sub):
+        count["groups"] += 1
+        try:
+            compiled = compile_schema(group["schema"], default_draft=DRAFTS[folder], registry=registry,
+                                      format_assert=format_assert(fname))
+        except WorkbenchError:
+            continue
+        if compiled.fast is None:
+            continue
+        count["compiled"] += 1
+        yield fname, group, compiled
 
 
 # --------------------------------------------------------------------------- the official suite
@@ -95,22 +114,14 @@ def test_official_suite_through_both_paths(conformance, folder):
 
 @pytest.mark.parametrize("folder", list(DRAFTS))
 def test_optional_formats_asserted_through_both_paths(conformance, folder):
-    suite = suite_dir(conformance)
-    compiled_n = total = 0
-    for fname, group in groups(suite, folder, "optional/format"):
-        total += 1
-        try:
-            compiled = compile_schema(group["schema"], default_draft=DRAFTS[folder], format_assert=True)
-        except WorkbenchError:
-            continue
-        if compiled.fast is None:
-            continue
-        compiled_n += 1
+    count = Counter()
+    for fname, group, compiled in compiled_groups(suite_dir(conformance), folder, "optional/format",
+                                                  count, format_assert=lambda fname: True):
         for test in group["tests"]:
             a, b = both(compiled, test["data"])
             assert a == {**b, "path": "compiled"}, (fname, group["description"], test["description"])
-    print(f"\n{folder} optional/format: {compiled_n}/{total} schemas compile")
-    assert total > 6 and compiled_n == total
+    print(f"\n{folder} optional/format: {count['compiled']}/{count['groups']} schemas compile")
+    assert count["groups"] > 6 and count["compiled"] == count["groups"]
 
 
 @pytest.mark.parametrize("folder", list(DRAFTS))
@@ -118,25 +129,19 @@ def test_optional_suite_through_both_paths(conformance, folder):
     """The rest of optional/ (bignum, ecmascript-regex, non-bmp-regex, dependencies-compatibility…):
     every schema the compiler takes gives the same records on both paths."""
     suite = suite_dir(conformance)
-    registry = remotes_registry(suite, folder)
-    compiled_n = total = tests = 0
-    for fname, group in groups(suite, folder, "optional"):
-        total += 1
-        try:
-            compiled = compile_schema(group["schema"], default_draft=DRAFTS[folder], registry=registry,
-                                      format_assert=fname == "content.json")
-        except WorkbenchError:
-            continue
-        if compiled.fast is None:
-            continue
-        compiled_n += 1
+    count = Counter()
+    tests = 0
+    for fname, group, compiled in compiled_groups(suite, folder, "optional", count,
+                                                  registry=remotes_registry(suite, folder),
+                                                  format_assert=lambda fname: fname == "content.json"):
         for test in group["tests"]:
             a, b = both(compiled, test["data"])
             tests += 1
             assert a["valid"] is test["valid"], (fname, group["description"], test["description"], a)
             assert a == {**b, "path": "compiled"}, (fname, group["description"], test["description"])
-    print(f"\n{folder} optional/: {compiled_n}/{total} schemas compile; {tests} tests agree on both paths")
-    assert compiled_n >= total * 0.4
+    print(f"\n{folder} optional/: {count['compiled']}/{count['groups']} schemas compile; "
+          f"{tests} tests agree on both paths")
+    assert count["compiled"] >= count["groups"] * 0.4
 
 
 # --------------------------------------------------------------------------- realistic schemas
