@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from browser_helpers import own_page
+
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -183,9 +185,7 @@ def test_five_megabyte_pair_stays_responsive(page, server, tmp_path):
 
 
 def test_plain_form_with_javascript_off(browser, server):
-    context = browser.new_context(java_script_enabled=False, base_url=server.url)
-    try:
-        page = context.new_page()
+    with own_page(browser, server, java_script_enabled=False) as page:
         page.goto("/diff")
         page.locator("#left").fill('{"a": [1, 2, 3], "b": "x"}')
         page.locator("#right").fill('{"a": [0, 1, 2, 3], "b": "y"}')
@@ -195,8 +195,6 @@ def test_plain_form_with_javascript_off(browser, server):
         assert page.locator("#change-list tbody tr").count() == 2
         patch = json.loads(page.locator("#patch").inner_text())
         assert patch == [{"op": "add", "path": "/a/0", "value": 0}, {"op": "replace", "path": "/b", "value": "y"}]
-    finally:
-        context.close()
 
 
 def _provider_pair():

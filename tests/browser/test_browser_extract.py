@@ -8,6 +8,8 @@ import json
 
 import pytest
 
+from browser_helpers import own_page
+
 pytestmark = pytest.mark.browser
 
 READY = '#viewer[data-state="ready"]'
@@ -147,9 +149,7 @@ def test_document_error_points_at_the_line(page):
 
 
 def test_plain_form_without_javascript(browser, server):
-    context = browser.new_context(java_script_enabled=False, base_url=server.url)
-    try:
-        pg = context.new_page()
+    with own_page(browser, server, java_script_enabled=False) as pg:
         pg.goto("/extract")
         pg.locator("#document").fill(json.dumps(DOC))
         pg.locator("#path").fill("$..agent_id")
@@ -168,8 +168,6 @@ def test_plain_form_without_javascript(browser, server):
         pg.wait_for_load_state()
         assert "Invalid JSONPath" in pg.locator("#headline").inner_text()
         assert pg.locator("#path-caret").inner_text().split("\n")[0] == "$..["
-    finally:
-        context.close()
 
 
 def test_large_document_from_a_file_runs_on_enter(page, tmp_path):

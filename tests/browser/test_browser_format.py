@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from browser_helpers import own_page
 from jsonutil import log_chunks
 
 pytestmark = pytest.mark.browser
@@ -226,9 +227,7 @@ def test_a_large_input_runs_on_ctrl_enter(page):
 
 
 def test_the_page_works_with_javascript_off(browser, server):
-    context = browser.new_context(java_script_enabled=False, base_url=server.url)
-    try:
-        pg = context.new_page()
+    with own_page(browser, server, java_script_enabled=False) as pg:
         pg.goto("/format")
         pg.fill("#text", '{"a": 1.10,\n "b": [1, 2,]}')
         pg.click("button#run")
@@ -250,8 +249,6 @@ def test_the_page_works_with_javascript_off(browser, server):
         assert pg.locator("#headline").inner_text().startswith("Valid JSONC")
         assert "comments removed: 1 · trailing commas removed: 1" in pg.locator("#converted").inner_text()
         assert pg.locator("#output").inner_text() == '{\n    "a": 1.10\n}'
-    finally:
-        context.close()
 
 
 def make_big_document(path: Path, target_bytes: int, shared: Path | None) -> int:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from browser_helpers import own_page
+
 pytestmark = pytest.mark.browser
 
 STREAM = ('event: response.created\ndata: {"type": "response.created", "sequence_number": 0}\n\n'
@@ -26,9 +28,7 @@ def test_a_pasted_stream_offers_the_gate(page):
 
 
 def test_the_plain_form_offers_the_gate_too(browser, server):
-    context = browser.new_context(java_script_enabled=False, base_url=server.url)
-    try:
-        page = context.new_page()
+    with own_page(browser, server, java_script_enabled=False) as page:
         page.goto("/format")
         page.locator("#text").fill(STREAM)
         page.locator("#run").click()
@@ -36,5 +36,3 @@ def test_the_plain_form_offers_the_gate_too(browser, server):
         hint.wait_for()
         assert "open the Gate" in hint.inner_text()
         assert hint.get_by_role("link").get_attribute("href") == "/gate"
-    finally:
-        context.close()

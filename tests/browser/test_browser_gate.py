@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from browser_helpers import own_page
 from workbench.gate.cases import CASES, SALES_SCHEMA, SESSION_CASES, TRANSCRIPT_CASES
 from workbench.web.paste import EXAMPLES, one_item
 
@@ -238,9 +239,7 @@ def test_rules_section_lists_the_codes_in_order(page):
 
 
 def test_plain_form_without_javascript(browser, server):
-    context = browser.new_context(java_script_enabled=False, base_url=server.url)
-    page = context.new_page()
-    try:
+    with own_page(browser, server, java_script_enabled=False) as page:
         page.goto("/gate?case=schema-enum")
         assert "Blocked: arguments_schema" in page.inner_text("#verdict-live")
         assert page.locator("li[data-check=schema] .fail-path").all_inner_texts() == ["/region"]
@@ -265,5 +264,3 @@ def test_plain_form_without_javascript(browser, server):
         page.goto("/gate?case=agents-lookup-order")
         assert json.loads(page.inner_text("#tool-result"))["call_id"] == "call_3c91"
         assert page.locator("#fco").count() == 0
-    finally:
-        context.close()

@@ -14,6 +14,7 @@ import json
 
 import pytest
 
+from browser_helpers import own_page
 from workbench.gate.cases_agents import EXAMPLE_ACTION, LOOKUP_ORDER
 
 pytestmark = pytest.mark.browser
@@ -262,9 +263,7 @@ def test_a_large_stream_stays_usable(page, server, tmp_path):
 def test_plain_form_renders_the_report_without_javascript(browser, server, shared):
     text = (shared / "reference" / CUT_OFF).read_text()
     report = api_report(server, text)
-    context = browser.new_context(java_script_enabled=False, base_url=server.url)
-    page = context.new_page()
-    try:
+    with own_page(browser, server, java_script_enabled=False) as page:
         page.goto("/gate")
         page.fill("#item", text)
         with page.expect_navigation():
@@ -289,5 +288,3 @@ def test_plain_form_renders_the_report_without_javascript(browser, server, share
         assert page.inner_text("#verdict-live").startswith(("Blocked", "ok"))
         assert "call_3c91" in page.input_value("#item")
         assert page.locator("ol.walk > li").count() >= 3
-    finally:
-        context.close()

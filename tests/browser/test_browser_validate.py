@@ -2,6 +2,8 @@
 
 import pytest
 
+from browser_helpers import own_page
+
 pytestmark = pytest.mark.browser
 
 
@@ -63,9 +65,7 @@ def test_draft7_example_and_schema_errors_are_located(page):
 
 
 def test_plain_form_without_javascript(browser, server):
-    context = browser.new_context(java_script_enabled=False, base_url=server.url)
-    pg = context.new_page()
-    try:
+    with own_page(browser, server, java_script_enabled=False) as pg:
         pg.goto("/validate")
         pg.fill("#document", '{"order_id": "X-1", "refund": true}')
         pg.fill("#schema", '{"type": "object", "properties": {"order_id": {"type": "string", '
@@ -78,8 +78,6 @@ def test_plain_form_without_javascript(browser, server):
             ["/reason", "/order_id", "/refund"]
         # the form keeps what was typed
         assert pg.locator("#document").input_value() == '{"order_id": "X-1", "refund": true}'
-    finally:
-        context.close()
 
 
 def test_a_large_document_is_held_in_memory_and_its_errors_revealed(page):
