@@ -135,7 +135,7 @@ def _item_checks(ctx: Context, placed, *, last_turn: bool, inputs: bool,
     envelopes(placed, ctx.report, chat=False)
     portable(placed, ctx.report)
     entries = or_entries(placed)
-    pair(entries, ctx.report, ctx.deadline, last_turn=last_turn, earlier=earlier)
+    pair(entries, ctx.report, ctx.deadline, ctx.limits, last_turn=last_turn, earlier=earlier)
     ctx.outputs += sum(1 for e in entries if e.kind == "output")
     gate_or_calls(ctx, placed, inputs=inputs)
     ctx.spec.items(placed, inputs=inputs)
@@ -236,10 +236,14 @@ def _gate_chat(ctx: Context, calls, *, items_index: bool = False) -> None:
                  exact=not items_index)
 
 
+def _pair_chat(ctx: Context, entries: list[Entry], *, last_turn: bool) -> None:
+    pair(entries, ctx.report, ctx.deadline, ctx.limits, last_turn=last_turn,
+         call_word="tool call", output_word="tool message")
+
+
 def analyse_chat_completion(ctx: Context) -> None:
     entries, calls = chat_mod.completion_entries(ctx.src.value, ctx.src.pieces[0], "")
-    pair(entries, ctx.report, ctx.deadline, last_turn=True, call_word="tool call",
-         output_word="tool message")
+    _pair_chat(ctx, entries, last_turn=True)
     _gate_chat(ctx, calls)
 
 
@@ -247,7 +251,7 @@ def analyse_chat_messages(ctx: Context) -> None:
     placed = _listed(ctx, "messages")
     envelopes(placed, ctx.report, chat=True)
     entries, calls = chat_mod.message_entries(placed)
-    pair(entries, ctx.report, ctx.deadline, call_word="tool call", output_word="tool message")
+    _pair_chat(ctx, entries, last_turn=False)
     ctx.outputs += sum(1 for e in entries if e.kind == "output")
     _gate_chat(ctx, calls)
 
@@ -263,8 +267,7 @@ def analyse_chat_stream(ctx: Context) -> None:
     ctx.chat_timeline = cs.timeline()
     calls = cs.rebuilt_calls()
     entries = [chat_mod.call_entry(tc, place, k) for k, (tc, place, _c, _i) in enumerate(calls)]
-    pair(entries, ctx.report, ctx.deadline, last_turn=True, call_word="tool call",
-         output_word="tool message")
+    _pair_chat(ctx, entries, last_turn=True)
     _gate_chat(ctx, calls, items_index=True)
 
 
@@ -311,7 +314,7 @@ def analyse_response_stream(ctx: Context) -> None:
     portable(all_placed, ctx.report)
     # every call of a recording waits for its answer in the *next request*, which a recording
     # of streams does not hold: each is pending, never unanswered
-    pair(entries, ctx.report, ctx.deadline, last_turn=True)
+    pair(entries, ctx.report, ctx.deadline, ctx.limits, last_turn=True)
     ctx.outputs += sum(1 for e in entries if e.kind == "output")
     for i, (it, place) in enumerate(all_placed):
         if type(it) is dict and it.get("type") == "function_call":

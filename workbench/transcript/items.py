@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jsontext import json_equal
+from ..gate.arguments import compare as same_arguments
+from ..limits import NEAR_MISS_BUDGET, Limits
 from .report import Place, Report, edit_diff, show_diff
-from ..limits import NEAR_MISS_BUDGET
 
 CORE_TYPES = frozenset({"message", "function_call", "function_call_output"})
 
@@ -43,24 +43,15 @@ def _rel(role: str, e: Entry) -> tuple:
                             "turn_id": e.turn_id})
 
 
-def _same_args(a, b) -> bool:
-    if isinstance(a, str) and isinstance(b, str):
-        if a == b:
-            return True
-        try:
-            import json
-            return json_equal(json.loads(a), json.loads(b))
-        except (ValueError, RecursionError):
-            return False
-    return json_equal(a, b)
-
-
-def pair(entries: list[Entry], report: Report, deadline, *, last_turn: bool = False,
-         call_word: str = "call", output_word: str = "output", earlier: bool = False) -> None:
+def pair(entries: list[Entry], report: Report, deadline, limits: Limits, *,
+         last_turn: bool = False, call_word: str = "call", output_word: str = "output",
+         earlier: bool = False) -> None:
     """The pairing table of ``transcript-rules.md`` over ``entries`` (in transcript order).
     ``last_turn``: every call is in the last turn (a response's own output).  ``earlier``: the
     history continues a stored response (``previous_response_id``), so an output may answer a
-    call that is not in the text: no ``orphan_output`` then."""
+    call that is not in the text: no ``orphan_output`` then.  Two calls with one call_id are
+    the same call (``duplicate_replay``) when name, turn and arguments agree, the arguments
+    compared as the gate's replay rule compares them (parsed, exact numbers)."""
     by_call_id: dict[str, list[Entry]] = {}
     by_item_id: dict[str, Entry] = {}
     calls = [e for e in entries if e.kind == "call"]
@@ -76,7 +67,7 @@ def pair(entries: list[Entry], report: Report, deadline, *, last_turn: bool = Fa
         same = by_call_id.setdefault(c.call_id, [])
         if same:
             first = same[0]
-            if first.name == c.name and _same_args(first.args, c.args) and \
+            if first.name == c.name and same_arguments(first.args, c.args, limits) and \
                     first.turn_id == c.turn_id:
                 report.add("duplicate_replay",
                            f"The same call (call_id {_q(c.call_id)}, {c.name}) appears twice: "
