@@ -26,14 +26,19 @@ def compare(page) -> None:
                            "return h && !h.querySelector('.spinner'); }")
 
 
+def compare_pair(page, left: str, right: str) -> None:
+    """The Diff page, fresh, with the two documents typed in and compared."""
+    page.goto("/diff")
+    fill(page, "left", left)
+    fill(page, "right", right)
+    compare(page)
+
+
 def test_call_id_and_whitespace_in_arguments_show_one_change(page, server):
     left = {"type": "function_call", "id": "fc_1", "call_id": "call_A1", "name": "get_weather",
             "arguments": '{"location": "Paris", "days": 3}', "status": "completed"}
     right = dict(left, call_id="call_B7", arguments='{"location":"Paris",\n "days":3}')
-    page.goto("/diff")
-    fill(page, "left", json.dumps(left, indent=2))
-    fill(page, "right", json.dumps(right))
-    compare(page)
+    compare_pair(page, json.dumps(left, indent=2), json.dumps(right))
     assert page.locator("#headline").inner_text().startswith("1 change: 0 added, 0 removed, 1 changed")
     rows = page.locator("#change-list tbody tr")
     assert rows.count() == 1
@@ -94,10 +99,8 @@ def test_next_and_previous_change_by_keyboard(page, server):
 
 def test_front_insertion_is_one_added_block_with_fillers(page, server):
     items = [{"id": f"m{i}", "text": f"line {i}"} for i in range(40)]
-    page.goto("/diff")
-    fill(page, "left", json.dumps(items, indent=2))
-    fill(page, "right", json.dumps([{"id": "new", "text": "first"}] + items, indent=2))
-    compare(page)
+    compare_pair(page, json.dumps(items, indent=2),
+                 json.dumps([{"id": "new", "text": "first"}] + items, indent=2))
     assert page.locator("#headline").inner_text().startswith("1 change: 1 added")
     added = page.locator("#dgrid .drow.k-add")
     assert added.count() == 4
@@ -113,10 +116,7 @@ def test_front_insertion_is_one_added_block_with_fillers(page, server):
 
 def test_a_move_marks_both_ends(page, server):
     items = [{"id": f"m{i}"} for i in range(30)]
-    page.goto("/diff")
-    fill(page, "left", json.dumps(items, indent=2))
-    fill(page, "right", json.dumps(items[1:] + items[:1], indent=2))
-    compare(page)
+    compare_pair(page, json.dumps(items, indent=2), json.dumps(items[1:] + items[:1], indent=2))
     assert page.locator("#headline").inner_text().startswith("1 change: 0 added, 0 removed, 0 changed, 1 moved")
     page.locator("#headline").click()
     page.keyboard.press("n")
@@ -128,10 +128,8 @@ def test_a_move_marks_both_ends(page, server):
 
 
 def test_copy_and_download_the_patch(page, server):
-    page.goto("/diff")
-    fill(page, "left", '{"a": 1, "big": 12345678901234567890, "x": 1.10}')
-    fill(page, "right", '{"a": 2, "big": 12345678901234567891, "x": 1.10}')
-    compare(page)
+    compare_pair(page, '{"a": 1, "big": 12345678901234567890, "x": 1.10}',
+                 '{"a": 2, "big": 12345678901234567891, "x": 1.10}')
     page.evaluate("window.__workbenchLastCopy = null")
     page.locator("#copy-patch").click()
     page.wait_for_function("() => window.__workbenchLastCopy !== null")
@@ -146,10 +144,7 @@ def test_copy_and_download_the_patch(page, server):
 
 
 def test_a_parse_error_names_the_side_and_marks_the_input(page, server):
-    page.goto("/diff")
-    fill(page, "left", "{}")
-    fill(page, "right", '{\n  "a": 1\n  "b": 2\n}')
-    compare(page)
+    compare_pair(page, "{}", '{\n  "a": 1\n  "b": 2\n}')
     assert "The right document is not valid JSON" in page.locator("#headline").inner_text()
     assert "error at 3:3" in page.locator("#right-status").inner_text()
     assert page.locator("#right").get_attribute("data-marked-line") == "3"
@@ -274,10 +269,7 @@ def test_reordered_items_offer_their_match_key(page, server):
     items = [{"type": "function_call_output", "call_id": f"call_{i}", "output": f"result {i}",
               "status": "completed"} for i in range(6)]
     moved = [dict(x, status="done") for x in reversed(items)]
-    page.goto("/diff")
-    fill(page, "left", json.dumps(items, indent=2))
-    fill(page, "right", json.dumps(moved, indent=2))
-    compare(page)
+    compare_pair(page, json.dumps(items, indent=2), json.dumps(moved, indent=2))
     before = int(page.locator("#diffview").get_attribute("data-changes"))
     page.locator("#use-match-key").click()
     page.wait_for_function(f"() => document.getElementById('diffview').dataset.changes !== '{before}'")
@@ -287,10 +279,7 @@ def test_reordered_items_offer_their_match_key(page, server):
 
 
 def test_merge_patch_and_deepdiff_engine(page, server):
-    page.goto("/diff")
-    fill(page, "left", '{"a": {"b": 1, "c": 2}, "d": [1, 2]}')
-    fill(page, "right", '{"a": {"b": 5}, "d": [1, 3]}')
-    compare(page)
+    compare_pair(page, '{"a": {"b": 1, "c": 2}, "d": [1, 2]}', '{"a": {"b": 5}, "d": [1, 3]}')
     assert json.loads(page.locator("#merge-patch").inner_text()) == {"a": {"b": 5, "c": None}, "d": [1, 3]}
     with page.expect_download() as dl:
         page.locator("#download-merge").click()
