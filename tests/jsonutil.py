@@ -12,6 +12,17 @@ def strict_equal(a, b):
     return a == b
 
 
+def altered(base: dict, over: dict, drop=None) -> dict:
+    """A copy of ``base`` with the keys of ``over`` set, or removed where the value is ``drop``."""
+    out = dict(base)
+    for k, v in over.items():
+        if v is drop:
+            out.pop(k, None)
+        else:
+            out[k] = v
+    return out
+
+
 def merge_apply(target, patch):
     """RFC 7386 MergePatch, as the RFC writes it (independent of the code under test): every
     merge-patch test applies the workbench's patches with this."""

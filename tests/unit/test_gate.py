@@ -9,6 +9,7 @@ import json
 import re
 
 import pytest
+from jsonutil import altered
 
 from workbench.errors import WorkbenchError
 from workbench.gate import AGENTS_RULES, RULES, VERDICTS, Gate, gate, handle
@@ -21,18 +22,14 @@ from workbench.jsontext import parse
 SCHEMA = SALES_SCHEMA
 
 
-def call(**over) -> dict:
-    item = {"type": "function_call", "id": "fc_001", "name": "get_latest_sales_report",
-            "call_id": "call_123", "status": "completed", "arguments": "{\"region\":\"apac\"}"}
-    for k, v in over.items():
-        if v is DROP:
-            item.pop(k, None)
-        else:
-            item[k] = v
-    return item
-
-
+CALL = {"type": "function_call", "id": "fc_001", "name": "get_latest_sales_report",
+        "call_id": "call_123", "status": "completed", "arguments": "{\"region\":\"apac\"}"}
 DROP = object()
+
+
+def call(**over) -> dict:
+    """The sales-report call with ``over`` set (a key given ``DROP`` removed)."""
+    return altered(CALL, over, drop=DROP)
 
 
 def j(v) -> str:

@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 from conftest import run_workbench
+from jsonutil import altered
 
 from workbench.gate import Gate, gate, gate_value, prepare
 from workbench.gate.cases import CASES, SESSION_CASES
-from workbench.gate.cases_agents import EXAMPLE_ACTION, LOOKUP_ORDER, PASSING_ACTION, WIDE_LOOKUP
+from workbench.gate.cases_agents import (EXAMPLE_ACTION, EXAMPLE_REPORT, LOOKUP_ORDER, PASSING_ACTION,
+                                        WIDE_LOOKUP)
 from workbench.jsontext import parse
 from workbench.validate.review import review_schema
 
@@ -29,13 +31,8 @@ def api(client, **body):
 
 
 def action(**over):
-    a = dict(PASSING_ACTION)
-    for k, v in over.items():
-        if v is None:
-            a.pop(k, None)
-        else:
-            a[k] = v
-    return a
+    """The passing action with ``over`` set (a key given None removed)."""
+    return altered(PASSING_ACTION, over)
 
 
 def step(r, check):
@@ -54,6 +51,7 @@ def test_issue_example_gives_the_exact_report_and_a_failed_tool_result(client):
                            "fail": [{"path": "/order_id", "reason": "pattern"},
                                     {"path": "/refund", "reason": "additionalProperties"}],
                            "execute": False}
+    assert r["report"] == EXAMPLE_REPORT  # the gallery's copy, which the transcript tests use
     tr = r["tool_result"]
     assert set(tr) == {"type", "turn_id", "call_id", "success", "error"}
     assert tr["type"] == RESULT and tr["turn_id"] == "turn_2" and tr["call_id"] == "call_3c91"

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from workbench.errors import WorkbenchError
+from workbench.gate.cases_agents import EXAMPLE_ACTION, EXAMPLE_REPORT, LOOKUP_ORDER
+from workbench.gate.cases_transcript import _call as gallery_call, _output as gallery_output
 from workbench.transcript import analyse
 from workbench.transcript.report import CODES, SEVERITY, edit_diff
 
@@ -43,15 +45,12 @@ def errors(r: dict) -> list[str]:
 
 
 def call(cid, name="get_weather", args='{"city":"Lyon"}', id=None, status="completed"):
-    item = {"type": "function_call", "id": id or "fc_" + cid, "call_id": cid, "name": name,
-            "arguments": args}
-    if status is not None:
-        item["status"] = status
-    return item
+    """A function_call item, built as the gallery builds its own (id "fc_" + call_id here)."""
+    return {**gallery_call(cid, id=id or "fc_" + cid, status=status), "name": name, "arguments": args}
 
 
 def output(cid, out="sunny"):
-    return {"type": "function_call_output", "call_id": cid, "output": out}
+    return gallery_output(cid, out)
 
 
 USER = {"type": "message", "role": "user", "content": "weather?"}
@@ -400,15 +399,8 @@ def test_stream_events_are_checked_and_repeated_shapes_skipped():
 
 # --------------------------------------------------------------------------- agents sessions
 
-LOOKUP = {"type": "function", "name": "lookup_order",
-          "description": "Look up an order by ID. Confirm before any refund.",
-          "parameters": {"type": "object",
-                         "properties": {"order_id": {"type": "string", "pattern": "^[A-Z]-\\d{4}$"},
-                                        "include_lines": {"type": "boolean"}},
-                         "required": ["order_id", "include_lines"], "additionalProperties": False}}
-ACTION = {"type": "function_call", "turn_id": "turn_2", "call_id": "call_3c91",
-          "name": "lookup_order",
-          "arguments": {"order_id": "1042", "include_lines": True, "refund": True}}
+LOOKUP = LOOKUP_ORDER   # the issue's tool and action, as the gallery holds them
+ACTION = EXAMPLE_ACTION
 GOOD = {"type": "function_call", "turn_id": "turn_3", "call_id": "call_77",
         "name": "lookup_order", "arguments": {"order_id": "A-1042", "include_lines": True}}
 HISTORY = {"type": "function_call", "turn_id": "turn_1", "call_id": "call_1a",
@@ -432,11 +424,8 @@ def test_the_teaching_example_door_2_report_and_no_status_verdict():
     (c,) = r["calls"]
     assert c["dialect"] == "agents_api" and c["pending"] is True and c["verdict"] != "status"
     assert c["verdict"] == "arguments_schema" and c["turn_id"] == "turn_2"
-    assert c["report"] == {"check": "lookup_order", "schema": "parameters",
-                           "pass": ["order_id", "include_lines"],
-                           "fail": [{"path": "/order_id", "reason": "pattern"},
-                                    {"path": "/refund", "reason": "additionalProperties"}],
-                           "execute": False}
+    # the report the gate gives for the same action (test_gate_agents pins it to the letter)
+    assert c["report"] == EXAMPLE_REPORT
     tr = c["tool_result"]
     assert (tr["turn_id"], tr["call_id"], tr["success"]) == ("turn_2", "call_3c91", False)
     assert "order_id" in tr["error"] and "refund" in tr["error"]
