@@ -89,17 +89,21 @@ def kw_required(validator, required, instance, schema):
             yield _keyed(f"{prop!r} is a required property", prop, "missing")
 
 
+def _missing_because(prop, names, instance):
+    """One error per name of ``names`` that ``instance`` (which has ``prop``) lacks."""
+    for each in names:
+        if each not in instance:
+            err = _keyed(f"{each!r} is a dependency of {prop!r}", each, "missing")
+            err.wb_because = prop
+            yield err
+
+
 def kw_dependentRequired(validator, dependentRequired, instance, schema):
     if not validator.is_type(instance, "object"):
         return
     for prop, dependency in dependentRequired.items():
-        if prop not in instance:
-            continue
-        for each in dependency:
-            if each not in instance:
-                err = _keyed(f"{each!r} is a dependency of {prop!r}", each, "missing")
-                err.wb_because = prop
-                yield err
+        if prop in instance:
+            yield from _missing_because(prop, dependency, instance)
 
 
 def kw_dependencies(validator, dependencies, instance, schema):
@@ -109,11 +113,7 @@ def kw_dependencies(validator, dependencies, instance, schema):
         if prop not in instance:
             continue
         if validator.is_type(dependency, "array"):
-            for each in dependency:
-                if each not in instance:
-                    err = _keyed(f"{each!r} is a dependency of {prop!r}", each, "missing")
-                    err.wb_because = prop
-                    yield err
+            yield from _missing_because(prop, dependency, instance)
         else:
             yield from validator.descend(instance, dependency, schema_path=prop)
 

@@ -102,6 +102,27 @@ def error_text(err) -> tuple[str, str]:
     return (kw or "false"), prefix + msg
 
 
+# the keywords whose message needs only the keyword's value ``v`` and the instance ``i``
+_PLAIN = {
+    "type": lambda v, i: f"Expected {_types(v)}, got {_got(i)}",
+    "pattern": lambda v, i: f"{jtext(i)} does not match the pattern {v}",
+    "enum": lambda v, i: (f"{jtext(i)} is not one of the allowed values: "
+                          f"{_list(v if isinstance(v, list) else [v])}"),
+    "const": lambda v, i: f"Expected exactly {jtext(v)}, got {jtext(i)}",
+    "exclusiveMinimum": lambda v, i: f"{jtext(i)} must be greater than {jtext(v)} (exclusiveMinimum)",
+    "exclusiveMaximum": lambda v, i: f"{jtext(i)} must be less than {jtext(v)} (exclusiveMaximum)",
+    "multipleOf": lambda v, i: f"{jtext(i)} is not a multiple of {jtext(v)}",
+    "contentEncoding": lambda v, i: f"{jtext(i)} is not valid {v} (contentEncoding)",
+    "contentMediaType": lambda v, i: f"The string does not hold a valid {v} document (contentMediaType)",
+    "not": lambda v, i: "The value matches the schema in \"not\", so it is refused",
+    "contains": lambda v, i: "No item of the array matches the \"contains\" schema",
+    "maxContains": lambda v, i: f"More than {jtext(v)} items match the \"contains\" schema (maxContains)",
+}
+# minimum/maximum: the draft-4 flag that makes the bound exclusive, the words for each case
+_BOUNDS = {"minimum": ("exclusiveMinimum", "greater than", "less than the minimum"),
+           "maximum": ("exclusiveMaximum", "less than", "greater than the maximum")}
+
+
 def _message(err, kw, v, inst, kind, key) -> str:
     schema = err.schema if isinstance(err.schema, dict) else {}
     if kw is None:
@@ -119,29 +140,15 @@ def _message(err, kw, v, inst, kind, key) -> str:
         if "patternProperties" in schema:
             tail = "; it matches no name in properties and no patternProperties pattern"
         return f"Property {jtext(key)} is not allowed (\"additionalProperties\": false){tail}"
-    if kw == "type":
-        return f"Expected {_types(v)}, got {_got(inst)}"
-    if kw == "pattern":
-        return f"{jtext(inst)} does not match the pattern {v}"
-    if kw == "enum":
-        values = v if isinstance(v, list) else [v]
-        return f"{jtext(inst)} is not one of the allowed values: {_list(values)}"
-    if kw == "const":
-        return f"Expected exactly {jtext(v)}, got {jtext(inst)}"
-    if kw == "minimum":
-        if schema.get("exclusiveMinimum") is True:
-            return f"{jtext(inst)} must be greater than {jtext(v)}"
-        return f"{jtext(inst)} is less than the minimum {jtext(v)}"
-    if kw == "maximum":
-        if schema.get("exclusiveMaximum") is True:
-            return f"{jtext(inst)} must be less than {jtext(v)}"
-        return f"{jtext(inst)} is greater than the maximum {jtext(v)}"
-    if kw == "exclusiveMinimum":
-        return f"{jtext(inst)} must be greater than {jtext(v)} (exclusiveMinimum)"
-    if kw == "exclusiveMaximum":
-        return f"{jtext(inst)} must be less than {jtext(v)} (exclusiveMaximum)"
-    if kw == "multipleOf":
-        return f"{jtext(inst)} is not a multiple of {jtext(v)}"
+    plain = _PLAIN.get(kw)
+    if plain is not None:
+        return plain(v, inst)
+    bound = _BOUNDS.get(kw)
+    if bound is not None:
+        flag, strict, beyond = bound
+        if schema.get(flag) is True:
+            return f"{jtext(inst)} must be {strict} {jtext(v)}"
+        return f"{jtext(inst)} is {beyond} {jtext(v)}"
     if kw in ("minLength", "maxLength") and isinstance(inst, str):
         n = len(inst)
         word = "short" if kw == "minLength" else "long"
@@ -166,17 +173,11 @@ def _message(err, kw, v, inst, kind, key) -> str:
             if detail:
                 return f"{jtext(inst)} is not a valid regex: {detail}"
         return f"{jtext(inst)} is not a valid {v}"
-    if kw == "contentEncoding":
-        return f"{jtext(inst)} is not valid {v} (contentEncoding)"
-    if kw == "contentMediaType":
-        return f"The string does not hold a valid {v} document (contentMediaType)"
     if kw in ("items", "additionalItems") and v is False and isinstance(inst, list):
         before = schema.get("prefixItems" if kw == "items" else "items", [])
         n = len(before) if isinstance(before, list) else 0
         return (f"Array has {len(inst)} item{'s' if len(inst) != 1 else ''}; at most {n} allowed "
                 f"(\"{kw}\": false)")
-    if kw == "not":
-        return "The value matches the schema in \"not\", so it is refused"
     if kw in ("anyOf", "oneOf"):
         n = len(v) if isinstance(v, list) else 0
         if kw == "oneOf" and not err.context:
@@ -200,14 +201,10 @@ def _message(err, kw, v, inst, kind, key) -> str:
         inner = getattr(err, "wb_inner", None)
         if inner:
             return f"Unevaluated property fails \"unevaluatedProperties\": {error_text(inner[0])[1]}"
-    if kw == "contains":
-        return "No item of the array matches the \"contains\" schema"
     if kw == "minContains":
         got = getattr(err, "wb_matches", None)
         return (f"Only {got} item{' matches' if got == 1 else 's match'} the \"contains\" schema; "
                 f"at least {jtext(v)} must")
-    if kw == "maxContains":
-        return f"More than {jtext(v)} items match the \"contains\" schema (maxContains)"
     return err.message
 
 

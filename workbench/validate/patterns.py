@@ -149,6 +149,9 @@ _OUTSIDE = {
     "B": f"(?:(?<=[{_WORD}])(?=[{_WORD}])|(?<![{_WORD}])(?![{_WORD}]))",
 }
 _INSIDE = {"d": "0-9", "w": _WORD, "s": _ECMA_SPACE}
+# single characters written otherwise: inside a class (a literal "[") and outside one
+_CLASS_CHAR = {"[": "\\["}
+_CHAR = {"$": "\\Z", ".": "[^\\n\\r\\u2028\\u2029]"}
 
 
 def ecma_to_python(pattern: str) -> str:
@@ -207,11 +210,7 @@ def ecma_to_python(pattern: str) -> str:
         if in_class:
             if c == "]":
                 in_class = False
-                out.append("]")
-            elif c == "[":
-                out.append("\\[")
-            else:
-                out.append(c)
+            out.append(_CLASS_CHAR.get(c, c))
             i += 1
             continue
         if c == "[":
@@ -230,12 +229,7 @@ def ecma_to_python(pattern: str) -> str:
                 out.append("^")
                 i += 1
             continue
-        if c == "$":
-            out.append("\\Z")
-        elif c == ".":
-            out.append("[^\\n\\r\\u2028\\u2029]")
-        else:
-            out.append(c)
+        out.append(_CHAR.get(c, c))
         i += 1
     return "".join(out)
 
