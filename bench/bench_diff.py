@@ -49,26 +49,23 @@ def make_item(rng: random.Random, n: int) -> dict:
     }
 
 
-def leaves(value, path=()):
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from leaves(v, path + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from leaves(v, path + (i,))
-    else:
-        yield path
+def leaf_places(container, out: list) -> list:
+    """(container, key) of every leaf (a value that is neither object nor array) below
+    ``container``, depth first, appended to ``out``."""
+    for key, v in (container.items() if isinstance(container, dict) else enumerate(container)):
+        if isinstance(v, (dict, list)):
+            leaf_places(v, out)
+        else:
+            out.append((container, key))
+    return out
 
 
 def mutate(doc: list, rng: random.Random, fraction: float) -> list:
     """A copy of ``doc`` with ``fraction`` of its leaves changed."""
     out = json.loads(json.dumps(doc))
-    paths = list(leaves(out))
-    for path in rng.sample(paths, max(1, int(len(paths) * fraction))):
-        parent = out
-        for p in path[:-1]:
-            parent = parent[p]
-        old = parent[path[-1]]
+    places = leaf_places(out, [])
+    for parent, key in rng.sample(places, max(1, int(len(places) * fraction))):
+        old = parent[key]
         if isinstance(old, bool):
             new = not old
         elif isinstance(old, int):
@@ -79,7 +76,7 @@ def mutate(doc: list, rng: random.Random, fraction: float) -> list:
             new = "set"
         else:
             new = old + "-x"
-        parent[path[-1]] = new
+        parent[key] = new
     return out
 
 

@@ -31,7 +31,6 @@ rows of the table as dicts.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
 import os
@@ -44,7 +43,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import DATA, Server, best, fixture_items, fixtures_label, print_table, rel, write_atomic  # noqa: E402
+from common import (DATA, Server, arguments, best, fixture_items, fixtures_label, print_table,  # noqa: E402
+                    read_log, rel, write_atomic)
 
 # numbers whose text a float round trip changes; one of them goes into every 50th entry
 EXACT_NUMBERS = ["1.10", "12345678901234567890123", "-0.0", "1E-7", "2.50e+3", "0.30000000000000004",
@@ -217,18 +217,13 @@ def where_the_time_goes(file: Path, text: str) -> list[tuple[str, float]]:
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--size-mb", type=float, default=20, help="size of the generated log in MB (default 20)")
-    ap.add_argument("--repeat", type=int, default=1, help="runs per timing, best kept (default 1)")
-    ap.add_argument("--no-api", action="store_true", help="skip the HTTP timing")
+    ap = arguments(__doc__)
     ap.add_argument("--quiet-numbers", action="store_true",
                     help="no integers beyond 2^53 in the log (so the formatter has no warning to locate)")
     args = ap.parse_args(argv)
 
     file = generate(args.size_mb, quiet=args.quiet_numbers)
-    text = file.read_text(encoding="utf-8")
-    size = len(text.encode("utf-8"))
-    entries = text.count("\n") - 1
+    text, size, entries = read_log(file)
     print(f"document: {rel(file)} · {size / 1e6:.1f} MB · {entries:,} items "
           f"({fixtures_label()}"
           f"{'; no integer beyond 2^53' if args.quiet_numbers else '; every 400th entry has an integer beyond 2^53'})")

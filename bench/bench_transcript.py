@@ -22,7 +22,6 @@ core in-process (``analyse``), best of ``--repeat``.  Aim: at most 3× the refer
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -30,7 +29,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import DATA, Server, best, print_table, rel, write_atomic  # noqa: E402
+from common import DATA, Server, arguments, best, print_table, rel, write_atomic  # noqa: E402
 
 CITIES = "Lyon Paris Oslo Lima Quito Sofia Perth Dakar Hanoi Lagos Minsk Riga Doha Rome Bern".split()
 
@@ -141,10 +140,7 @@ TOOLS = [{"type": "function", "name": "get_weather",
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--size-mb", type=float, default=20, help="size of each text in MB (default 20)")
-    ap.add_argument("--repeat", type=int, default=3, help="runs per timing, best kept (default 3)")
-    ap.add_argument("--no-api", action="store_true", help="skip the HTTP timing")
+    ap = arguments(__doc__, repeat=3, size="size of each text")
     args = ap.parse_args(argv)
     rows = []
     texts = {n: generate(n, args.size_mb).read_text(encoding="utf-8")

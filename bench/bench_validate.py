@@ -30,7 +30,6 @@ table's rows as dicts.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import http.client
 import json
@@ -46,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import best, process_cpu, start_server  # noqa: E402
+from common import arguments, best, process_cpu, read_log, start_server  # noqa: E402
 DATA = ROOT / "bench" / "data"
 
 SCHEMA = {
@@ -161,18 +160,13 @@ def time_api(conn: http.client.HTTPConnection, payload: bytes, pid: int) -> tupl
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--size-mb", type=float, default=20, help="size of the generated log in MB (default 20)")
-    ap.add_argument("--repeat", type=int, default=1, help="runs per timing, best kept (default 1)")
-    ap.add_argument("--no-api", action="store_true", help="skip the HTTP timing")
+    ap = arguments(__doc__)
     ap.add_argument("--no-jsonschema-path", action="store_true",
                     help="skip the core's jsonschema path (the slowest row)")
     args = ap.parse_args(argv)
 
     file = generate(args.size_mb)
-    text = file.read_text(encoding="utf-8")
-    size = len(text.encode("utf-8"))
-    n_items = text.count("\n") - 1
+    text, size, n_items = read_log(file)
     schema_text = json.dumps(SCHEMA, indent=2)
     print(f"document: {file.relative_to(ROOT)} · {size / 1e6:.1f} MB · {n_items:,} items · "
           f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")

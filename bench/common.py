@@ -9,6 +9,7 @@ all and prints one table.
 
 from __future__ import annotations
 
+import argparse
 import http.client
 import json
 import os
@@ -78,6 +79,24 @@ def rel(path: Path) -> str:
         return str(path.relative_to(ROOT))
     except ValueError:
         return str(path)
+
+
+def read_log(path: Path) -> tuple[str, int, int]:
+    """A generated log (a JSON array, one entry a line): (its text, its size in bytes, entries)."""
+    text = path.read_text(encoding="utf-8")
+    return text, len(text.encode("utf-8")), text.count("\n") - 1
+
+
+# ----------------------------------------------------------------------------- the command line
+
+def arguments(doc: str, *, repeat: int = 1, size: str = "size of the generated log") -> argparse.ArgumentParser:
+    """The flags every log benchmark takes (``--size-mb``, ``--repeat``, ``--no-api``), described
+    by the first paragraph of the script's ``doc``; the script adds its own."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--size-mb", type=float, default=20, help=f"{size} in MB (default 20)")
+    ap.add_argument("--repeat", type=int, default=repeat, help=f"runs per timing, best kept (default {repeat})")
+    ap.add_argument("--no-api", action="store_true", help="skip the HTTP timing")
+    return ap
 
 
 # ----------------------------------------------------------------------------- timing
