@@ -184,7 +184,7 @@ def _log(ctx: Context, docs) -> None:
             out = d.get("output") if isinstance(d.get("output"), list) else []
             items = [(it, Place(p.piece, f"{p.pointer}/output/{i}")) for i, it in enumerate(out)]
             states(items, d.get("status") if isinstance(d.get("status"), str) else None,
-                   Place(p.piece, p.pointer + "/status"), ctx.report)
+                   p.child("/status"), ctx.report)
             if isinstance(d.get("id"), str):
                 held[d["id"]] = {it["call_id"]: q for it, q in items if type(it) is dict and
                                  it.get("type") == "function_call" and
@@ -202,7 +202,7 @@ def _log(ctx: Context, docs) -> None:
                                f"This input repeats the call {it.get('call_id')!r} that "
                                f"previous_response_id {prev!r} already holds: the server has "
                                "it, so it is sent twice. Send only the function_call_output.",
-                               Place(q.piece, q.pointer + "/call_id"),
+                               q.child("/call_id"),
                                [("first", holds[it["call_id"]]), ("second", q)])
                 continue
             placed.append((it, q))

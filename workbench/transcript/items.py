@@ -60,7 +60,7 @@ def pair(entries: list[Entry], report: Report, deadline, limits: Limits, *,
         if c.call_id == "":
             report.add("empty_call_id", f"This {call_word} has an empty call_id: no {output_word} "
                        "can ever be matched to it; the provider must mint a non-empty id.",
-                       Place(c.place.piece, c.place.pointer + "/call_id"))
+                       c.place.child("/call_id"))
             continue
         if not isinstance(c.call_id, str):
             continue
@@ -72,7 +72,7 @@ def pair(entries: list[Entry], report: Report, deadline, limits: Limits, *,
                 report.add("duplicate_replay",
                            f"The same call (call_id {_q(c.call_id)}, {c.name}) appears twice: "
                            "replaying it runs the tool twice; drop the repeated copy.",
-                           Place(c.place.piece, c.place.pointer + "/call_id"),
+                           c.place.child("/call_id"),
                            [_rel("first", first), _rel("second", c)])
             else:
                 report.add("duplicate_call_id",
@@ -80,7 +80,7 @@ def pair(entries: list[Entry], report: Report, deadline, limits: Limits, *,
                            f"{first.name}, then {c.name}): an output cannot say which one it "
                            "answers. Give each call its own id before replaying (a provider "
                            "reusing call_0 across turns is the classic case).",
-                           Place(c.place.piece, c.place.pointer + "/call_id"),
+                           c.place.child("/call_id"),
                            [_rel("first", first), _rel("second", c)])
         same.append(c)
         if isinstance(c.id, str) and c.id and c.id != c.call_id:
@@ -95,7 +95,7 @@ def pair(entries: list[Entry], report: Report, deadline, limits: Limits, *,
             continue
         deadline.check()
         cid = o.call_id
-        here = Place(o.place.piece, o.place.pointer + "/call_id")
+        here = o.place.child("/call_id")
         if cid == "":
             report.add("empty_call_id", f"This {output_word} has an empty call_id: it answers no "
                        "call. Copy the call's call_id exactly.", here)
@@ -163,7 +163,7 @@ def pair(entries: list[Entry], report: Report, deadline, limits: Limits, *,
                        f"The {call_word} {c.name} (call_id {_q(c.call_id)}) has no {output_word}, "
                        f"yet the transcript goes on after it: add its {output_word} right after "
                        "it, or a provider will refuse the history.",
-                       Place(c.place.piece, c.place.pointer), [_rel("call", c)])
+                       c.place, [_rel("call", c)])
         else:
             report.add("pending_call",
                        f"The {call_word} {c.name} (call_id {_q(c.call_id)}) is in the last turn "
@@ -203,13 +203,13 @@ def states(items: list[tuple[Any, Place]], status: Any, status_place: Place | No
                            f"{len(items) - i - 1} more item{'s' if len(items) - i > 2 else ''} "
                            "follow it: incomplete is terminal and must be the last item. The "
                            "items after it cannot be trusted.",
-                           Place(place.piece, place.pointer + "/status"),
+                           place.child("/status"),
                            [("item", items[i + 1][1])])
             if status is not None and status != "incomplete":
                 report.add("incomplete_response_mismatch",
                            f"This item is incomplete but the {what} says {_q(status)}: an "
                            f"incomplete item makes the whole {what} incomplete.",
-                           Place(place.piece, place.pointer + "/status"),
+                           place.child("/status"),
                            [("response", status_place)])
         elif s == "in_progress":
             open_items.append((item, place))
@@ -220,7 +220,7 @@ def states(items: list[tuple[Any, Place]], status: Any, status_place: Place | No
                    f"{'are' if len(open_items) > 1 else 'is'} still in_progress ({names}): a "
                    "completed response never holds open items, so their content may be cut "
                    "off. Do not execute them; fetch the finished response again.",
-                   status_place, [("item", Place(p.piece, p.pointer + "/status"))
+                   status_place, [("item", p.child("/status"))
                                   for _, p in open_items[:50]])
     if status == "incomplete" and statuses and all(s == "completed" for s in statuses):
         report.add("incomplete_response_all_completed",
@@ -275,7 +275,7 @@ def portable(items: list[tuple[Any, Place]], report: Report) -> None:
             report.add("namespaced_item",
                        f"{_q(t)} is one provider's own item type: another server will not "
                        "understand it. Leave it out when replaying elsewhere.",
-                       Place(p.piece, p.pointer + "/type"))
+                       p.child("/type"))
         else:
             others.setdefault(t, []).append(p)
     for t, places in others.items():

@@ -48,6 +48,10 @@ class Place:
     def __init__(self, piece: Piece | None, pointer: str = "", line=None, column=None):
         self.piece, self.pointer, self.line, self.column = piece, pointer, line, column
 
+    def child(self, suffix: str) -> "Place":
+        """The place at ``suffix`` (``/call_id``…) below this one, in the same piece."""
+        return Place(self.piece, self.pointer + suffix)
+
 
 class Report:
     def __init__(self, places: Places, max_findings: int):

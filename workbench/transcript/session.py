@@ -44,6 +44,16 @@ def _pair_of(v: dict) -> tuple:
     return (key_of(v.get("turn_id")), key_of(v.get("call_id")))
 
 
+def _objects(placed, check=None):
+    """The ``(object, place)`` entries of ``placed`` (values that are not objects skipped),
+    calling ``check`` (a deadline's) before each entry when given."""
+    for v, place in placed:
+        if check is not None:
+            check()
+        if type(v) is dict:
+            yield v, place
+
+
 def _call_link(call: dict, place, *, pending: bool) -> dict:
     return {"object": "function_call", "call_id": call.get("call_id"),
             "turn_id": call.get("turn_id"), "name": call.get("name"), "pending": pending,
@@ -79,8 +89,7 @@ class Session:
                     self.history.append((it, Place(piece, f"{base}/{key}/{i}")))
         ra = s.get("required_actions")
         if isinstance(ra, list):
-            seen = {_pair_of(a) for a, _ in self.actions
-                    if type(a) is dict}
+            seen = {_pair_of(a) for a, _ in _objects(self.actions)}
             for i, a in enumerate(ra):
                 if type(a) is dict and _pair_of(a) in seen:
                     continue  # the same action in a later snapshot
@@ -151,10 +160,7 @@ class Session:
                     links.append(link)
 
         history_pairs: dict[tuple, tuple] = {}
-        for it, place in self.history:
-            ctx.deadline.check()
-            if type(it) is not dict:
-                continue
+        for it, place in _objects(self.history, ctx.deadline.check):
             t = it.get("type")
             if t == "handoff":
                 f = self.report.add("handoff_type",
@@ -162,7 +168,7 @@ class Session:
                                     "confuses the SDK's in-process handoff object with the "
                                     "session's orchestration items (create_subagent_call, "
                                     "send_subagent_input_call …). Use those.",
-                                    Place(place.piece, place.pointer + "/type"))
+                                    place.child("/type"))
                 links.append({"object": "handoff", "id": it.get("id"), "_at": place,
                               "_findings": [f] if f else None})
                 continue
@@ -176,15 +182,13 @@ class Session:
                 link = _call_link(it, place, pending=False)
                 if isinstance(who, str) and who in subagents:
                     link["agent_id"] = who
-                    f = self.report.add("subagent_function_call",
-                                        f"This function call is attributed to the subagent "
-                                        f"{_q(who)}: subagents cannot run function tools, so "
-                                        "the host must not execute it. Route the request "
-                                        "through the main agent.",
-                                        Place(place.piece, place.pointer + (
-                                            "/agent_id" if "agent_id" in it else "/from")),
-                                        [("subagent", subagents[who])])
-                    link["_findings"].append(f)
+                    self._flag(link, "subagent_function_call",
+                               f"This function call is attributed to the subagent "
+                               f"{_q(who)}: subagents cannot run function tools, so "
+                               "the host must not execute it. Route the request "
+                               "through the main agent.",
+                               place.child("/agent_id" if "agent_id" in it else "/from"),
+                               [("subagent", subagents[who])])
                 history_pairs.setdefault(pair, (it, place, link))
                 call_links.setdefault(pair, link)
                 links.append(link)
@@ -204,21 +208,17 @@ class Session:
 
         # pending actions: door 2 through the gate
         pending: dict[tuple, dict] = {}
-        for a, place in self.actions:
-            ctx.deadline.check()
-            if type(a) is not dict:
-                continue
+        for a, place in _objects(self.actions, ctx.deadline.check):
             pair = _pair_of(a)
             turn(a.get("turn_id"), place)
             r = ctx.gates.agents(a)
             link = _call_link(a, place, pending=True)
             if pair in pending:
-                f = self.report.add("duplicate_call_id",
-                                    f"Two pending actions share the pair turn_id {_q(pair[0])} / "
-                                    f"call_id {_q(pair[1])}: one result cannot say which it "
-                                    "answers.", Place(place.piece, place.pointer + "/call_id"),
-                                    [("first", pending[pair]["place"])])
-                link["_findings"].append(f)
+                self._flag(link, "duplicate_call_id",
+                           f"Two pending actions share the pair turn_id {_q(pair[0])} / "
+                           f"call_id {_q(pair[1])}: one result cannot say which it "
+                           "answers.", place.child("/call_id"),
+                           [("first", pending[pair]["place"])])
             entry = ctx.call(place, "agents_api", a, r["verdict"], pending=True,
                              report=r.get("report"), tool_result=r.get("tool_result"),
                              reason=r.get("reason"))
@@ -247,34 +247,31 @@ class Session:
                 info = pending[pair]
                 matched = pair
                 if info["answered"]:
-                    f = self.report.add("duplicate_output",
-                                        f"A second tool_result answers turn_id {_q(pair[0])} / "
-                                        f"call_id {_q(pair[1])}: send exactly one result per "
-                                        "action.", Place(place.piece, place.pointer + "/call_id"),
-                                        [("action", info["place"]),
-                                         ("first", info["answered"][0])])
-                    link["_findings"].append(f)
+                    self._flag(link, "duplicate_output",
+                               f"A second tool_result answers turn_id {_q(pair[0])} / "
+                               f"call_id {_q(pair[1])}: send exactly one result per "
+                               "action.", place.child("/call_id"),
+                               [("action", info["place"]),
+                                ("first", info["answered"][0])])
                 info["answered"].append(place)
                 if res.get("success") is True and info["gate"].get("execute") is False:
-                    f = self.report.add("result_executed_after_failed_check",
-                                        f"This result says success: true, but the action's "
-                                        f"arguments fail the tool's schema "
-                                        f"({info['gate'].get('verdict')}): the host executed a "
-                                        "call its own check refused. Answer success: false with "
-                                        "the failing fields instead.",
-                                        Place(place.piece, place.pointer + "/success"),
-                                        [("action", info["place"])])
-                    link["_findings"].append(f)
+                    self._flag(link, "result_executed_after_failed_check",
+                               f"This result says success: true, but the action's "
+                               f"arguments fail the tool's schema "
+                               f"({info['gate'].get('verdict')}): the host executed a "
+                               "call its own check refused. Answer success: false with "
+                               "the failing fields instead.",
+                               place.child("/success"),
+                               [("action", info["place"])])
             elif pair in history_pairs:
                 it, hplace, hlink = history_pairs[pair]
-                f = self.report.add("history_call_answered",
-                                    f"This result answers the history call {it.get('name')} "
-                                    f"(call_id {_q(pair[1])}), which is not pending: it was "
-                                    "answered in its own turn. Only required_actions wait for "
-                                    "a result; drop this one.",
-                                    Place(place.piece, place.pointer + "/call_id"),
-                                    [("call", hplace)])
-                link["_findings"].append(f)
+                self._flag(link, "history_call_answered",
+                           f"This result answers the history call {it.get('name')} "
+                           f"(call_id {_q(pair[1])}), which is not pending: it was "
+                           "answered in its own turn. Only required_actions wait for "
+                           "a result; drop this one.",
+                           place.child("/call_id"),
+                           [("call", hplace)])
                 matched = pair
             else:
                 near = self._near(pair, pending, by_call_id)
@@ -289,25 +286,22 @@ class Session:
                         rel["diff"] = diffs["call_id"]
                     if "turn_id" in diffs:
                         rel["turn_diff"] = diffs["turn_id"]
-                    f = self.report.add("result_pair_mismatch",
-                                        f"This result's pair differs from the pending action's: "
-                                        f"{words}. The harness matches the pair character for "
-                                        "character, so the action stays unanswered and the turn "
-                                        "stalls. Copy turn_id and call_id exactly.",
-                                        Place(place.piece, place.pointer + (
-                                            "/call_id" if "call_id" in diffs else "/turn_id")),
-                                        [("action", info["place"], rel)])
-                    link["_findings"].append(f)
+                    f = self._flag(link, "result_pair_mismatch",
+                                   f"This result's pair differs from the pending action's: "
+                                   f"{words}. The harness matches the pair character for "
+                                   "character, so the action stays unanswered and the turn "
+                                   "stalls. Copy turn_id and call_id exactly.",
+                                   place.child("/call_id" if "call_id" in diffs else "/turn_id"),
+                                   [("action", info["place"], rel)])
                     info["near"].append(f)
                     info["link"]["_findings"].append(f)
                 else:
-                    f = self.report.add("result_without_action",
-                                        f"This result (turn_id {_q(pair[0])}, call_id "
-                                        f"{_q(pair[1])}) answers no pending action and no "
-                                        "history call: nothing waits for it. Check the pair "
-                                        "against required_actions.",
-                                        Place(place.piece, place.pointer + "/call_id"))
-                    link["_findings"].append(f)
+                    self._flag(link, "result_without_action",
+                               f"This result (turn_id {_q(pair[0])}, call_id "
+                               f"{_q(pair[1])}) answers no pending action and no "
+                               "history call: nothing waits for it. Check the pair "
+                               "against required_actions.",
+                               place.child("/call_id"))
             results_out.append({"_at": place, "turn_id": res.get("turn_id"),
                                 "call_id": res.get("call_id"), "success": res.get("success"),
                                 "matched": matched})
@@ -324,12 +318,11 @@ class Session:
                 continue
             a = info["action"]
             if self.events_given:
-                f = self.report.add("action_unanswered",
-                                    f"The pending action {a.get('name')} (turn_id {_q(p[0])}, "
-                                    f"call_id {_q(p[1])}) has no tool_result among the events: "
-                                    "the session waits for it. Gate it and answer it with the "
-                                    "same pair.", info["place"])
-                info["link"]["_findings"].append(f)
+                self._flag(info["link"], "action_unanswered",
+                           f"The pending action {a.get('name')} (turn_id {_q(p[0])}, "
+                           f"call_id {_q(p[1])}) has no tool_result among the events: "
+                           "the session waits for it. Gate it and answer it with the "
+                           "same pair.", info["place"])
             else:
                 self.report.add("pending_call",
                                 f"The pending action {a.get('name')} (turn_id {_q(p[0])}, "
@@ -352,23 +345,26 @@ class Session:
         ctx.chain = {"session_id": self.session_id, "links": links}
         ctx.outputs += len(self.results)
 
+    def _flag(self, link: dict, code: str, message: str, place, related=()):
+        """A finding that breaks ``link`` (the chain shows it at the link)."""
+        f = self.report.add(code, message, place, related)
+        link["_findings"].append(f)
+        return f
+
     def _result_shape(self, res: dict, place, link) -> None:
         success = res.get("success")
         if success is True and "output" in res and not isinstance(res["output"], str) and \
                 not isinstance(res["output"], list):
-            f = self.report.add("result_output_not_string",
-                                "success: true with an output that is not a string: serialise "
-                                "the tool's result first (\"output\": \"{\\\"status\\\":"
-                                "\\\"paid\\\"}\").", Place(place.piece, place.pointer + "/output"))
-            link["_findings"].append(f)
+            self._flag(link, "result_output_not_string",
+                       "success: true with an output that is not a string: serialise "
+                       "the tool's result first (\"output\": \"{\\\"status\\\":"
+                       "\\\"paid\\\"}\").", place.child("/output"))
         if success is False and not (isinstance(res.get("error"), str) and res["error"].strip()):
-            f = self.report.add("result_failure_without_error",
-                                "success: false with no error: neither a person nor the model "
-                                "can tell what failed. Name every failing field, e.g. "
-                                "\"order_id failed schema: expected ^[A-Z]-\\d{4}$\".",
-                                Place(place.piece, place.pointer + (
-                                    "/error" if "error" in res else "/success")))
-            link["_findings"].append(f)
+            self._flag(link, "result_failure_without_error",
+                       "success: false with no error: neither a person nor the model "
+                       "can tell what failed. Name every failing field, e.g. "
+                       "\"order_id failed schema: expected ^[A-Z]-\\d{4}$\".",
+                       place.child("/error" if "error" in res else "/success"))
 
     def _near(self, pair, pending, by_call_id):
         t, c = pair
@@ -401,9 +397,7 @@ class Session:
 
     def _subagents(self) -> dict:
         out = {}
-        for it, place in self.history:
-            if type(it) is not dict:
-                continue
+        for it, place in _objects(self.history):
             if it.get("type") == "create_subagent_call":
                 sid = it.get("subagent_id") or it.get("call_id") or it.get("id")
                 if isinstance(sid, str):
