@@ -52,7 +52,11 @@ def finding_index(report: dict, code: str) -> int:
     return next(i for i, f in enumerate(report["findings"]) if f["code"] == code)
 
 
-def wait_report(page, kind_label: str):
+def paste_report(page, text: str, kind_label: str):
+    """Paste ``text`` into a fresh Gate page and wait for its report, whose summary line
+    starts with ``kind_label``."""
+    page.goto("/gate")
+    page.fill("#item", text)
     page.wait_for_selector("#report")
     page.wait_for_function("([want]) => document.getElementById('summary-line')?.textContent.startsWith(want)",
                            arg=[kind_label], timeout=20000)
@@ -68,9 +72,7 @@ def test_cut_off_stream_timeline_finding_and_line(page, server, shared):
     assert report["kind"] == "response_stream"
     end = finding_index(report, "stream_no_terminal")
     end_line = report["findings"][end]["line"]
-    page.goto("/gate")
-    page.fill("#item", text)
-    wait_report(page, "response stream")
+    paste_report(page, text, "response stream")
     summary = page.inner_text("#summary-line")
     errors = sum(f["severity"] == "error" for f in report["findings"])
     assert f"{errors} errors" in summary and "0 calls" in summary
@@ -119,9 +121,7 @@ def test_a_broken_order_is_drawn_broken_and_leads_to_its_finding(page, server):
     report = api_report(server, text)
     order = finding_index(report, "stream_order")
     assert order in report["timeline"][0]["broken"]
-    page.goto("/gate")
-    page.fill("#item", text)
-    wait_report(page, "response stream")
+    paste_report(page, text, "response stream")
     page.wait_for_selector("#timeline .tl-row.broken")
     assert page.locator("#timeline .tl-end.broken").count() == 0      # it did end
     assert page.locator("#timeline .tl-terminal").first.text_content() == ""   # a box, its label beside
@@ -140,9 +140,7 @@ def test_a_stream_call_is_walked_through_the_gate(page, server, shared):
     text = (shared / "reference" / WITH_CALL).read_text()
     report = api_report(server, text)
     assert [c["name"] for c in report["calls"]] == ["multiply"]
-    page.goto("/gate")
-    page.fill("#item", text)
-    wait_report(page, "response stream")
+    paste_report(page, text, "response stream")
     call = page.locator("#calls li.call")
     assert call.count() == 1
     assert call.get_attribute("data-verdict") == report["calls"][0]["verdict"]
@@ -165,9 +163,7 @@ def test_session_chain_drifted_pin_leads_to_its_finding(page, server):
     report = api_report(server, SESSION)
     assert report["kind"] == "agents_session"
     mismatch = finding_index(report, "result_pair_mismatch")
-    page.goto("/gate")
-    page.fill("#item", SESSION)
-    wait_report(page, "Agents API session")
+    paste_report(page, SESSION, "Agents API session")
     page.wait_for_selector("#chain svg")
     objects = page.locator("#chain .chain-node").evaluate_all("els => els.map(e => e.dataset.object)")
     assert objects.count("function_call") == 2 and "agent" in objects and "turn" in objects
@@ -192,9 +188,7 @@ def test_session_chain_drifted_pin_leads_to_its_finding(page, server):
 
 
 def test_a_pending_agents_action_is_walked_with_its_dialect(page, server):
-    page.goto("/gate")
-    page.fill("#item", SESSION)
-    wait_report(page, "Agents API session")
+    paste_report(page, SESSION, "Agents API session")
     pending = page.locator("#calls li.call", has_text="pending")
     assert pending.count() == 1
     pending.locator("button.walk-call").click()
