@@ -4,10 +4,11 @@
 // unchanged runs, and moves between changes with n / p (or F7 / Shift+F7).
 // Without JavaScript the page is a plain form: the server renders the change list and the patch.
 
-import { debounce, latestOnly, persist, formatBytes, postLarge, copyText, download, toast, h,
+import { answerError, byIds, busyHeadline, persist, formatBytes, postLarge, copyText, download, toast, h,
   renderError, DocumentInput, plural } from "./app.js";
 import { watchStale } from "./stale.js";
 import { AlignedGrid } from "./diffgrid.js";
+import { ViewRuns } from "./runs.js";
 
 const LIVE_LIMIT = 200_000;     // characters (both sides): compare as you type below this
 const KEEP_LIMIT = 2_000_000;   // characters: larger inputs are not kept in session storage
@@ -15,25 +16,30 @@ const BIG_LIMIT = 2_000_000;    // characters: a larger file or paste is held in
 const LIST_STEP = 500;          // change-list rows rendered at a time
 const PATCH_SHOWN = 200_000;    // characters of the patch shown in the page (copy/download: all)
 
+// the sample pair: two providers' answers to one request (the message item is the same in both)
+const SAMPLE_MESSAGE = `    {
+      "type": "message",
+      "id": "msg_001",
+      "role": "assistant",
+      "content": [{"type": "output_text", "text": "Let me look up the weather."}]
+    }`;
+
+const sampleCall = (callId, args) => `    {
+      "type": "function_call",
+      "id": "fc_001",
+      "call_id": "${callId}",
+      "name": "get_weather",
+      "arguments": "${args}",
+      "status": "completed"
+    }`;
+
 const SAMPLE_LEFT = `{
   "id": "resp_left_01",
   "model": "provider-a/model-1",
   "temperature": 1.0,
   "output": [
-    {
-      "type": "message",
-      "id": "msg_001",
-      "role": "assistant",
-      "content": [{"type": "output_text", "text": "Let me look up the weather."}]
-    },
-    {
-      "type": "function_call",
-      "id": "fc_001",
-      "call_id": "call_A1",
-      "name": "get_weather",
-      "arguments": "{\\"location\\": \\"Paris\\", \\"days\\": 3}",
-      "status": "completed"
-    }
+${SAMPLE_MESSAGE},
+${sampleCall("call_A1", '{\\"location\\": \\"Paris\\", \\"days\\": 3}')}
   ],
   "usage": {"input_tokens": 328, "output_tokens": 52, "total_tokens": 380}
 }
@@ -49,20 +55,8 @@ const SAMPLE_RIGHT = `{
       "id": "rs_001",
       "summary": []
     },
-    {
-      "type": "message",
-      "id": "msg_001",
-      "role": "assistant",
-      "content": [{"type": "output_text", "text": "Let me look up the weather."}]
-    },
-    {
-      "type": "function_call",
-      "id": "fc_001",
-      "call_id": "call_B7",
-      "name": "get_weather",
-      "arguments": "{\\"location\\":\\"Paris\\",\\"days\\":4}",
-      "status": "completed"
-    }
+${SAMPLE_MESSAGE},
+${sampleCall("call_B7", '{\\"location\\":\\"Paris\\",\\"days\\":4}')}
   ],
   "usage": {"input_tokens": 328, "output_tokens": 61, "total_tokens": 389}
 }
@@ -70,16 +64,9 @@ const SAMPLE_RIGHT = `{
 
 const OP_MARK = { add: "+", remove: "−", replace: "~", move: "⇄" };
 
-const form = document.getElementById("diff-form");
-const summary = document.getElementById("summary");
-const viewEl = document.getElementById("diffview");
-const optOrder = document.getElementById("ignore_order");
-const optKey = document.getElementById("match_key");
-const optStrings = document.getElementById("parse_strings");
-const optIgnore = document.getElementById("ignore_paths");
-const optPreset = document.getElementById("preset");
-const optTolerance = document.getElementById("tolerance");
-const optEngine = document.getElementById("engine");
+const [form, summary, viewEl, optOrder, optKey, optStrings, optIgnore, optPreset, optTolerance, optEngine] = byIds(
+  "diff-form", "summary", "diffview", "ignore_order", "match_key", "parse_strings", "ignore_paths", "preset",
+  "tolerance", "engine");
 const presetKeep = new Set(JSON.parse(sessionStorage.getItem("diff:preset_keep") || "[]"));
 
 document.body.dataset.liveView = "1";
@@ -88,8 +75,7 @@ document.body.dataset.liveView = "1";
 
 function makeSide(name) {
   const input = new DocumentInput({
-    textarea: document.getElementById(name), fileInput: document.getElementById(`${name}_file`),
-    status: document.getElementById(`${name}-status`), storageKey: `diff:${name}`, what: `${name} document`,
+    field: name, storageKey: `diff:${name}`, what: `${name} document`,
     bigId: `${name}-big`, liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT, keepLimit: KEEP_LIMIT,
     largeStatus: "large input: press Ctrl/⌘+Enter or Compare",
     bigHint: "Press Compare (or Ctrl/⌘+Enter).",
@@ -137,22 +123,20 @@ function setStates(state) { for (const s of bothSides) s.setState(state, { soon:
 function onInput(immediate = false) {
   const total = sides.left.text.length + sides.right.text.length;
   if (sides.left.isEmpty || sides.right.isEmpty) {
-    liveRun.cancel();
+    runs.live.cancel();
     if (sides.left.isEmpty && sides.right.isEmpty) showEmpty();
     else setStates(null);
     return;
   }
   if (total <= LIVE_LIMIT) {
     setStates({ kind: "busy" });
-    if (immediate) run(); else liveRun();
+    if (immediate) run(); else runs.live();
   } else {
-    liveRun.cancel();
+    runs.live.cancel();
     setStates({ kind: "large" });
   }
 }
 
-form.addEventListener("submit", (e) => { e.preventDefault(); run(); });
-document.addEventListener("workbench:run", () => run());
 
 // ------------------------------------------------------------------ running
 
@@ -172,36 +156,32 @@ function options() {
   return body;
 }
 
-const request = latestOnly((signal, body) => postLarge("/api/diff", body, { signal }));
-const liveRun = debounce(() => run(), 300);
-let runSeq = 0;
+const runs = new ViewRuns({ go: () => run(), post: (signal, body) => postLarge("/api/diff", body, { signal }), wait: 300, form });
 
 async function run() {
-  liveRun.cancel();
+  runs.live.cancel();
   const left = sides.left.text; const right = sides.right.text;
   if (!left.trim() || !right.trim()) {
     showMessage(!left.trim() && !right.trim() ? null : `Add the ${!left.trim() ? "left" : "right"} document to compare.`);
     for (const s of bothSides) if (s.state?.kind === "busy") s.setState(null);
     return;
   }
-  const mine = ++runSeq;
   setStates({ kind: "busy" });
   const size = left.length + right.length;
   if (size > LIVE_LIMIT || !summary.querySelector(".headline")) {
-    summary.replaceChildren(h("div", { class: "headline", id: "headline" }, h("span", { class: "spinner", "aria-hidden": "true" }), ` Comparing ${formatBytes(size)}…`));
+    summary.replaceChildren(busyHeadline(`Comparing ${formatBytes(size)}…`));
   }
   viewEl.setAttribute("aria-busy", "true");
-  let res;
-  try { res = await request({ left, right, ...options() }); }
-  catch (err) { res = { ok: false, status: 0, body: { error: { code: "network", message: String(err) } } }; }
-  if (res === undefined || mine !== runSeq) return;
+  const got = await runs.send({ left, right, ...options() });
+  if (!got) return;
+  const { res } = got;
   viewEl.removeAttribute("aria-busy");
   if (res.ok) showResult(res.body);
-  else showError(res.body?.error || { code: "unknown", message: `HTTP ${res.status}` });
+  else showError(answerError(res));
 }
 
 function showMessage(text) {
-  ++runSeq;
+  runs.drop();
   document.getElementById("server-result")?.remove();
   summary.replaceChildren(h("p", { class: "muted", id: "placeholder" }, text || "Paste or open two documents and press Compare. The differences appear here, side by side."));
   viewEl.hidden = true;

@@ -51,6 +51,11 @@ export function toast(message) {
   clearTimeout(toastTimer); toastTimer = setTimeout(() => toastEl.classList.remove("show"), 1600);
 }
 
+/** The elements with these ids, in order (null for an id the page lacks). */
+export function byIds(...ids) {
+  return ids.map((id) => document.getElementById(id));
+}
+
 /** Build an element: h("button", {class: "x", onclick: f}, "text", child). */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -63,6 +68,11 @@ export function h(tag, attrs = {}, ...children) {
   }
   for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c instanceof Node ? c : String(c));
   return el;
+}
+
+/** The headline a run shows while it waits for the server: a spinner and what it does. */
+export function busyHeadline(message) {
+  return h("div", { class: "headline", id: "headline" }, h("span", { class: "spinner", "aria-hidden": "true" }), " ", message);
 }
 
 /** Render an API error body into `box` (message, line:column, caret snippet). */

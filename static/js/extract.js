@@ -2,10 +2,11 @@
 // with copy buttons and highlighted in the shared JSON viewer. Without JavaScript the page is
 // a plain form that the server renders.
 
-import { debounce, latestOnly } from "./http.js";
-import { copyText, renderError, h, shortList } from "./dom.js";
+import { answerError } from "./http.js";
+import { copyText, renderError, h, byIds, busyHeadline, shortList } from "./dom.js";
+import { inputRuns } from "./runs.js";
 import { formatBytes, plural } from "./text.js";
-import { persist, DocumentInput } from "./inputs.js";
+import { persist } from "./inputs.js";
 import { watchStale } from "./stale.js";
 import { JsonViewer } from "./viewer.js";
 import { compactJson } from "./jsonmodel.js";
@@ -71,16 +72,8 @@ const SAMPLE = `{
 }
 `;
 
-const form = document.getElementById("extract-form");
-const ta = document.getElementById("document");
-const fileInput = document.getElementById("document_file");
-const statusEl = document.getElementById("document-status");
-const pathInput = document.getElementById("path");
-const engineSel = document.getElementById("engine");
-const summary = document.getElementById("summary");
-const matchesEl = document.getElementById("matches");
-const selectionEl = document.getElementById("selection");
-const viewerEl = document.getElementById("viewer");
+const [form, pathInput, engineSel, summary, matchesEl, selectionEl, viewerEl] = byIds(
+  "extract-form", "path", "engine", "summary", "matches", "selection", "viewer");
 
 document.body.dataset.liveView = "1";
 
@@ -98,7 +91,7 @@ for (const code of form.querySelectorAll(".example-text")) {
   button.addEventListener("click", () => {
     pathInput.value = button.dataset.path;
     pathInput.dispatchEvent(new Event("input", { bubbles: true }));
-    liveRun.cancel();
+    runs.live.cancel();
     go();
   });
   code.replaceWith(button);
@@ -109,21 +102,11 @@ show(selectionEl, false);
 
 // ------------------------------------------------------------------ input: kept, opened, dropped
 
-let markNext = false;   // the next document error selects its line in the input (paste, file…)
-
-const input = new DocumentInput({
-  textarea: ta, fileInput, status: statusEl, storageKey: "extract:document", what: "document",
-  liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT, keepLimit: BIG_LIMIT,
-  largeStatus: "large document: press Enter in the expression (or Extract) to run",
-  bigHint: "Press Enter in the expression (or Extract) to run.",
-  onChange: ({ reason, explicit, empty, live }) => {
-    markNext = explicit;
-    if (empty) { liveRun.cancel(); input.setState(null); showIdle(); return; }
-    if (reason === "file" || reason === "sample" || (input.isBig && reason === "paste")) { liveRun.cancel(); go(); return; }
-    if (live) { input.setState({ kind: "busy" }, { soon: true }); liveRun(); }
-    else { liveRun.cancel(); input.setState({ kind: "large" }, { soon: true }); }
-  },
-});
+const { runs, input } = inputRuns({ url: "/api/extract", wait: 250, form, go: () => go(),
+  onEmpty: () => { input.setState(null); showIdle(); },
+  field: "document", storageKey: "extract:document", what: "document", liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT,
+  keepLimit: BIG_LIMIT, largeStatus: "large document: press Enter in the expression (or Extract) to run",
+  bigHint: "Press Enter in the expression (or Extract) to run." });
 persist(pathInput, "extract:path");
 persist(engineSel, "extract:engine");
 
@@ -132,57 +115,43 @@ watchStale({ form, results: [summary, matchesEl, viewerEl, selectionEl],
   hint: () => (input.isLive && !input.isBig ? "Updating…" : "Press Enter in the expression (or Extract) to update it.") });
 
 pathInput.addEventListener("input", () => {
-  if (!pathInput.value.trim()) { liveRun.cancel(); showIdle(); return; }
-  if (input.isLive) liveRun(); else liveRun.cancel();
+  if (!pathInput.value.trim()) { runs.live.cancel(); showIdle(); return; }
+  if (input.isLive) runs.live(); else runs.live.cancel();
 });
 engineSel.addEventListener("change", () => { if (input.isLive) go(); });
 
 const sampleButton = h("button", { type: "button", "data-action": "sample",
   title: "Load a small Agents API / Open Responses document that every example matches" }, "Load sample");
 const clearButton = h("button", { type: "button", "data-action": "clear" }, "Clear");
-fileInput.after(sampleButton, clearButton);
+input.fileInput.after(sampleButton, clearButton);
 sampleButton.addEventListener("click", () => {
   if (!pathInput.value.trim()) pathInput.value = "$..call_id";
   pathInput.dispatchEvent(new Event("input", { bubbles: true }));
-  liveRun.cancel();
+  runs.live.cancel();
   input.setText(SAMPLE, { name: "sample.json", reason: "sample" });
 });
 clearButton.addEventListener("click", () => input.clear());
 
-form.addEventListener("submit", (e) => { e.preventDefault(); liveRun.cancel(); markNext = true; go(); });
-document.addEventListener("workbench:run", () => { liveRun.cancel(); markNext = true; go(); });
-
 // ------------------------------------------------------------------ running
-
-const request = latestOnly((signal, body) => input.post("/api/extract", body, { signal }));
-const liveRun = debounce(() => go(), 250);
-let runSeq = 0;
 
 async function go() {
   const text = input.text;
   const path = pathInput.value;
   if (!text.trim() || !path.trim()) { showIdle(); return; }
-  const mine = ++runSeq;
-  const mark = markNext; markNext = false;
   input.setState({ kind: "busy" });
   if (!input.isLive || !summary.querySelector(".headline")) {
-    showBusy(input.isLive ? "Running…" : `Running on ${formatBytes(text.length)}…`);
+    summary.replaceChildren(busyHeadline(input.isLive ? "Running…" : `Running on ${formatBytes(text.length)}…`));
   }
   summary.setAttribute("aria-busy", "true");
-  let res;
-  try {
-    res = await request({ document: text, path, engine: engineSel.value });
-  } catch (err) {
-    res = { ok: false, status: 0, body: { error: { code: "network", message: String(err) } } };
-  }
-  if (res === undefined || mine !== runSeq) return;  // a newer run took over
+  const got = await runs.send({ document: text, path, engine: engineSel.value });
+  if (!got) return;  // a newer run took over
   summary.removeAttribute("aria-busy");
-  if (res.ok) await showResult(res.body, text, mine);
-  else showError(res.body?.error || { code: "unknown", message: `HTTP ${res.status}` }, mark, text);
+  if (got.res.ok) await showResult(got.res.body, text, got.mine);
+  else showError(answerError(got.res), got.mark, text);
 }
 
 function showIdle() {
-  ++runSeq;
+  runs.drop();
   summary.removeAttribute("aria-busy");
   const text = input.text;
   if (!text.trim() || input.state?.kind === "busy") input.setState(null);
@@ -192,11 +161,6 @@ function showIdle() {
   matchesEl.replaceChildren();
   viewer.highlight([], "match");
   delete form.dataset.count;
-}
-
-function showBusy(message) {
-  summary.replaceChildren(h("div", { class: "headline", id: "headline" },
-    h("span", { class: "spinner", "aria-hidden": "true" }), " ", message));
 }
 
 async function showResult(body, text, mine) {
@@ -233,7 +197,7 @@ async function showResult(body, text, mine) {
   if (body.jsonl) {
     viewerFor = null;
     viewer.clear();
-    if (mine === runSeq) form.dataset.doneFor = pathInput.value;
+    if (runs.isLatest(mine)) form.dataset.doneFor = pathInput.value;
     return;
   }
   if (viewerFor !== text) {
@@ -243,7 +207,7 @@ async function showResult(body, text, mine) {
   }
   const pointers = matches.map((m) => m.pointer).filter((p) => typeof p === "string");
   viewer.highlight(pointers, "match");
-  if (mine === runSeq) form.dataset.doneFor = pathInput.value;
+  if (runs.isLatest(mine)) form.dataset.doneFor = pathInput.value;
 }
 
 
@@ -371,7 +335,7 @@ function offerSelection(node) {
       onclick: () => {
         pathInput.value = node.path;
         pathInput.dispatchEvent(new Event("input", { bubbles: true }));
-        liveRun.cancel();
+        runs.live.cancel();
         pathInput.focus();
         go();
       } }, "Use as expression"));

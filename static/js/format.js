@@ -1,10 +1,11 @@
 // Format view: live formatting through POST /api/format, shown in the shared JSON viewer.
 // Without JavaScript the page is a plain form that the server renders.
 
-import { debounce, latestOnly } from "./http.js";
-import { renderError, h, shortList, copyText, download } from "./dom.js";
+import { answerError } from "./http.js";
+import { renderError, h, byIds, busyHeadline, shortList, copyText, download } from "./dom.js";
+import { inputRuns } from "./runs.js";
 import { formatBytes, plural } from "./text.js";
-import { persist, DocumentInput } from "./inputs.js";
+import { persist } from "./inputs.js";
 import { watchStale } from "./stale.js";
 import { JsonViewer } from "./viewer.js";
 
@@ -49,15 +50,8 @@ const SAMPLE = `{
 }
 `;
 
-const form = document.getElementById("format-form");
-const ta = document.getElementById("text");
-const fileInput = document.getElementById("text_file");
-const indentSel = document.getElementById("indent");
-const sortBox = document.getElementById("sort_keys");
-const kindSel = document.getElementById("input_kind");
-const statusEl = document.getElementById("text-status");
-const summary = document.getElementById("summary");
-const viewerEl = document.getElementById("viewer");
+const [form, indentSel, sortBox, kindSel, summary, viewerEl] = byIds(
+  "format-form", "indent", "sort_keys", "input_kind", "summary", "viewer");
 
 document.body.dataset.liveView = "1";
 
@@ -69,23 +63,11 @@ viewerEl.after(minEl);
 
 // ------------------------------------------------------------------ input: kept, opened, dropped
 
-let markNext = false;   // the next result should select the error line in the input (paste, file…)
-
-const input = new DocumentInput({
-  textarea: ta, fileInput, status: statusEl, storageKey: "format:text", what: "input",
-  liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT, keepLimit: BIG_LIMIT,
-  largeStatus: "large input: press Ctrl/⌘+Enter or Format",
-  bigHint: "Press Format (or Ctrl/⌘+Enter) to format it.",
-  doneHint: "Done: the answer for it is shown beside it.",
-  onChange: ({ reason, explicit, empty, live }) => {
-    // a paste, a drop, a file or the sample selects the error line; typing never moves the caret
-    markNext = explicit;
-    if (empty) { liveRun.cancel(); showEmpty(); return; }
-    if (reason === "file" || reason === "sample" || (input.isBig && reason === "paste")) { liveRun.cancel(); go(); return; }
-    if (live) { input.setState({ kind: "busy" }, { soon: true }); liveRun(); }
-    else { liveRun.cancel(); input.setState({ kind: "large" }, { soon: true }); }
-  },
-});
+// a paste, a drop, a file or the sample selects the error line; typing never moves the caret
+const { runs, input } = inputRuns({ url: "/api/format", wait: 300, form, go: () => go(), onEmpty: () => showEmpty(),
+  field: "text", storageKey: "format:text", what: "input", liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT, keepLimit: BIG_LIMIT,
+  largeStatus: "large input: press Ctrl/⌘+Enter or Format", bigHint: "Press Format (or Ctrl/⌘+Enter) to format it.",
+  doneHint: "Done: the answer for it is shown beside it." });
 persist(indentSel, "format:indent");
 persist(sortBox, "format:sort_keys");
 persist(kindSel, "format:input");
@@ -109,37 +91,23 @@ form.querySelector('[data-action="sample"]').addEventListener("click", () => {
 });
 form.querySelector('[data-action="clear"]').addEventListener("click", () => input.clear());
 
-form.addEventListener("submit", (e) => { e.preventDefault(); liveRun.cancel(); markNext = true; go(); });
-document.addEventListener("workbench:run", () => { liveRun.cancel(); markNext = true; go(); });
-
 // ------------------------------------------------------------------ running
-
-const request = latestOnly((signal, body) => input.post("/api/format", body, { signal }));
-const liveRun = debounce(() => go(), 300);
-let runSeq = 0;
 
 async function go() {
   const text = input.text;
   if (!text.trim()) { showEmpty(); return; }
-  const mine = ++runSeq;
-  const mark = markNext; markNext = false;
   input.setState({ kind: "busy" });
   if (!input.isLive || !summary.querySelector(".headline")) {
-    showBusy(`Formatting ${formatBytes(text.length)}…`);
+    summary.replaceChildren(busyHeadline(`Formatting ${formatBytes(text.length)}…`));
   }
-  let res;
-  try {
-    res = await request({ text, indent: indentValue(), sort_keys: sortBox.checked, input: kindSel.value });
-  } catch (err) {
-    res = { ok: false, status: 0, body: { error: { code: "network", message: String(err) } } };
-  }
-  if (res === undefined || mine !== runSeq) return;  // a newer run took over
-  if (res.ok) await showResult(res.body, text, mine);
-  else showError(res.body?.error || { code: "unknown", message: `HTTP ${res.status}` }, mark);
+  const got = await runs.send({ text, indent: indentValue(), sort_keys: sortBox.checked, input: kindSel.value });
+  if (!got) return;  // a newer run took over
+  if (got.res.ok) await showResult(got.res.body, text, got.mine);
+  else showError(answerError(got.res), got.mark);
 }
 
 function showEmpty() {
-  ++runSeq;
+  runs.drop();
   input.setState(null);
   summary.replaceChildren(h("p", { class: "muted", id: "placeholder" }, "The formatted document appears here."));
   document.getElementById("output")?.remove();
@@ -148,15 +116,11 @@ function showEmpty() {
   hideMinified();
 }
 
-function showBusy(message) {
-  summary.replaceChildren(h("div", { class: "headline", id: "headline" }, h("span", { class: "spinner", "aria-hidden": "true" }), " ", message));
-}
-
 async function showResult(body, text, mine) {
   const warnings = body.warnings || [];
   const stats = body.stats || {};
   input.setState({ kind: "ok" });
-  delete ta.dataset.markedLine;
+  delete input.ta.dataset.markedLine;
   const kind = body.converted ? KIND_NAMES[body.converted.from] || "JSON" : "JSON";
   const minified = indentValue() === 0;
   const headline = h("div", { class: "headline good", id: "headline" },
@@ -183,7 +147,7 @@ async function showResult(body, text, mine) {
     viewer.clear();
     viewerEl.hidden = true;
     showMinified(body.formatted, `${base}.min.json`);
-    if (mine === runSeq) viewerEl.dataset.formattedFor = String(text.length);
+    if (runs.isLatest(mine)) viewerEl.dataset.formattedFor = String(text.length);
     return;
   }
   hideMinified();
@@ -192,7 +156,7 @@ async function showResult(body, text, mine) {
   const warnPointers = [...new Set(warnings.map((w) => w.pointer).filter((p) => typeof p === "string"))];
   if (warnPointers.length) viewer.highlight(warnPointers, "warn");
   await rendering;
-  if (mine === runSeq) viewerEl.dataset.formattedFor = String(text.length);
+  if (runs.isLatest(mine)) viewerEl.dataset.formattedFor = String(text.length);
 }
 
 function hideMinified() { minEl.hidden = true; minEl.replaceChildren(); }

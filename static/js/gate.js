@@ -8,7 +8,7 @@
 // marked, "walk this call" for envelopes and transcripts, and copying the function_call_output
 // (or, for the Agents API dialect, the tool_result event).
 
-import { debounce, latestOnly, postLarge, renderError, copyText, h, shortList, DocumentInput, markInTextarea } from "./app.js";
+import { debounce, latestOnly, networkAnswer, onRun, postLarge, renderError, copyText, h, shortList, DocumentInput, markInTextarea } from "./app.js";
 import { JsonViewer } from "./viewer.js";
 import { watchStale } from "./stale.js";
 import { sniff, renderReport, callItem, KIND_LABEL } from "./transcript.js";
@@ -47,8 +47,7 @@ let markNext = false;   // the next error selects its line in the input (paste, 
 const inputs = {};
 for (const name of ["item", "schema", "original"]) {
   const input = new GateInput({
-    textarea: document.getElementById(name), fileInput: document.getElementById(`${name}_file`),
-    status: document.getElementById(`${name}-status`), storageKey: `gate:${name}`, what: name,
+    field: name, storageKey: `gate:${name}`, what: name,
     bigId: `${name}-big`, liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT, keepLimit: BIG_LIMIT,
     largeStatus: "large input: press Ctrl/⌘+Enter or Gate", bigHint: "Press Gate (or Ctrl/⌘+Enter).",
     onChange: ({ reason, explicit }) => {
@@ -114,7 +113,7 @@ async function run() {
   body.setAttribute("aria-busy", "true");
   let got;
   try { got = await runLatest(inputs.item.text); }
-  catch (err) { got = { mode: "item", answer: { ok: false, status: 0, body: { error: { code: "network", message: String(err) } } } }; }
+  catch (err) { got = { mode: "item", answer: networkAnswer(err) }; }
   if (!got) return;  // a newer run is on its way
   const { mode, answer } = got;
   body.removeAttribute("aria-busy");
@@ -126,8 +125,7 @@ async function run() {
   }
 }
 
-form.addEventListener("submit", (e) => { e.preventDefault(); markNext = true; run(); });
-document.addEventListener("workbench:run", () => { markNext = true; run(); });
+onRun(form, () => { markNext = true; run(); });
 
 function showEmpty() {
   live.textContent = ""; live.className = "headline";

@@ -63,6 +63,18 @@ export function debounce(fn, wait = 250) {
   return wrapped;
 }
 
+/** What a run gets when its request fails outright (an HTTP error is an answer, not this). */
+export const networkAnswer = (err) => ({ ok: false, status: 0, body: { error: { code: "network", message: String(err) } } });
+
+/** The error an answer that is not ok carries: the server's own, else one naming the HTTP status. */
+export const answerError = (res) => res.body?.error || { code: "unknown", message: `HTTP ${res.status}` };
+
+/** latestOnly for a view's runs: a request that fails outright answers as a network error. */
+export function latestAnswer(fn) {
+  const latest = latestOnly(fn);
+  return (...args) => latest(...args).catch(networkAnswer);
+}
+
 /** Live-run helper: only the latest request counts; older answers are dropped. */
 export function latestOnly(fn) {
   let seq = 0; let controller = null;

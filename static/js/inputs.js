@@ -182,6 +182,7 @@ export class LineGutter {
  *
  *   const doc = new DocumentInput({ textarea, fileInput, status, storageKey: "format:text",
  *     onChange: ({ reason, explicit, empty, live }) => { ... } });
+ *   new DocumentInput({ field: "text", … })  // the page's #text, #text_file and #text-status
  *   doc.text; doc.isBig; doc.isLive; doc.isEmpty; doc.sourceName
  *   doc.setText(text, { name, reason }); doc.clear()
  *   doc.setState({ kind: "ok" | "error" | "busy" | "large", line, column }) // status line + mark
@@ -193,7 +194,9 @@ export class LineGutter {
  * the page runs at once and may select the error line.
  */
 export class DocumentInput {
-  constructor({ textarea, fileInput = null, status, storageKey, liveLimit = 1_000_000, bigLimit = 2_000_000,
+  constructor({ field = null, textarea = document.getElementById(field),
+    fileInput = field === null ? null : document.getElementById(`${field}_file`),
+    status = document.getElementById(`${field}-status`), storageKey, liveLimit = 1_000_000, bigLimit = 2_000_000,
     keepLimit = 2_000_000, what = "input", bigId = "bigtext", largeStatus = "large input: press Ctrl/⌘+Enter to run",
     bigHint = "Press Ctrl/⌘+Enter to run.", doneHint = "The result for it is shown.", onChange = () => {} }) {
     this.ta = textarea;

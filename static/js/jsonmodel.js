@@ -62,6 +62,13 @@ class ViewerParseError extends Error {
   constructor(message, offset) { super(message); this.offset = offset; }
 }
 
+/** The node table's columns (one typed array each, one slot a node) and their array types. */
+const NODE_COLUMNS = [
+  ["kind", Uint8Array], ["open", Uint8Array], ["depth", Uint32Array], ["parent", Int32Array],
+  ["size", Int32Array], ["count", Int32Array], ["idx", Int32Array], ["kS", Int32Array], ["kE", Int32Array],
+  ["vS", Int32Array], ["vE", Int32Array], ["line", Int32Array], ["lineEnd", Int32Array],
+];
+
 /** The node table of one text, filled by a resumable strict tokenizer (RFC 8259). */
 export class Model {
   constructor(text, autoDepth) {
@@ -84,20 +91,11 @@ export class Model {
 
   grow(want) {
     const cap = Math.max(want, this.cap * 2);
-    const re = (Ctor, old) => { const a = new Ctor(cap); if (old) a.set(old.subarray(0, this.n)); return a; };
-    this.kind = re(Uint8Array, this.kind);
-    this.open = re(Uint8Array, this.open);
-    this.depth = re(Uint32Array, this.depth);
-    this.parent = re(Int32Array, this.parent);
-    this.size = re(Int32Array, this.size);
-    this.count = re(Int32Array, this.count);
-    this.idx = re(Int32Array, this.idx);
-    this.kS = re(Int32Array, this.kS);
-    this.kE = re(Int32Array, this.kE);
-    this.vS = re(Int32Array, this.vS);
-    this.vE = re(Int32Array, this.vE);
-    this.line = re(Int32Array, this.line);
-    this.lineEnd = re(Int32Array, this.lineEnd);
+    for (const [name, Ctor] of NODE_COLUMNS) {
+      const a = new Ctor(cap);
+      if (this[name]) a.set(this[name].subarray(0, this.n));
+      this[name] = a;
+    }
     this.cap = cap;
   }
 

@@ -1,5 +1,11 @@
 // Keyboard shortcuts shared by every page.
 
+/** A view's script runs `fn` when its form is submitted (instead of the plain post) or on Ctrl/⌘+Enter. */
+export function onRun(form, fn) {
+  form.addEventListener("submit", (e) => { e.preventDefault(); fn(); });
+  document.addEventListener("workbench:run", () => fn());
+}
+
 /** Ctrl/Cmd+Enter runs the view: pages listen for the "workbench:run" event. */
 export function shortcuts() {
   const dialog = document.getElementById("shortcuts");

@@ -2,9 +2,11 @@
 // (marks its line in the document and reveals it in the viewer).  Without JavaScript the page
 // is a plain form that the server renders.
 
-import { debounce, latestOnly, persist, renderError, h, formatBytes, DocumentInput, plural } from "./app.js";
+import { answerError, networkAnswer, persist, renderError, h, byIds, busyHeadline, formatBytes,
+  DocumentInput, plural } from "./app.js";
 import { JsonViewer } from "./viewer.js";
 import { watchStale } from "./stale.js";
+import { ViewRuns } from "./runs.js";
 
 const LIVE_LIMIT = 1_000_000;   // characters (both panes): larger inputs run on Ctrl/⌘+Enter or the button
 const BIG_LIMIT = 2_000_000;    // characters: a larger document is held in memory, not in the textarea
@@ -89,15 +91,8 @@ const EXAMPLES = {
   },
 };
 
-const form = document.getElementById("validate-form");
-const summary = document.getElementById("summary");
-const formatBox = document.getElementById("format_assert");
-const reviewSel = document.getElementById("review");
-const toolSel = document.getElementById("tool");
-const toolLabel = document.getElementById("tool-label");
-const exampleSel = document.getElementById("example");
-const draftEl = document.getElementById("draft");
-const viewerEl = document.getElementById("viewer");
+const [form, summary, formatBox, reviewSel, toolSel, toolLabel, exampleSel, draftEl, viewerEl] = byIds(
+  "validate-form", "summary", "format_assert", "review", "tool", "tool-label", "example", "draft", "viewer");
 
 document.body.dataset.liveView = "1";
 
@@ -115,16 +110,17 @@ class SchemaInput extends DocumentInput {
   }
 }
 
-let markNext = false;   // the next error selects its line in the input (paste, file, example…)
+// runs.markNext: the next error selects its line in the input (paste, file, example…)
+const runs = new ViewRuns({ go: () => go(), post: (signal, b) => doc.post("/api/validate", b, { signal }), wait: 350, form });
 let target = "document";   // "arguments": validate the parsed arguments of the call item pasted
 let lastHint = null;       // the last answer's hint: the document is a function call item
 let currentArgs = null;    // the last answer's arguments (target "arguments"), for its error jumps
 
 function onChange({ reason, explicit }) {
-  markNext = explicit;
+  runs.markNext = explicit;
   if (this === schema) { toolLabel.hidden = true; toolSel.replaceChildren(); }
   if (this === doc) { target = "document"; lastHint = null; }
-  if (reason === "file" || (this.isBig && reason === "paste")) { liveRun.cancel(); go(); return; }
+  if (reason === "file" || (this.isBig && reason === "paste")) { runs.live.cancel(); go(); return; }
   if (reason === "sample") return;   // the example runs once both panes are filled
   onInput();
 }
@@ -132,14 +128,12 @@ function onChange({ reason, explicit }) {
 const shared = { liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT, keepLimit: BIG_LIMIT,
   largeStatus: "large input: press Ctrl/⌘+Enter or Validate" };
 const doc = new DocumentInput({
-  ...shared, textarea: document.getElementById("document"), fileInput: document.getElementById("document_file"),
-  status: document.getElementById("document-status"), storageKey: "validate:document", what: "document",
+  ...shared, field: "document", storageKey: "validate:document", what: "document",
   bigHint: "Press Validate (or Ctrl/⌘+Enter); errors are shown in the viewer.",
   onChange: (e) => onChange.call(doc, e),
 });
 const schema = new SchemaInput({
-  ...shared, textarea: document.getElementById("schema"), fileInput: document.getElementById("schema_file"),
-  status: document.getElementById("schema-status"), storageKey: "validate:schema", what: "schema", bigId: "schema-big",
+  ...shared, field: "schema", storageKey: "validate:schema", what: "schema", bigId: "schema-big",
   onChange: (e) => onChange.call(schema, e),
 });
 const inputs = { document: doc, schema };
@@ -159,10 +153,6 @@ function setStates(state) { for (const input of Object.values(inputs)) input.set
 
 // ------------------------------------------------------------------ running
 
-const request = latestOnly((signal, b) => doc.post("/api/validate", b, { signal }));
-const liveRun = debounce(() => go(), 350);
-let runSeq = 0;
-
 function body() {
   const b = { document: doc.text, schema: schema.text, format_assert: formatBox.checked };
   if (reviewSel.value === "true") b.review = true;
@@ -174,16 +164,16 @@ function body() {
 
 function onInput() {
   if (!bothGiven()) {
-    liveRun.cancel();
+    runs.live.cancel();
     setStates(null);
     showPlaceholder();
     return;
   }
   if (isLive()) {
     setStates({ kind: "busy" });
-    liveRun();
+    runs.live();
   } else {
-    liveRun.cancel();
+    runs.live.cancel();
     setStates({ kind: "large" });
   }
 }
@@ -195,38 +185,26 @@ exampleSel.addEventListener("change", () => {
   doc.setText(ex.document, { reason: "sample" });
   schema.setText(ex.schema, { reason: "sample" });
   exampleSel.value = "";
-  liveRun.cancel();
+  runs.live.cancel();
   go();
 });
 
-form.addEventListener("submit", (e) => { e.preventDefault(); liveRun.cancel(); markNext = true; go(); });
-document.addEventListener("workbench:run", () => { liveRun.cancel(); markNext = true; go(); });
-
 async function go() {
   if (!bothGiven()) { showPlaceholder(); return; }
-  const mine = ++runSeq;
-  const mark = markNext; markNext = false;
   setStates({ kind: "busy" });
   if (!summary.querySelector(".headline") || !isLive()) {
-    summary.replaceChildren(h("div", { class: "headline", id: "headline" },
-      h("span", { class: "spinner", "aria-hidden": "true" }),
-      ` Validating${doc.isBig ? ` ${formatBytes(doc.text.length)}` : ""}…`));
+    summary.replaceChildren(busyHeadline(`Validating${doc.isBig ? ` ${formatBytes(doc.text.length)}` : ""}…`));
   }
   summary.setAttribute("aria-busy", "true");
-  let res;
-  try {
-    res = await request(body());
-  } catch (err) {
-    res = { ok: false, status: 0, body: { error: { code: "network", message: String(err) } } };
-  }
-  if (res === undefined || mine !== runSeq) return;
+  const got = await runs.send(body());
+  if (!got) return;
   summary.removeAttribute("aria-busy");
-  if (res.ok) showResult(res.body);
-  else showError(res.body?.error || { code: "unknown", message: `HTTP ${res.status}` }, mark);
+  if (got.res.ok) showResult(got.res.body);
+  else showError(answerError(got.res), got.mark);
 }
 
 function showPlaceholder() {
-  ++runSeq;
+  runs.drop();
   summary.removeAttribute("aria-busy");
   summary.replaceChildren(h("p", { class: "muted", id: "placeholder" },
     "Paste a document and a schema (or a tool definition): every error is listed here with its place in the document."));
@@ -307,7 +285,7 @@ function callOffer(hint) {
   return h("div", { class: "error-box", id: "call-hint", "data-pointer": hint.pointer },
     h("div", { class: "msg" }, hint.message),
     h("button", { type: "button", class: "primary", id: "validate-arguments",
-      onclick: () => { target = "arguments"; liveRun.cancel(); markNext = false; go(); } },
+      onclick: () => { target = "arguments"; runs.live.cancel(); runs.markNext = false; go(); } },
       `Validate the parsed arguments${hint.name ? ` against ${hint.name}` : ""}`));
 }
 
@@ -317,7 +295,7 @@ function argumentsNote(args) {
       ? `Lines and columns are those of the arguments string at ${args.pointer} (shown in the viewer). `
       : `Pointers are inside the arguments at ${args.pointer}. `,
     h("button", { type: "button", class: "jump", id: "validate-document",
-      onclick: () => { target = "document"; liveRun.cancel(); go(); } }, "Validate the whole document instead"));
+      onclick: () => { target = "document"; runs.live.cancel(); go(); } }, "Validate the whole document instead"));
 }
 
 // ------------------------------------------------------------------ drafting a strict schema
@@ -330,19 +308,14 @@ async function draftSchema() {
       h("p", { class: "muted" }, "Paste one or more example documents (JSON Lines for several) in the Document pane."));
     return;
   }
-  ++runSeq;   // a validation still on its way must not replace the draft
+  runs.drop();   // a validation still on its way must not replace the draft
   const b = { examples: doc.text };
   if (lastHint || target === "arguments") b.target = "arguments";
   const fn = lastHint?.name;
-  let res;
-  try {
-    res = await doc.post("/api/validate/draft", b);
-  } catch (err) {
-    res = { ok: false, status: 0, body: { error: { code: "network", message: String(err) } } };
-  }
+  const res = await doc.post("/api/validate/draft", b).catch(networkAnswer);
   if (!res.ok) {
     const box = h("div", { id: "error", "data-code": res.body?.error?.code || "" });
-    renderError(box, res.body?.error || { code: "unknown", message: `HTTP ${res.status}` }, {});
+    renderError(box, answerError(res), {});
     summary.replaceChildren(h("div", { class: "headline bad", id: "headline" }, "Could not draft a schema"), box);
     return;
   }
