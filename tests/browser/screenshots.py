@@ -48,7 +48,7 @@ def top(page) -> None:
     page.wait_for_timeout(200)
 
 
-def shoot_format(page, ref: Path, out: Path) -> None:
+def show_format(page, ref: Path) -> None:
     doc = (ref / "realworld/transcripts/142_openai-dotnet__ResponsesTests__FunctionCallWorksAsync__i0_response.json").read_text()
     page.goto("/format")
     fill(page, "#text", doc)
@@ -58,11 +58,9 @@ def shoot_format(page, ref: Path, out: Path) -> None:
         args.click()   # the arguments string, opened as a nested tree
         page.wait_for_selector('#viewer .jv-nested .jv[data-state="ready"]')
     page.locator('#viewer .jv-row[data-pointer="/output/0/call_id"]').click()
-    top(page)
-    page.screenshot(path=str(out))
 
 
-def shoot_gate(page, ref: Path, out: Path) -> None:
+def show_gate(page, ref: Path) -> None:
     fixtures = ref / "openresponses-fixtures"
     item = jsonl(fixtures / "items.jsonl", "item:function_call", "get_current_weather")
     tool = jsonl(fixtures / "tools.jsonl", "tool", "get_current_weather")
@@ -71,11 +69,9 @@ def shoot_gate(page, ref: Path, out: Path) -> None:
     page.locator("#schema-pane").evaluate("d => { d.open = true; }")
     fill(page, "#schema", json.dumps(tool, indent=2, ensure_ascii=False))
     page.wait_for_function("() => /may be executed|Blocked/.test(document.getElementById('verdict-live').textContent)")
-    top(page)
-    page.screenshot(path=str(out))
 
 
-def shoot_diff(page, ref: Path, out: Path) -> None:
+def show_diff(page, ref: Path) -> None:
     t = ref / "realworld/transcripts"
     left = (t / "140_openai-dotnet__ResponsesTests__FunctionCallWorks__i0_response.json").read_text()
     right = (t / "142_openai-dotnet__ResponsesTests__FunctionCallWorksAsync__i0_response.json").read_text()
@@ -84,8 +80,6 @@ def shoot_diff(page, ref: Path, out: Path) -> None:
     fill(page, "#right", right)
     page.locator("#headline").wait_for()
     page.wait_for_function("() => !document.querySelector('#headline .spinner')")
-    top(page)
-    page.screenshot(path=str(out))
 
 
 def main() -> int:
@@ -107,9 +101,11 @@ def main() -> int:
             page = context.new_page()
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
-            for view, shoot in (("format", shoot_format), ("gate", shoot_gate), ("diff", shoot_diff)):
+            for view, show in (("format", show_format), ("gate", show_gate), ("diff", show_diff)):
                 path = out / f"{view}-{scheme}.png"
-                shoot(page, ref, path)
+                show(page, ref)      # the view filled and answered; then the shot from the top
+                top(page)
+                page.screenshot(path=str(path))
                 print(f"{path}  ({path.stat().st_size:,} bytes){'  JS errors: ' + '; '.join(errors) if errors else ''}")
                 errors.clear()
             context.close()
