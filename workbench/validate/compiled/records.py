@@ -34,8 +34,9 @@ class Error:
     schema: object
     absolute_path: tuple
     relative_schema_path: tuple
-    _context: list | tuple | None = field(default=None, init=False)
-    # set only where a keyword has them (read with getattr(e, name, None))
+    # set only where a keyword has them (read with getattr(e, name, None)); left unset, not set
+    # to None, so that making a record stores only the six values above
+    _context: list | tuple | None = field(init=False)
     wb_kind: str = field(init=False)
     wb_key: str = field(init=False)
     wb_because: str = field(init=False)
@@ -50,7 +51,10 @@ class Error:
 
     @property
     def context(self) -> list:
-        c = self._context
+        try:
+            c = self._context
+        except AttributeError:
+            return []
         if c is None:
             return []
         if type(c) is tuple:  # (error functions of the alternatives, instance): run them now
