@@ -77,6 +77,20 @@ def _call_events(item_id="fc_1", done_id=None, *, deltas=('{"city":', '"Lyon"}')
 _COMPLETED = {"type": "response.completed", "response": _response("completed")}
 
 
+def _bare_response(status, output, **more):
+    """A response with just the fields its state checks read (``more`` before ``output``)."""
+    return {"id": "resp_1", "object": "response", "status": status, **more, "output": output}
+
+
+def _case(name, group, findings, title, teaches, text, tools=None):
+    """One transcript case, its keys in the gallery's order (module docstring)."""
+    case = {"name": name, "group": group, "findings": findings, "title": title,
+            "teaches": teaches, "text": text}
+    if tools is not None:
+        case["tools"] = tools
+    return case
+
+
 def _chat_chunk(delta, finish=None):
     return {"id": "chatcmpl_1", "object": "chat.completion.chunk", "created": 1, "model": "m",
             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
@@ -84,92 +98,87 @@ def _chat_chunk(delta, finish=None):
 
 TRANSCRIPT_CASES: list[dict] = [
     # ---- pairing
-    {"name": "transcript-clean", "group": "pairing", "findings": [],
-     "title": "Transcript: two calls, each answered once",
-     "teaches": "Every output answers a call made before it, by its call_id: nothing to report.",
-     "text": _j([_USER, _call("call_1"), _call("call_2", city="Paris"), _output("call_1"),
-                 _output("call_2", "rain, 14 °C")]), "tools": WEATHER_TOOLS},
-    {"name": "transcript-orphan-output", "group": "pairing", "findings": ["orphan_output"],
-     "title": "Transcript: an output whose call is gone",
-     "teaches": "call_zz9k matches no call before it: the call was dropped when the log was trimmed, "
-                "and the next provider refuses an output without its call.",
-     "text": _j([_USER, _call("call_1"), _output("call_1"), _output("call_zz9k")])},
-    {"name": "transcript-keyed-by-item-id", "group": "pairing",
-     "findings": ["output_keyed_by_item_id"],
-     "title": "Transcript: an output keyed by the call's item id",
-     "teaches": "fc_1 is the item's id, not its call_id (call_1): two pins, and an output keyed by "
-                "the item id matches nothing.",
-     "text": _j([_USER, _call("call_1", id="fc_1"), _output("fc_1")])},
-    {"name": "transcript-near-miss", "group": "pairing", "findings": ["near_miss_id"],
-     "title": "Transcript: a call_id that drifted by one character",
-     "teaches": "call_3c9l answers call_3c91: one character apart (l for 1). The workbench shows "
-                "the differing character; the provider would only say the call is unanswered.",
-     "text": _j([_USER, _call("call_3c91"), _output("call_3c9l")])},
-    {"name": "transcript-reused-call-id", "group": "pairing", "findings": ["duplicate_call_id"],
-     "title": "Transcript: a provider reusing call_0 across turns",
-     "teaches": "Two calls share call_0, so the output of turn 2 could answer either: call_ids "
-                "must be unique in one transcript.",
-     "text": _j([_USER, _call("call_0", id="fc_a"), _output("call_0"),
-                 {"type": "message", "role": "user", "content": "And Paris?"},
-                 _call("call_0", id="fc_b", city="Paris"), _output("call_0", "rain")])},
+    _case("transcript-clean", "pairing", [],
+          "Transcript: two calls, each answered once",
+          "Every output answers a call made before it, by its call_id: nothing to report.",
+          _j([_USER, _call("call_1"), _call("call_2", city="Paris"), _output("call_1"),
+              _output("call_2", "rain, 14 °C")]), WEATHER_TOOLS),
+    _case("transcript-orphan-output", "pairing", ["orphan_output"],
+          "Transcript: an output whose call is gone",
+          "call_zz9k matches no call before it: the call was dropped when the log was trimmed, "
+          "and the next provider refuses an output without its call.",
+          _j([_USER, _call("call_1"), _output("call_1"), _output("call_zz9k")])),
+    _case("transcript-keyed-by-item-id", "pairing", ["output_keyed_by_item_id"],
+          "Transcript: an output keyed by the call's item id",
+          "fc_1 is the item's id, not its call_id (call_1): two pins, and an output keyed by "
+          "the item id matches nothing.",
+          _j([_USER, _call("call_1", id="fc_1"), _output("fc_1")])),
+    _case("transcript-near-miss", "pairing", ["near_miss_id"],
+          "Transcript: a call_id that drifted by one character",
+          "call_3c9l answers call_3c91: one character apart (l for 1). The workbench shows "
+          "the differing character; the provider would only say the call is unanswered.",
+          _j([_USER, _call("call_3c91"), _output("call_3c9l")])),
+    _case("transcript-reused-call-id", "pairing", ["duplicate_call_id"],
+          "Transcript: a provider reusing call_0 across turns",
+          "Two calls share call_0, so the output of turn 2 could answer either: call_ids "
+          "must be unique in one transcript.",
+          _j([_USER, _call("call_0", id="fc_a"), _output("call_0"),
+              {"type": "message", "role": "user", "content": "And Paris?"},
+              _call("call_0", id="fc_b", city="Paris"), _output("call_0", "rain")])),
     # ---- state machine
-    {"name": "transcript-completed-open-items", "group": "state",
-     "findings": ["completed_response_open_items"],
-     "title": "Response: completed, while a call is still in progress",
-     "teaches": "A response that says completed while one of its calls says in_progress "
-                "contradicts itself: the arguments of that call may be cut off.",
-     "text": _j({"id": "resp_1", "object": "response", "status": "completed",
-                 "output": [_call("call_1"), _call("call_2", city="Par", status="in_progress")]})},
-    {"name": "transcript-incomplete-all-completed", "group": "state",
-     "findings": ["incomplete_response_all_completed"],
-     "title": "Response: incomplete, yet every item says completed",
-     "teaches": "The response ran out of budget, so some item was cut off — but every item claims "
-                "completed: the cut-off item lost its status. Treat the last call as unsafe.",
-     "text": _j({"id": "resp_1", "object": "response", "status": "incomplete",
-                 "incomplete_details": {"reason": "max_output_tokens"},
-                 "output": [_call("call_1")]})},
-    {"name": "transcript-mixed-envelopes", "group": "state", "findings": ["mixed_envelopes"],
-     "title": "Item list: a Chat Completions tool message among Open Responses items",
-     "teaches": "role: tool with tool_call_id is Chat Completions' answer; inside an Open Responses "
-                "item list it sends the wrong envelope to the next provider.",
-     "text": _j([_USER, _call("call_1"),
-                 {"role": "tool", "tool_call_id": "call_1", "content": "sunny"}])},
+    _case("transcript-completed-open-items", "state", ["completed_response_open_items"],
+          "Response: completed, while a call is still in progress",
+          "A response that says completed while one of its calls says in_progress "
+          "contradicts itself: the arguments of that call may be cut off.",
+          _j(_bare_response("completed", [_call("call_1"),
+                                          _call("call_2", city="Par", status="in_progress")]))),
+    _case("transcript-incomplete-all-completed", "state", ["incomplete_response_all_completed"],
+          "Response: incomplete, yet every item says completed",
+          "The response ran out of budget, so some item was cut off — but every item claims "
+          "completed: the cut-off item lost its status. Treat the last call as unsafe.",
+          _j(_bare_response("incomplete", [_call("call_1")],
+                            incomplete_details={"reason": "max_output_tokens"}))),
+    _case("transcript-mixed-envelopes", "state", ["mixed_envelopes"],
+          "Item list: a Chat Completions tool message among Open Responses items",
+          "role: tool with tool_call_id is Chat Completions' answer; inside an Open Responses "
+          "item list it sends the wrong envelope to the next provider.",
+          _j([_USER, _call("call_1"),
+              {"role": "tool", "tool_call_id": "call_1", "content": "sunny"}])),
     # ---- streams
-    {"name": "stream-cut-off", "group": "stream", "findings": ["stream_no_terminal"],
-     "title": "Stream: cut off before its end",
-     "teaches": "The call's events arrive, but no response.completed (or failed, incomplete) ends "
-                "the stream: the connection dropped, and nothing in it may be trusted as final.",
-     "text": _sse(_call_events(), done=False)},
-    {"name": "stream-item-id-changed", "group": "stream", "findings": ["stream_item_id_changed"],
-     "title": "Stream: an item whose id changes between its events",
-     "teaches": "Deltas attach to an item by its id: fc_1 when added, fc_1b when done. A client "
-                "that keys by id builds two half items.",
-     "text": _sse(_call_events(done_id="fc_1b") + [_COMPLETED])},
-    {"name": "stream-bad-line", "group": "stream", "findings": ["stream_bad_line"],
-     "title": "Stream: a line that is neither an SSE field nor JSON",
-     "teaches": "A cut-off data line in the middle of the stream is a finding at its own line; the "
-                "rest of the stream is still read and rebuilt.",
-     "text": _sse(_call_events()[:3] + ['data: {"type":"response.function_call_arg']
-                  + _call_events()[3:] + [_COMPLETED])},
-    {"name": "chat-stream-name-split", "group": "stream", "findings": ["chat_stream_name_split"],
-     "title": "Chat stream: a tool name split across deltas",
-     "teaches": "The name arrives as llm_ + version: join the pieces once. A client that also "
-                "appends the name of the first chunk again writes llm_versionllm_version.",
-     "text": "".join(f"data: {json.dumps(c, separators=(',', ':'))}\n\n" for c in [
-         _chat_chunk({"role": "assistant", "tool_calls": [
-             {"index": 0, "id": "call_1", "type": "function",
-              "function": {"name": "llm_", "arguments": ""}}]}),
-         _chat_chunk({"tool_calls": [{"index": 0, "function": {"name": "version",
-                                                               "arguments": "{}"}}]}),
-         _chat_chunk({}, "tool_calls")]) + "data: [DONE]\n\n"},
+    _case("stream-cut-off", "stream", ["stream_no_terminal"],
+          "Stream: cut off before its end",
+          "The call's events arrive, but no response.completed (or failed, incomplete) ends "
+          "the stream: the connection dropped, and nothing in it may be trusted as final.",
+          _sse(_call_events(), done=False)),
+    _case("stream-item-id-changed", "stream", ["stream_item_id_changed"],
+          "Stream: an item whose id changes between its events",
+          "Deltas attach to an item by its id: fc_1 when added, fc_1b when done. A client "
+          "that keys by id builds two half items.",
+          _sse(_call_events(done_id="fc_1b") + [_COMPLETED])),
+    _case("stream-bad-line", "stream", ["stream_bad_line"],
+          "Stream: a line that is neither an SSE field nor JSON",
+          "A cut-off data line in the middle of the stream is a finding at its own line; the "
+          "rest of the stream is still read and rebuilt.",
+          _sse(_call_events()[:3] + ['data: {"type":"response.function_call_arg']
+               + _call_events()[3:] + [_COMPLETED])),
+    _case("chat-stream-name-split", "stream", ["chat_stream_name_split"],
+          "Chat stream: a tool name split across deltas",
+          "The name arrives as llm_ + version: join the pieces once. A client that also "
+          "appends the name of the first chunk again writes llm_versionllm_version.",
+          "".join(f"data: {json.dumps(c, separators=(',', ':'))}\n\n" for c in [
+              _chat_chunk({"role": "assistant", "tool_calls": [
+                  {"index": 0, "id": "call_1", "type": "function",
+                   "function": {"name": "llm_", "arguments": ""}}]}),
+              _chat_chunk({"tool_calls": [{"index": 0, "function": {"name": "version",
+                                                                    "arguments": "{}"}}]}),
+              _chat_chunk({}, "tool_calls")]) + "data: [DONE]\n\n"),
     # ---- against the spec
-    {"name": "transcript-spec-schema", "group": "spec", "findings": ["spec_schema"],
-     "title": "Response: an item the spec's own schema refuses",
-     "teaches": "The output function_call has arguments as an object: the spec's FunctionCall "
-                "schema wants a string. The spec's rule is named beside the gate's stricter ones.",
-     "text": _j({"id": "resp_1", "object": "response", "status": "completed",
-                 "output": [{**_call("call_1"), "arguments": {"city": "Lyon"}}]})},
+    _case("transcript-spec-schema", "spec", ["spec_schema"],
+          "Response: an item the spec's own schema refuses",
+          "The output function_call has arguments as an object: the spec's FunctionCall "
+          "schema wants a string. The spec's rule is named beside the gate's stricter ones.",
+          _j(_bare_response("completed", [{**_call("call_1"), "arguments": {"city": "Lyon"}}]))),
 ]
 
-for _case in TRANSCRIPT_CASES:
-    _case["kind"] = "transcript"
+for _transcript_case in TRANSCRIPT_CASES:
+    _transcript_case["kind"] = "transcript"
