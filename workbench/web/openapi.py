@@ -7,13 +7,7 @@ check the contract: field names, types, status codes and the error body.
 from __future__ import annotations
 
 from .. import __version__
-from .. import transcript
-from ..validate import draft as validate_draft
-from .views import VIEW
-
-# the request fields of every endpoint come from its core's declaration (workbench/fields.py)
-CORES = {**{name: view.core for name, view in VIEW.items()}, "validate/draft": validate_draft,
-         "transcript": transcript}
+from .routes import core_of
 
 
 
@@ -109,7 +103,8 @@ ENDPOINTS = {
 def spec() -> dict:
     paths = {}
     for name, e in ENDPOINTS.items():
-        request_schema = CORES[name].REQUEST.json_schema()
+        # the request fields come from the core's declaration (workbench/fields.py)
+        request_schema = core_of(f"/api/{name}").REQUEST.json_schema()
         paths[f"/api/{name}"] = {"post": {
             "operationId": name.replace("/", "_"),
             "summary": e["summary"],

@@ -47,15 +47,20 @@ API = {
 }
 
 
-def answer(core) -> Response:
+def core_of(path: str):
+    """The core that answers ``POST path`` (imported now if it is imported on first use)."""
+    core = API[path]
+    return core() if callable(core) else core
+
+
+def answer(path: str) -> Response:
     """A core's answer to the request's JSON body (``core.handle(body, limits)``)."""
-    core = core() if callable(core) else core
-    return json_response(core.handle(json_body(), g.limits))
+    return json_response(core_of(path).handle(json_body(), g.limits))
 
 
-for _path, _core in API.items():  # endpoint api.api_format, api.api_validate_draft, …
+for _path in API:  # endpoint api.api_format, api.api_validate_draft, …
     api.add_url_rule(_path, "api_" + _path.removeprefix("/api/").replace("/", "_"),
-                     partial(answer, _core), methods=["POST"])
+                     partial(answer, _path), methods=["POST"])
 
 
 @api.get("/api/openapi.json")
