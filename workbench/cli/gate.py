@@ -85,11 +85,6 @@ def _reading(work, name: str, as_json: bool):
     return None, EXIT_UNREADABLE
 
 
-def _limits(args):
-    from ..limits import Limits
-    return Limits.from_env(max_depth=args.max_depth, regex_timeout=args.regex_timeout)
-
-
 # --------------------------------------------------------------------------- output
 
 _marks = common.marks
@@ -201,7 +196,7 @@ def run(args) -> int:
               file=sys.stderr)
         return EXIT_UNREADABLE
     from ..gate import Gate
-    limits = _limits(args)
+    limits = common.limits(args)
     name = "standard input" if args.item == "-" else args.item
 
     def work():
@@ -299,7 +294,7 @@ class _Progress:
 
 def run_jsonl(args) -> int:
     from ..gate import VERDICTS, Gate
-    limits = _limits(args)
+    limits = common.limits(args)
     name = "standard input" if args.jsonl == "-" else args.jsonl
 
     def work():
