@@ -248,6 +248,20 @@ def test_duplicate_replay():
     assert "duplicate_call_id" not in errors(r)
 
 
+@pytest.mark.parametrize("first, again, code", [
+    ('{"city":"Lyon"}', '{ "city" : "Lyon" }', "duplicate_replay"),  # whitespace is no change
+    ('{"n":1}', '{"n":1.0}', "duplicate_replay"),                      # the same JSON number
+    ('{"n":0.1}', '{"n":0.10000000000000001}', "duplicate_call_id"),   # only float64 agrees
+    ('{"n":1}', '{"n":1,"n":1}', "duplicate_call_id"),                 # the gate cannot read it
+])
+def test_duplicate_replay_compares_arguments_as_the_gate_does(first, again, code):
+    r = run({"model": "m", "input": [USER, call("call_1", args=first), call("call_1", args=again),
+                                     output("call_1")]})
+    codes = [f["code"] for f in r["findings"]]
+    assert code in codes, codes
+    assert ({"duplicate_replay", "duplicate_call_id"} - {code}).isdisjoint(codes), codes
+
+
 # --------------------------------------------------------------------------- streams
 
 def test_clean_stream_rebuilt_and_gated():
