@@ -173,6 +173,21 @@ def compile_pattern(pattern: str) -> list[Step]:
     return steps
 
 
+def _step(patterns: list, states, part) -> set:
+    """The NFA states ``(pattern number, step number)`` after one more path part."""
+    nxt = set()
+    for k, s in states:
+        steps = patterns[k]
+        if s >= len(steps):
+            continue
+        st = steps[s]
+        if st.desc:
+            nxt.add((k, s))
+        if st.matches(part):
+            nxt.add((k, s + 1))
+    return nxt
+
+
 class Ignore:
     """A set of compiled patterns; ``match(parts)`` tells whether a path is ignored,
     ``below(parts)`` whether anything under it could be."""
@@ -190,17 +205,7 @@ class Ignore:
     def _states(self, parts) -> list[tuple[int, int]]:
         states = [(k, 0) for k in range(len(self.patterns))]
         for part in parts:
-            nxt = set()
-            for k, s in states:
-                steps = self.patterns[k]
-                if s >= len(steps):
-                    continue
-                step = steps[s]
-                if step.desc:
-                    nxt.add((k, s))
-                if step.matches(part):
-                    nxt.add((k, s + 1))
-            states = list(nxt)
+            states = list(_step(self.patterns, states, part))
             if not states:
                 break
         return states
@@ -259,17 +264,8 @@ class Ignore:
         gen, names = state
         hit = names.get(part) if names is not None and type(part) is str else None
         if gen:
-            nxt = set()
             patterns = self.patterns
-            for k, s in gen:
-                steps = patterns[k]
-                if s >= len(steps):
-                    continue
-                st = steps[s]
-                if st.desc:
-                    nxt.add((k, s))
-                if st.matches(part):
-                    nxt.add((k, s + 1))
+            nxt = _step(patterns, gen, part)
             acc = tuple(k for k, s in nxt if s == len(patterns[k]))
             if hit:
                 acc = tuple(sorted(set(acc) | set(hit)))

@@ -26,7 +26,7 @@ import orjson
 
 from .align import Fenwick
 from .walk import ADD, DEL, EQ, MVT, NEAR, NUM, OBJ, PAIR, REP, STR, SUB
-from ..jsontext import ctext, escape_token
+from ..jsontext import escape_token, same_json
 
 
 def ptr(base: str, part) -> str:
@@ -180,7 +180,7 @@ def _merge_values(left: dict, right: dict, path, notes):
     out: dict = {k: None for k in left if k not in right}
     for k, v in right.items():
         p = ptr(path, k)
-        if k in left and _same(left[k], v):
+        if k in left and same_json(left[k], v):
             continue
         if v is None:
             notes.append({"pointer": p, "reason": "null_value",
@@ -192,15 +192,6 @@ def _merge_values(left: dict, right: dict, path, notes):
             _null_inside(v, p, notes)
             out[k] = v
     return out
-
-
-def _same(x, y) -> bool:
-    try:
-        return type(x) is type(y) and x == y and ctext(x) == ctext(y)
-    except RecursionError:
-        return ctext(x) == ctext(y)
-
-
 
 
 def _null_inside(value, path, notes, _depth=0):

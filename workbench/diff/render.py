@@ -28,7 +28,7 @@ import orjson
 
 from .patch import ptr
 from .walk import ADD, DEL, EQ, MVF, MVT, NEAR, NUM, OBJ, PAIR, REP, STR, key_order
-from ..jsontext import encode_string
+from ..jsontext import encode_string, plain_dumps, scalar_text
 
 _FMT = orjson.OPT_INDENT_2
 _local = threading.local()     # .texts: id(Decimal) -> its text as written (the render in progress)
@@ -52,49 +52,9 @@ def _fmt_texts(obj):
 
 
 def _plain(value, level: int = 0) -> str:
-    """Iterative 2-space writer (keys in their order) for what orjson refuses."""
-    out: list[str] = []
-    stack: list = [(value, 0)]
-    while stack:
-        item = stack.pop()
-        if type(item) is _Raw:
-            out.append(item)
-            continue
-        v, d = item
-        t = type(v)
-        if t is dict or t is list:
-            if not v:
-                out.append("{}" if t is dict else "[]")
-                continue
-            out.append("{" if t is dict else "[")
-            work: list = []
-            items = list(v.items()) if t is dict else list(enumerate(v))
-            for n, (k, c) in enumerate(items):
-                head = "\n" + "  " * (d + 1)
-                if t is dict:
-                    head += encode_string(k) + ": "
-                work.append(_Raw(head))
-                work.append((c, d + 1))
-                if n < len(items) - 1:
-                    work.append(_Raw(","))
-            work.append(_Raw("\n" + "  " * d + ("}" if t is dict else "]")))
-            stack.extend(reversed(work))
-        elif t is str:
-            out.append(encode_string(v))
-        elif v is True:
-            out.append("true")
-        elif v is False:
-            out.append("false")
-        elif v is None:
-            out.append("null")
-        else:
-            out.append(_number(v) if t is Decimal else str(v))
-    text = "".join(out)
+    """The plain 2-space writer (keys in their order, numbers as written) for what orjson refuses."""
+    text = plain_dumps(value, 2, decimal=_number)
     return text.replace("\n", "\n" + "  " * level) if level else text
-
-
-class _Raw(str):
-    __slots__ = ()
 
 
 def _string(value: str) -> str:
@@ -122,7 +82,7 @@ def fmt(value, level: int) -> str:
     if t is str:
         return _string(value)
     if t is not dict and t is not list:
-        return _plain(value)
+        return scalar_text(value, _number)
     try:
         text = orjson.dumps(value, default=getattr(_local, "default", _fmt_plain), option=_FMT).decode()
     except (orjson.JSONEncodeError, TypeError):

@@ -32,7 +32,7 @@ from decimal import Decimal, localcontext
 from .align import lcs_pairs, pair_gap, pair_unordered
 from .ignore import Ignore
 from ..errors import WorkbenchError
-from ..jsontext import ctext, ctext_fast, identical, parse
+from ..jsontext import ctext, ctext_fast, identical, parse, same_json
 from ..runtime import Deadline
 from ..limits import DIFF_DEPTH_CAP as DEPTH_CAP
 
@@ -116,15 +116,6 @@ class Differ:
         self.root_proven = False
 
     # ---------------------------------------------------------------- housekeeping
-    def same(self, x, y) -> bool:
-        """Identical JSON (same canonical text)."""
-        try:
-            if x != y:
-                return False
-        except RecursionError:
-            return ctext(x) == ctext(y)
-        return ctext_fast(x) == ctext_fast(y)
-
     def _child_state(self, st, part):
         """Ignore states for a child: ``(ignored?, states-or-None, patterns that matched)``."""
         if st is None:
@@ -201,7 +192,7 @@ class Differ:
     def walk_obj(self, l, r, st, depth):
         self.tick()
         if depth >= DEPTH_CAP:
-            return None if self.same(l, r) else (REP, l, r)
+            return None if same_json(l, r) else (REP, l, r)
         entries = []
         ignored = []
         hidden = []
@@ -210,7 +201,7 @@ class Differ:
                 skip, cst, acc = self._child_state(st, k)
                 if skip:
                     ignored.append(k)
-                    if not (k in l and k in r and self._equal(l[k], r[k])):
+                    if not (k in l and k in r and same_json(l[k], r[k])):
                         hidden.append((k, acc))
                     continue
             else:
@@ -231,21 +222,6 @@ class Differ:
         if entries or hidden:
             return (OBJ, entries, l, r, ignored, hidden)
         return None
-
-    @staticmethod
-    def _equal(x, y) -> bool:
-        """The same JSON spelled the same (for ignored members: did the ignore hide something?)."""
-        tx = type(x)
-        if tx is not type(y):
-            return False
-        try:
-            if x != y:
-                return False
-        except RecursionError:
-            return ctext(x) == ctext(y)
-        if tx is dict or tx is list:
-            return identical(x, y)
-        return tx is not Decimal or str(x) == str(y)
 
     def walk_str(self, l, r, st, depth):
         ls, rs = l.lstrip(" \t\r\n"), r.lstrip(" \t\r\n")
@@ -394,7 +370,7 @@ class Differ:
     def walk_arr(self, l, r, st, depth, keyed=False, pyeq=False):
         self.tick()
         if depth >= DEPTH_CAP:
-            return None if self.same(l, r) else (REP, l, r)
+            return None if same_json(l, r) else (REP, l, r)
         if pyeq:
             # equal values item by item, some written differently ([0, -0.0] / [-0.0, 0]):
             # paired by position, never moved

@@ -10,20 +10,20 @@ Every view reads and writes JSON through this package and nowhere else:
 * :mod:`.pointer` — RFC 6901 pointers and RFC 9535 normalized paths;
 * :mod:`.write` — the exact writer used for every answer;
 * :mod:`.equal` — JSON equality with exact numbers (``1`` and ``1.0`` equal, ``1`` and ``true`` not),
-  and "the same JSON, spelled the same" (:func:`ctext`, :func:`identical`) for the diff.
+  and "the same JSON, spelled the same" (:func:`same_json`, :func:`ctext`, :func:`identical`) for the diff.
 """
 
-from .equal import ctext, ctext_fast, identical, json_equal
+from .equal import ctext, ctext_fast, identical, json_equal, same_json
 from .parse import ORJSON_MAX_DEPTH, NumberText, Parsed, check_depth, parse
 from .pointer import escape_token, normalized_path, pointer_of, split_pointer, unescape_token
 from .positions import (LineIndex, Span, error_at, line_col, line_cols, locate_many, skip_value,
                         snippet, walk)
-from .write import dumps_tree, dumps_value, encode_string, plain_dumps
+from .write import dumps_tree, dumps_value, encode_string, plain_dumps, scalar_text
 
 __all__ = [
     "parse", "Parsed", "NumberText", "check_depth", "ORJSON_MAX_DEPTH",
     "LineIndex", "Span", "line_col", "line_cols", "snippet", "error_at", "locate_many", "skip_value", "walk",
     "pointer_of", "split_pointer", "escape_token", "unescape_token", "normalized_path",
-    "dumps_value", "dumps_tree", "plain_dumps", "encode_string", "json_equal",
-    "ctext", "ctext_fast", "identical",
+    "dumps_value", "dumps_tree", "plain_dumps", "scalar_text", "encode_string", "json_equal",
+    "ctext", "ctext_fast", "identical", "same_json",
 ]

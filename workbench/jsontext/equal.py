@@ -8,6 +8,8 @@ from typing import Any
 
 import orjson
 
+from .write import plain_dumps
+
 _NUMBER_TYPES = (int, Decimal, float)
 
 
@@ -88,50 +90,29 @@ def identical(x, y) -> bool:
 
 
 def _py_canon(value) -> bytes:
-    """Iterative canonical writer for what orjson refuses (big ints, lone surrogates, depth)."""
-    import json
-    out: list[str] = []
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        t = type(v)
-        if t is _Lit:
-            out.append(v)
-        elif t is dict:
-            out.append("{")
-            work = []
-            for n, k in enumerate(sorted(v)):
-                if n:
-                    work.append(_Lit(","))
-                work.append(_Lit(json.dumps(k) + ":"))
-                work.append(v[k])
-            work.append(_Lit("}"))
-            stack.extend(reversed(work))
-        elif t is list:
-            out.append("[")
-            work = []
-            for n, c in enumerate(v):
-                if n:
-                    work.append(_Lit(","))
-                work.append(c)
-            work.append(_Lit("]"))
-            stack.extend(reversed(work))
-        elif t is str:
-            out.append(json.dumps(v))
-        elif t is Decimal:
-            out.append("d" + str(v))
-        elif v is True:
-            out.append("true")
-        elif v is False:
-            out.append("false")
-        elif v is None:
-            out.append("null")
-        else:
-            out.append(str(v))
+    """Canonical text of what orjson refuses (big ints, lone surrogates, depth): the plain writer,
+    keys sorted, a decimal ``d`` and its text."""
+    text = plain_dumps(value, 0, True, decimal=_canon_decimal)
     # a first byte orjson never writes: the two writers' texts can never be confused
-    return b"\x01" + "".join(out).encode("utf-8", "surrogatepass")
+    return b"\x01" + text.encode("utf-8", "surrogatepass")
 
 
-class _Lit(str):
-    """A literal piece of canonical text on the writer's stack."""
-    __slots__ = ()
+def _canon_decimal(d: Decimal) -> str:
+    return "d" + str(d)
+
+
+def same_json(x, y) -> bool:
+    """The same JSON spelled the same: equal values of one type, with the same number texts
+    inside (``1.0`` is not ``1.00``, ``1`` is not ``true``; key order never matters).  Python's
+    ``==`` first (C speed), then :func:`identical` for containers."""
+    tx = type(x)
+    if tx is not type(y):
+        return False
+    try:
+        if x != y:
+            return False
+    except RecursionError:
+        return ctext(x) == ctext(y)
+    if tx is dict or tx is list:
+        return identical(x, y)
+    return tx is not Decimal or str(x) == str(y)

@@ -61,19 +61,17 @@ def encode_string(s: str) -> str:
 
 
 def plain_dumps(value: Any, indent: int | str = 0, sort_keys: bool = False,
-                duplicate_mark: str | None = None) -> str:
-    """Pure-Python writer for trees parsed with ``numbers="text"`` (any depth, any string)."""
+                duplicate_mark: str | None = None, *, decimal=None) -> str:
+    """Pure-Python writer for trees parsed with ``numbers="text"`` (any depth, any string), and
+    for what orjson refuses elsewhere: ``decimal`` writes a ``Decimal`` (default: its text)."""
     if duplicate_mark:
-        return strip_duplicate_marks(plain_dumps(value, indent, sort_keys), duplicate_mark)
+        return strip_duplicate_marks(plain_dumps(value, indent, sort_keys, decimal=decimal),
+                                     duplicate_mark)
     unit = "\t" if indent == "tab" else " " * indent if indent else ""
     out: list[str] = []
     nl = "\n" if unit else ""
     sep = ": " if unit else ":"
-
-    def scalar(v):
-        if isinstance(v, NumberText):
-            return str.__str__(v)
-        return encode_string(v) if isinstance(v, str) else json.dumps(v)
+    decimal = decimal or _decimal_text
 
     # iterative writer: (value, depth) work items and literal strings
     stack: list = [(value, 0)]
@@ -111,8 +109,27 @@ def plain_dumps(value: Any, indent: int | str = 0, sort_keys: bool = False,
             work.append(nl + unit * depth + "]")
             stack.extend(reversed(work))
         else:
-            out.append(scalar(v))
+            out.append(scalar_text(v, decimal))
     return "".join(out)
+
+
+def scalar_text(v: Any, decimal=None) -> str:
+    """The JSON text of a scalar: a number as its text (``decimal`` writes a ``Decimal``;
+    default: its text), a string canonically encoded."""
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if v is None:
+        return "null"
+    t = type(v)
+    if t is int:
+        return int.__repr__(v)
+    if t is Decimal:
+        return (decimal or _decimal_text)(v)
+    if isinstance(v, NumberText):
+        return str.__str__(v)
+    return encode_string(v) if isinstance(v, str) else json.dumps(v)
 
 
 def dumps_value(value: Any) -> bytes:
