@@ -54,7 +54,7 @@ def fast_locations(plan, value):
     nodes = iter(((value, ()),))
     for descendant, selectors in plan:
         if descendant and len(selectors) == 1 and selectors[0][0] is _NAME:
-            nodes = _descendant_name(nodes, selectors[0][1])
+            nodes = _preorder(nodes, selectors[0][1])
         else:
             nodes = _children(_preorder(nodes) if descendant else nodes, selectors, value)
     return (loc for _, loc in nodes)
@@ -111,10 +111,13 @@ def _children(nodes, selectors, root):
                         yield child, loc + (i,)
 
 
-def _preorder(nodes):
+def _preorder(nodes, name=None):
     """Each node and then its descendants, containers only (selectors select nothing from
     the others), depth first, parents before children, members and elements in order.
-    The document's depth was proven within the limit, so no depth check is needed."""
+    With a ``name``, ``..name`` in the same loop: instead of the containers, the member
+    ``name`` of each object on the way.  The document's depth was proven within the limit,
+    so no depth check is needed."""
+    every = name is None
     for value, loc in nodes:
         kind = type(value)
         if kind is dict:
@@ -123,49 +126,27 @@ def _preorder(nodes):
             stack = [(enumerate(value), loc)]
         else:
             continue
-        yield value, loc
+        if every:
+            yield value, loc
+        elif kind is dict and name in value:
+            yield value[name], loc + (name,)
         while stack:
             members, base = stack[-1]
             for key, child in members:
                 kind = type(child)
                 if kind is dict:
                     here = base + (key,)
-                    yield child, here
-                    stack.append((iter(child.items()), here))
-                    break
-                if kind is list:
-                    here = base + (key,)
-                    yield child, here
-                    stack.append((enumerate(child), here))
-                    break
-            else:
-                stack.pop()
-
-
-def _descendant_name(nodes, name):
-    """``..name``: :func:`_preorder` and the name selector in one loop."""
-    for value, loc in nodes:
-        kind = type(value)
-        if kind is dict:
-            if name in value:
-                yield value[name], loc + (name,)
-            stack = [(iter(value.items()), loc)]
-        elif kind is list:
-            stack = [(enumerate(value), loc)]
-        else:
-            continue
-        while stack:
-            members, base = stack[-1]
-            for key, child in members:
-                kind = type(child)
-                if kind is dict:
-                    here = base + (key,)
-                    if name in child:
+                    if every:
+                        yield child, here
+                    elif name in child:
                         yield child[name], here + (name,)
                     stack.append((iter(child.items()), here))
                     break
                 if kind is list:
-                    stack.append((enumerate(child), base + (key,)))
+                    here = base + (key,)
+                    if every:
+                        yield child, here
+                    stack.append((enumerate(child), here))
                     break
             else:
                 stack.pop()

@@ -114,6 +114,17 @@ def refuse_uncomparable(comparison: ComparisonExpression) -> None:
                 "comparison, write !(@.key < 44)", token=comparison.token)
 
 
+def _operand(get, side, context):
+    """A comparison's operand: looked up directly (``get``), or evaluated, one node standing
+    for its value."""
+    if get is not None:
+        return get(context.current, context.root)
+    value = side.evaluate(context)
+    if isinstance(value, JSONPathNodeList) and len(value) == 1:
+        return value[0].value
+    return value
+
+
 class ExactComparison(ComparisonExpression):
     """A comparison that treats ``Decimal`` as the number it is (the library's ``<``
     only knows ``int``/``float``); ``==`` already compares ``Decimal`` exactly.
@@ -127,19 +138,8 @@ class ExactComparison(ComparisonExpression):
         self._rget = singular_getter(right)
 
     def evaluate(self, context) -> bool:
-        if self._lget is not None:
-            left = self._lget(context.current, context.root)
-        else:
-            left = self.left.evaluate(context)
-            if isinstance(left, JSONPathNodeList) and len(left) == 1:
-                left = left[0].value
-        if self._rget is not None:
-            right = self._rget(context.current, context.root)
-        else:
-            right = self.right.evaluate(context)
-            if isinstance(right, JSONPathNodeList) and len(right) == 1:
-                right = right[0].value
-        return compare(left, self.operator, right)
+        return compare(_operand(self._lget, self.left, context), self.operator,
+                       _operand(self._rget, self.right, context))
 
     def predicate(self):
         """``(current, root) -> bool`` when both operands are direct lookups or

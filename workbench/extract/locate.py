@@ -123,39 +123,58 @@ def _visitor(text: str, spans: list):
         if rows is not None:
             need_end = True
         todo = len(children)
-        if text[i] == "{":
-            finder = _finder(tuple(children), budget) if todo <= 4 else None
-            p = i + 1  # after '{' or ','
+        c = text[i]
+        if c == "[":
+            p = ws(text, i + 1).end()  # the first element
+            if text[p] == "]":
+                c = None  # an empty array
+                end = p + 1
+        if c == "{" or c == "[":
+            # one loop for both containers: a member's name or an element's index, then the
+            # wanted value visited or any other skipped, then the comma or the end
+            obj = c == "{"
+            if obj:
+                finder = _finder(tuple(children), budget) if todo <= 4 else None
+                p = i + 1  # after '{' or ','
+            else:
+                finder = None
+                key = -1
+            get = children.get
             while True:
-                m = finder.match(text, p) if finder is not None else None
-                if m is not None:
-                    name = m.group(1)
-                    j = m.end()
+                if not obj:
+                    key += 1
+                    j = p
                 else:
-                    p = ws(text, p).end()
-                    if text[p] == "}":
-                        end = p + 1
-                        break
-                    m = plain_name(text, p)
+                    m = finder.match(text, p) if finder is not None else None
                     if m is not None:
-                        name = m.group(1)
+                        key = m.group(1)
                         j = m.end()
                     else:
-                        name, j = scanstring(text, p + 1)
-                        j = ws(text, ws(text, j).end() + 1).end()
-                child = children.get(name) if todo else None
+                        p = ws(text, p).end()
+                        if text[p] == "}":
+                            end = p + 1
+                            break
+                        m = plain_name(text, p)
+                        if m is not None:
+                            key = m.group(1)
+                            j = m.end()
+                        else:
+                            key, j = scanstring(text, p + 1)
+                            j = ws(text, ws(text, j).end() + 1).end()
+                child = get(key) if todo else None
                 if child is not None:
                     todo -= 1
                     if todo == 0:
                         if not need_end:
                             visit(j, child, False)
                             return None
-                        finder = None
                         j = visit(j, child, True)
-                        m = flat_rest(text, j)
-                        if m is not None:
-                            end = m.end()
-                            break
+                        if obj:
+                            finder = None
+                            m = flat_rest(text, j)
+                            if m is not None:
+                                end = m.end()
+                                break
                     else:
                         j = visit(j, child, True)
                 else:
@@ -165,30 +184,7 @@ def _visitor(text: str, spans: list):
                     end = ws(text, j).end() + 1
                     break
                 p = m.end()
-        elif text[i] == "[":
-            j = ws(text, i + 1).end()
-            if text[j] == "]":
-                end = j + 1
-            else:
-                get = children.get
-                index = 0
-                while True:
-                    child = get(index) if todo else None
-                    if child is not None:
-                        todo -= 1
-                        if todo == 0 and not need_end:
-                            visit(j, child, False)
-                            return None
-                        j = visit(j, child, True)
-                    else:
-                        j = skip(text, j)
-                    m = comma(text, j)
-                    if m is None:
-                        end = ws(text, j).end() + 1
-                        break
-                    j = m.end()
-                    index += 1
-        else:
+        elif c is not None:
             end = skip(text, i)
         if rows is not None:
             for n in rows:
