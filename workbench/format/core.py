@@ -68,10 +68,11 @@ def format_text(text: str, indent: Any = 2, sort_keys: bool = False, *,
             raise
         return _format_lines(text, indent, sort_keys, max_depth, field, as_bytes)
     formatted = _write(parsed, text, indent, sort_keys, max_depth, field, as_bytes=as_bytes)
-    return {"formatted": formatted, "warnings": parsed.warnings, "stats": _stats(text, formatted)}
+    return {"formatted": formatted, "warnings": parsed.warnings, "stats": stats(text, formatted)}
 
 
-def _stats(text: str, formatted) -> dict:
+def stats(text: str, formatted) -> dict:
+    """``chars_in``, ``chars_out`` (``bytes_out`` for bytes) and ``lines_out``."""
     nl = b"\n" if isinstance(formatted, bytes) else "\n"
     return {"chars_in": len(text),
             "bytes_out" if isinstance(formatted, bytes) else "chars_out": len(formatted),
@@ -80,12 +81,14 @@ def _stats(text: str, formatted) -> dict:
 
 def _write(parsed, text: str, indent, sort_keys: bool, max_depth: int, field: str,
            values=None, *, as_bytes: bool = False):
-    """The formatted text of ``parsed`` (or of each of ``values``, one per line)."""
-    if max_depth < ORJSON_MAX_DEPTH:
+    """The formatted text of ``parsed`` (or of each of ``values``, one per line: ``parsed`` is
+    then their array, and ``max_depth`` counts it)."""
+    # orjson refuses trees deeper than it writes: its success proves the depth of what it
+    # wrote (the lines' values are one level inside the array)
+    if max_depth - (values is not None) < ORJSON_MAX_DEPTH:
         check_depth(parsed, max_depth, field)
     mark = parsed.duplicate_mark
     try:
-        # orjson refuses trees deeper than it writes, so success also proves depth <= its limit
         if values is None:
             return dumps_tree(parsed.value, indent, sort_keys, mark, as_bytes=as_bytes)
         return ("\n" if not as_bytes else b"\n").join(
@@ -122,12 +125,10 @@ def _format_lines(text: str, indent, sort_keys: bool, max_depth: int, field: str
     log = jsonl.read_json_lines(text, max_depth=max_depth, forced=True, field=field,
                                 numbers="fragment", check_depth=False, keep_duplicates=True)
     parsed, values = log.parsed, log.values
-    if max_depth < ORJSON_MAX_DEPTH:
-        check_depth(parsed, max_depth + 1, field)
     formatted = _write(parsed, log.array_text, indent, sort_keys, max_depth + 1, field, values,
                        as_bytes=as_bytes)
     return {"formatted": formatted, "warnings": [_record(w) for w in parsed.warnings],
-            "jsonl": True, "lines": len(values), "stats": _stats(text, formatted)}
+            "jsonl": True, "lines": len(values), "stats": stats(text, formatted)}
 
 
 def _record(warning: dict) -> dict:

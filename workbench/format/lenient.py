@@ -353,9 +353,7 @@ def format_lenient(text: str, kind: str, indent: Any = 2, sort_keys: bool = Fals
                                  "pure Python and slow; convert it elsewhere first", status=413, field=field)
         value, counts, warnings = (_read_json5 if kind == "json5" else _read_yaml)(text, max_depth)
         formatted = dumps_tree(value, indent, sort_keys)
-        answer = {"formatted": formatted, "warnings": warnings,
-                  "stats": {"chars_in": len(text), "chars_out": len(formatted),
-                            "lines_out": formatted.count("\n") + 1}}
+        answer = {"formatted": formatted, "warnings": warnings, "stats": core.stats(text, formatted)}
     changes = [{"code": k, "count": n, "message": _SAID[k].format(n)} for k, n in counts.items() if n]
     summary = " · ".join(c["message"] for c in changes) if changes else \
         f"nothing to change: the {_NAMES[kind]} text was already strict JSON"
