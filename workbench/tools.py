@@ -112,15 +112,28 @@ class ToolList:
         return [t.name for t in self.tools if isinstance(t.name, str)]
 
 
+def _placed(text: str | None, pointers: list[str]) -> list[dict]:
+    """Where the value at each pointer starts in ``text``: ``{line, column, offset}``, or ``{}``
+    when there is no text or no such value."""
+    if text is None:
+        return [{} for _ in pointers]
+    spans = locate_many(text, pointers)
+    found = [spans[p].start for p in pointers if p in spans]
+    places = iter(line_cols(text, found))
+    out = []
+    for p in pointers:
+        if p in spans:
+            line, column = next(places)
+            out.append({"line": line, "column": column, "offset": spans[p].start})
+        else:
+            out.append({})
+    return out
+
+
 def _fault(message: str, parts, field_name: str, text: str | None) -> WorkbenchError:
     where = pointer_of(parts)
-    exc = WorkbenchError("schema_invalid", message, field=field_name, schema_at=where)
-    if text is not None:
-        span = locate_many(text, [where]).get(where)
-        if span is not None:
-            (line, column), = line_cols(text, [span.start])
-            exc.line, exc.column, exc.offset = line, column, span.start
-    return exc
+    place, = _placed(text, [where])
+    return WorkbenchError("schema_invalid", message, field=field_name, schema_at=where, **place)
 
 
 class _Reader:
@@ -232,29 +245,18 @@ def _refuse_duplicates(out: ToolList, text: str | None, field_name: str) -> None
         first = seen.setdefault(key, tool)
         if first is tool:
             continue
-        places = [{"pointer": pointer_of(t.parts)} for t in (first, tool)]
-        if text is not None:
-            spans = locate_many(text, [p["pointer"] for p in places])
-            offsets = [spans[p["pointer"]].start if p["pointer"] in spans else None
-                       for p in places]
-            for p, off in zip(places, offsets):
-                if off is not None:
-                    (p["line"], p["column"]), = line_cols(text, [off])
-                    p["offset"] = off
+        pointers = [pointer_of(t.parts) for t in (first, tool)]
+        where = _placed(text, pointers)
+        places = [{"pointer": p, **place} for p, place in zip(pointers, where)]
 
         def at(p):
             return p["pointer"] + (f" (line {p['line']}, column {p['column']})" if "line" in p else "")
-        exc = WorkbenchError(
+        raise WorkbenchError(
             "schema_invalid",
             f"Two tool definitions are named {tool.called_as()}: at {at(places[0])} and at "
             f"{at(places[1])}. A provider refuses such a list, and which one the model meant "
             "cannot be known: remove or rename one",
-            field=field_name, schema_at=places[1]["pointer"], places=places,
-            tool=tool.name)
-        second = places[1]
-        if "line" in second:
-            exc.line, exc.column, exc.offset = second["line"], second["column"], second["offset"]
-        raise exc
+            field=field_name, schema_at=pointers[1], places=places, tool=tool.name, **where[1])
 
 
 # --------------------------------------------------------------------------- one tool for Validate

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Hashable
 
 from .. import transcript
 from ..errors import WorkbenchError
-from ..jsontext import dumps_tree, dumps_value, locate_many, parse, split_pointer
+from ..jsontext import dumps_tree, dumps_value, locate_many, parse
 
 _SSE = re.compile(r"^(?:event|data|id|retry):", re.M)
 _EVENT_LINE = re.compile(r'\s*\{\s*"(?:type|object)"\s*:\s*"(?:response\.|chat\.completion\.chunk|agent\.session\.)')
@@ -85,7 +86,7 @@ def _piece(text: str, source: str | None, line: int | None, cache: dict | None =
     return s[m.end():] if source == "sse" and m else s
 
 
-def _walk_text(result: dict, call: dict, text: str, parsed_cache: dict) -> str | None:
+def _walk_text(result: dict, call: dict, text: str, cache: dict) -> str | None:
     if isinstance(call.get("json"), str):          # the core gives the call's exact text
         if call.get("dialect") != "chat_completions":
             return call["json"]
@@ -93,29 +94,35 @@ def _walk_text(result: dict, call: dict, text: str, parsed_cache: dict) -> str |
             return _walkable(parse(call["json"], field="text", warnings=False).value)
         except WorkbenchError:
             return None
-    item = None
-    for it in result.get("items") or ():
-        if isinstance(it, dict) and it.get("type") == "function_call" and it.get("call_id") == call.get("call_id"):
-            item = it
-            break
+    call_id = call.get("call_id")
+    item = _function_calls(result, cache).get(call_id) if isinstance(call_id, Hashable) else None
     if item is None:
-        piece = _piece(text, result.get("source"), call.get("line"), parsed_cache)
+        piece = _piece(text, result.get("source"), call.get("line"), cache)
         pointer = call.get("pointer") or ""
         if piece is None:
             return None
+        span = locate_many(piece, [pointer]).get(pointer)
+        if span is None:
+            return None
         if call.get("dialect") != "chat_completions":
-            span = locate_many(piece, [pointer]).get(pointer)
-            return piece[span.start:span.end] if span else None
+            return piece[span.start:span.end]
         try:
-            if piece not in parsed_cache:
-                parsed_cache[piece] = parse(piece, field="text", warnings=False).value
-            value = parsed_cache[piece]
+            item = parse(piece[span.start:span.end], field="text", warnings=False).value
         except WorkbenchError:
             return None
-        for tok in split_pointer(pointer):
-            value = value[int(tok)] if isinstance(value, list) else value.get(tok) if isinstance(value, dict) else None
-        item = value
     return _walkable(item)
+
+
+def _function_calls(result: dict, cache: dict) -> dict:
+    """The report's ``function_call`` items by ``call_id`` (the first of each), found once."""
+    calls = cache.get("function_calls")
+    if calls is None:
+        calls = cache["function_calls"] = {}
+        for it in result.get("items") or ():
+            if (isinstance(it, dict) and it.get("type") == "function_call"
+                    and isinstance(it.get("call_id"), Hashable)):
+                calls.setdefault(it.get("call_id"), it)
+    return calls
 
 
 def _walkable(item) -> str | None:
