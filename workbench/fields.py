@@ -60,10 +60,10 @@ class Fields:
         self.fields = fields
         self.by_name = {f.name: f for f in fields}
 
-    def read(self, body: dict) -> dict:
-        """Every declared field of ``body``: required ones checked present, all type-checked,
-        defaults filled in.  Undeclared fields are ignored."""
-        return {f.name: f.read(body) for f in self.fields}
+    def read(self, body: dict, skip: tuple = ()) -> dict:
+        """Every declared field of ``body`` (but those named in ``skip``): required ones checked
+        present, all type-checked, defaults filled in.  Undeclared fields are ignored."""
+        return {f.name: f.read(body) for f in self.fields if f.name not in skip}
 
     @property
     def text_fields(self) -> list[str]:

@@ -193,6 +193,23 @@ def test_validate_jsonl_errors_carry_the_log_line(files):
     assert (code, out) == (0, "")
     code, _, err = wb("validate", "--jsonl", files("b.jsonl", '{"n": 1}\n{bad}\n'), "--schema", files("s.json", SCHEMA))
     assert code == 2 and "b.jsonl:2:2: " in err
+    # the schema is read once, before the first line: a schema that is not a schema stops the
+    # log with one error (also an empty log)
+    for log in ('{"n": 1}\n{"n": 2}\n', ""):
+        code, out, err = wb("validate", "--jsonl", files("l.jsonl", log),
+                            "--schema", files("bad.json", '{"type": 12}'))
+        assert (code, out) == (2, ""), err
+        assert err.count("bad.json:1:10: The schema is not a valid 2020-12 schema") == 1, err
+
+
+def test_validate_jsonl_equals_the_api_line_by_line(server, files):
+    lines = ['{"region": "apac", "n": 1}', '{"region": "x", "n": 1.5}', '{"n": 1, "n": 2}']
+    code, out, _ = wb("validate", "--jsonl", "--json", files("l.jsonl", "\n".join(lines) + "\n"),
+                      "--schema", files("s.json", SCHEMA))
+    assert code == 1
+    for n, (text, got) in enumerate(zip(lines, out.splitlines()), 1):
+        status, api = server.api("validate", {"document": text, "schema": SCHEMA})
+        assert status == 200 and json.loads(got) == {"line": n, **api}
 
 
 def test_validate_json_equals_the_api(server, files):

@@ -116,7 +116,9 @@ def run(args) -> int:
 
 
 def run_jsonl(args, body: dict, limits, doc_label: str, schema_label: str, labels: dict) -> int:
-    from ..validate import handle
+    from ..runtime import collector_paused
+    from ..validate import prepare
+    validation = prepare(body, limits)  # the schema read, checked and compiled once
     f = common.open_binary(args.document, "document")
     invalid = 0
     schema_noted = False
@@ -136,9 +138,9 @@ def run_jsonl(args, body: dict, limits, doc_label: str, schema_label: str, label
                 _warnings(result, doc_label, schema_label, n, not schema_noted)
                 schema_noted = True
 
-    status = common.run_lines(f, args.document, doc_label,
-                              lambda text: handle(dict(body, document=text), limits),
-                              show, as_json=args.json, labels=labels)
+    with collector_paused():
+        status = common.run_lines(f, args.document, doc_label, validation.run,
+                                  show, as_json=args.json, labels=labels)
     if status is not None:
         return status
     return common.EXIT_FOUND if invalid else common.EXIT_OK

@@ -18,7 +18,7 @@ The rooms, from the HTTP face down:
 
 from . import library  # noqa: F401  (first: jsonschema without the iri grammar)
 from .checked import CheckedSchema, compile_schema  # noqa: E402
-from .core import REQUEST, handle, tool_parameters  # noqa: E402
+from .core import REQUEST, Validation, handle, prepare, tool_parameters  # noqa: E402
 from .evaluate import evaluate, validate_value, validity_check  # noqa: E402
 
 __all__ = ["REQUEST", "handle", "compile_schema", "CheckedSchema", "evaluate", "validate_value",

@@ -11,6 +11,9 @@ the strictness review (:mod:`.review`) runs for tool definitions.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from dataclasses import dataclass
+
 from ..errors import WorkbenchError, bad_request, log_fault
 from ..fields import Field, Fields
 from ..jsontext import error_at, line_cols, locate_many, parse, pointer_of
@@ -51,129 +54,199 @@ REQUEST = Fields(
 
 
 def handle(body: dict, limits) -> dict:
-    """``POST /api/validate``: see :func:`_handle`.  The cyclic garbage collector is paused for
-    the request (see parse.collector_paused)."""
+    """``POST /api/validate``: see :class:`Validation`.  The cyclic garbage collector is paused
+    for the request (see parse.collector_paused)."""
     with collector_paused():
-        return _handle(body, limits)
+        v = REQUEST.read(body)
+        return Validation(v, body, limits).run(v["document"])
 
 
-def _handle(body: dict, limits) -> dict:
+def prepare(body: dict, limits) -> "Validation":
+    """The schema side of a request without its ``document``, read once, for validating many
+    documents against one schema (``workbench validate --jsonl``): ``.run(document_text)``.
+    The schema is checked now (the same for every document), not at the first document."""
+    validation = Validation(REQUEST.read(body, skip=("document",)), body, limits)
+    if validation.target == "document":
+        validation._tool(validation.tool)
+    return validation
+
+
+class Validation:
     """``POST /api/validate``: ``document``, ``schema`` (text), ``format_assert`` (false),
     ``review`` (default: on when a tool definition is given), ``tool`` (name, for a list of
     tools), ``draft`` (dialect when ``$schema`` is absent, default 2020-12).
+
+    The schema text is parsed when this is made; the tool it holds is read, checked, compiled and
+    reviewed on the first :meth:`run` that needs it (the document is parsed first, so a document
+    that is not JSON is reported before a schema that is not a valid schema), and kept.
 
     Pointers about the schema (``schema_pointer`` of errors, ``review`` and ``schema_invalid``
     pointers) are relative to the *schema text as sent* (so a tool definition's are under
     ``/parameters``); ``schema_root`` is where the validated schema sits in it.
     """
-    from .review import review_schema
 
-    v = REQUEST.read(body)
-    document, schema_text = v["document"], v["schema"]
-    format_assert, review = v["format_assert"], v["review"]
-    tool = body.get("tool")
-    if isinstance(tool, int) and not isinstance(tool, bool):
-        tool = str(tool)
-    if tool is not None and not isinstance(tool, str):
-        raise bad_request("'tool' must be a tool name", field="tool", code="bad_type")
-    tool = tool or None
-    draft = normalize_draft(v["draft"] or "2020-12")
+    def __init__(self, v: dict, body: dict, limits):
+        self.limits = limits
+        self.format_assert, self.review = v["format_assert"], v["review"]
+        tool = body.get("tool")
+        if isinstance(tool, int) and not isinstance(tool, bool):
+            tool = str(tool)
+        if tool is not None and not isinstance(tool, str):
+            raise bad_request("'tool' must be a tool name", field="tool", code="bad_type")
+        self.tool = tool or None
+        self.draft = normalize_draft(v["draft"] or "2020-12")
+        self.target = v["target"] or "document"
+        if self.target not in ("document", "arguments"):
+            raise bad_request("'target' must be \"document\" or \"arguments\"", field="target",
+                              code="bad_option")
+        self.schema = parse(v["schema"], field="schema", max_depth=limits.max_depth)
+        self._infos: dict = {}          # tool name (or None) -> what tools.choose read
+        self._tools: dict = {}          # tool name (or None) -> its _Tool
+        self._schema_places: dict = {}  # schema pointer -> (line, column) or None
 
-    target = v["target"] or "document"
-    if target not in ("document", "arguments"):
-        raise bad_request("'target' must be \"document\" or \"arguments\"", field="target", code="bad_option")
+    def run(self, document: str) -> dict:
+        """The answer for one document text."""
+        limits, parsed_schema = self.limits, self.schema
+        parsed_doc = parse(document, field="document", max_depth=limits.max_depth)
+        call = find_call(parsed_doc.value)
+        # where the validated value sits: ``located`` is the parsed text its errors are placed in,
+        # ``at`` the pointer of the value inside that text
+        located, at, instance, arguments = parsed_doc, "", parsed_doc.value, None
+        tool = self.tool
+        if self.target == "arguments":
+            located, at, instance, arguments = _arguments(call, parsed_doc, limits)
+            if tool is None and call.name:
+                names = self._info(None).names
+                if len(names) > 1 and call.name in names:
+                    tool = call.name  # a list of tools: the one the call names
+        side = self._tool(tool)
+        info, prefix = side.info, side.prefix
+        with self._schema_faults(prefix):
+            out = evaluate(side.compiled, instance, limits)
 
-    parsed_schema = parse(schema_text, field="schema", max_depth=limits.max_depth)
-    parsed_doc = parse(document, field="document", max_depth=limits.max_depth)
-    call = find_call(parsed_doc.value)
-    # where the validated value sits: ``located`` is the parsed text its errors are placed in,
-    # ``at`` the pointer of the value inside that text
-    located, at, instance, arguments = parsed_doc, "", parsed_doc.value, None
-    info = None  # the tool read once; again only when a list's call names its tool
-    if target == "arguments":
-        located, at, instance, arguments = _arguments(call, parsed_doc, limits)
-        if tool is None and call.name:
-            info = choose_tool(parsed_schema.value, None, text=parsed_schema.text)
-            if len(info.names) > 1 and call.name in info.names:
-                tool = call.name  # a list of tools: the one the call names
-                info = None
-    if info is None:
-        info = choose_tool(parsed_schema.value, tool, text=parsed_schema.text)
-    prefix = pointer_of(info.prefix)
-    try:
-        compiled = compile_schema(info.schema, default_draft=draft, format_assert=format_assert, limits=limits)
-        out = evaluate(compiled, instance, limits)
-    except WorkbenchError as exc:
-        if exc.field == "schema" and "pointer" in exc.extra:
-            _place_schema_error(exc, schema_text, prefix)
-        raise
-    except Exception as exc:  # never a 500 for what a user typed: report, and log for us
-        log_fault("validation failed", exc)
-        raise WorkbenchError("validation_failed", "The validator could not evaluate this schema "
-                             f"({type(exc).__name__}); please report it", field="schema") from None
+        # place every error in the text it came from (the document, or the arguments string)
+        wanted = set()
+        for e in out["errors"]:
+            p = at + e["pointer"]
+            wanted.add(p.rsplit("/", 1)[0] if e["at"] == "parent" else p)
+        # one walk of the text, along the returned errors' pointers only
+        spans = located.spans(wanted) if wanted else {}
+        offsets = {}
+        for e in out["errors"]:
+            where = e["at"]
+            p = at + e["pointer"]
+            span = spans.get(p.rsplit("/", 1)[0] if where == "parent" else p)
+            if span is not None:
+                offsets[id(e)] = span.key if where == "key" and span.key is not None else span.start
+        wanted = sorted(set(offsets.values()))
+        places = dict(zip(wanted, line_cols(located.text, wanted)))
+        schema_places = self._places({prefix + e["schema_pointer"] for e in out["errors"]})
+        for e in out["errors"]:
+            offset = offsets.get(id(e))
+            if offset is not None:
+                e["line"], e["column"] = places[offset]
+                e["offset"] = offset
+            else:
+                e["line"] = e["column"] = None
+            e["schema_pointer"] = prefix + e["schema_pointer"]
+            place = schema_places[e["schema_pointer"]]
+            if place is not None:
+                e["schema_line"], e["schema_column"] = place
 
-    # place every error in the text it came from (the document, or the arguments string)
-    wanted = set()
-    for e in out["errors"]:
-        p = at + e["pointer"]
-        wanted.add(p.rsplit("/", 1)[0] if e["at"] == "parent" else p)
-    # one walk of the text, along the returned errors' pointers only
-    spans = located.spans(wanted) if wanted else {}
-    do_review = info.is_tool if review is None else review
-    warnings_ = list(info.notes)
-    if do_review:
-        warnings_.extend(review_schema(info.schema, strict=info.strict, is_tool=info.is_tool,
-                                       limit=limits.max_errors))
-    for w in warnings_:
-        w["pointer"] = prefix + w["pointer"] if w.get("pointer") is not None else prefix
-    # one walk of the schema text, for the errors' schema pointers and the review's pointers
-    schema_ptrs = {prefix + e["schema_pointer"] for e in out["errors"]}
-    schema_ptrs |= {w["pointer"] for w in warnings_}
-    schema_spans = locate_many(parsed_schema.text, schema_ptrs) if schema_ptrs else {}
-    slines = parsed_schema.lines
-    offsets = {}
-    for e in out["errors"]:
-        where = e["at"]
-        p = at + e["pointer"]
-        span = spans.get(p.rsplit("/", 1)[0] if where == "parent" else p)
-        if span is not None:
-            offsets[id(e)] = span.key if where == "key" and span.key is not None else span.start
-    wanted = sorted(set(offsets.values()))
-    places = dict(zip(wanted, line_cols(located.text, wanted)))
-    for e in out["errors"]:
-        offset = offsets.get(id(e))
-        if offset is not None:
-            e["line"], e["column"] = places[offset]
-            e["offset"] = offset
-        else:
-            e["line"] = e["column"] = None
-        e["schema_pointer"] = prefix + e["schema_pointer"]
-        sspan = schema_spans.get(e["schema_pointer"])
-        if sspan is not None:
-            soff = sspan.key if sspan.key is not None else sspan.start
-            e["schema_line"], e["schema_column"] = slines.line_col(soff)
+        answer = {
+            "valid": out["valid"], "errors": out["errors"], "count": out["count"],
+            "truncated": out["truncated"], "draft": out["draft"], "format_assert": self.format_assert,
+            "tool": info.name, "tools": info.names if len(info.names) > 1 else [],
+            "schema_root": prefix, "reviewed": side.reviewed,
+            "review": [dict(w) for w in side.warnings],
+            "warnings": parsed_doc.warnings, "schema_warnings": parsed_schema.warnings,
+            "target": self.target,
+        }
+        if arguments is not None:
+            answer["arguments"] = arguments
+        elif call is not None:
+            answer["hint"] = hint(call)
+        return answer
 
-    offsets = {}
-    for w in warnings_:
-        s = schema_spans.get(w["pointer"])
-        if s is not None:
-            offsets[id(w)] = s.key if s.key is not None else s.start
-            w["line"], w["column"] = slines.line_col(offsets[id(w)])
-    warnings_.sort(key=lambda w: offsets.get(id(w), -1))
+    def _tool(self, name: str | None) -> "_Tool":
+        """The tool ``name`` of the schema text (None: the one tool, or the bare schema): read,
+        compiled and reviewed once."""
+        side = self._tools.get(name)
+        if side is None:
+            side = self._tools[name] = self._read_tool(name)
+        return side
 
-    answer = {
-        "valid": out["valid"], "errors": out["errors"], "count": out["count"],
-        "truncated": out["truncated"], "draft": out["draft"], "format_assert": format_assert,
-        "tool": info.name, "tools": info.names if len(info.names) > 1 else [],
-        "schema_root": prefix, "reviewed": bool(do_review), "review": warnings_,
-        "warnings": parsed_doc.warnings, "schema_warnings": parsed_schema.warnings,
-        "target": target,
-    }
-    if arguments is not None:
-        answer["arguments"] = arguments
-    elif call is not None:
-        answer["hint"] = hint(call)
-    return answer
+    def _info(self, name: str | None):
+        """What :func:`workbench.tools.choose` reads of tool ``name`` in the schema text (once)."""
+        info = self._infos.get(name)
+        if info is None:
+            info = self._infos[name] = choose_tool(self.schema.value, name, text=self.schema.text)
+        return info
+
+    def _read_tool(self, name: str | None) -> "_Tool":
+        from .review import review_schema
+        parsed_schema, limits = self.schema, self.limits
+        info = self._info(name)
+        prefix = pointer_of(info.prefix)
+        with self._schema_faults(prefix):
+            compiled = compile_schema(info.schema, default_draft=self.draft,
+                                      format_assert=self.format_assert, limits=limits)
+        do_review = info.is_tool if self.review is None else self.review
+        warnings_ = list(info.notes)
+        if do_review:
+            warnings_.extend(review_schema(info.schema, strict=info.strict, is_tool=info.is_tool,
+                                           limit=limits.max_errors))
+        for w in warnings_:
+            w["pointer"] = prefix + w["pointer"] if w.get("pointer") is not None else prefix
+        # the review's pointers placed in the schema text, with one walk of it
+        spans = locate_many(parsed_schema.text, {w["pointer"] for w in warnings_}) if warnings_ else {}
+        offsets = {}
+        for w in warnings_:
+            s = spans.get(w["pointer"])
+            if s is not None:
+                offsets[id(w)] = s.key if s.key is not None else s.start
+                w["line"], w["column"] = parsed_schema.lines.line_col(offsets[id(w)])
+        warnings_.sort(key=lambda w: offsets.get(id(w), -1))
+        return _Tool(info, prefix, compiled, bool(do_review), warnings_)
+
+    def _places(self, pointers: set) -> dict:
+        """``(line, column)`` (None: not found) of each schema pointer in the schema text; a
+        pointer is looked for once, and the new ones of a document with one walk."""
+        known = self._schema_places
+        new = [p for p in pointers if p not in known]
+        if new:
+            spans = locate_many(self.schema.text, new)
+            for p in new:
+                s = spans.get(p)
+                known[p] = None if s is None else self.schema.lines.line_col(
+                    s.key if s.key is not None else s.start)
+        return known
+
+    @contextmanager
+    def _schema_faults(self, prefix: str):
+        """A schema fault placed at its line in the schema text; anything else the validator
+        raises is reported (never a 500 for what a user typed) and logged for us."""
+        try:
+            yield
+        except WorkbenchError as exc:
+            if exc.field == "schema" and "pointer" in exc.extra:
+                _place_schema_error(exc, self.schema.text, prefix)
+            raise
+        except Exception as exc:
+            log_fault("validation failed", exc)
+            raise WorkbenchError("validation_failed", "The validator could not evaluate this schema "
+                                 f"({type(exc).__name__}); please report it", field="schema") from None
+
+
+@dataclass(frozen=True)
+class _Tool:
+    """One tool of the schema text, ready: what :func:`workbench.tools.choose` read, where its
+    schema sits (``prefix``), its compiled validator and its (placed) review warnings."""
+    info: object
+    prefix: str
+    compiled: object
+    reviewed: bool
+    warnings: list
 
 
 def _arguments(call, parsed_doc, limits):
