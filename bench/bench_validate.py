@@ -20,7 +20,11 @@ types, required keys, ``additionalProperties: false``, ``pattern``, ``enum``, bo
   schemas the compiler leaves alone);
 * ``workbench API (HTTP)``: one ``POST /api/validate`` to the real server on a free port, from
   sending to the decoded response (the compiled path, and each returned error's line and
-  column in the text).
+  column in the text);
+* the same entries as JSON Lines (one document a line, the ``items`` schema): ``plain jsonschema,
+  per line`` (``json.loads`` and ``iter_errors`` on every line, in this process) against the
+  command ``workbench validate --jsonl --json`` (interpreter start included; every error with its
+  line and column), unless ``--no-jsonl``.
 
 Each timing is the best of ``--repeat`` runs, as wall time and as CPU time (of this process,
 or of the server process for the API: steadier than wall time on a busy machine).  All rows
@@ -45,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import arguments, best, process_cpu, read_log, start_server  # noqa: E402
+from common import arguments, best, process_cpu, read_log, start_server, write_atomic  # noqa: E402
 DATA = ROOT / "bench" / "data"
 
 SCHEMA = {
@@ -143,6 +147,55 @@ def time_plain(text: str) -> tuple[float, set, int, dict]:
     return t2 - t0, items, len(errors), {"parse": round(t1 - t0, 3), "validate": round(t2 - t1, 3)}, cpu
 
 
+def write_jsonl(text: str) -> Path:
+    """The generated array's entries as JSON Lines (entry i on line i + 1)."""
+    path = DATA / "validate_lines.jsonl"
+    lines = [ln.strip().rstrip(",") for ln in text.splitlines()[1:-1]]
+    write_atomic(path, "".join(ln + "\n" for ln in lines))
+    return path
+
+
+def line_schema() -> dict:
+    return {"$schema": SCHEMA["$schema"], **SCHEMA["items"]}
+
+
+def time_plain_lines(path: Path) -> tuple[float, set, int, dict, float]:
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(line_schema())
+    c0, t0 = time.process_time(), time.perf_counter()
+    items, count = set(), 0
+    with open(path, encoding="utf-8") as f:
+        for i, line in enumerate(f):
+            errors = list(validator.iter_errors(json.loads(line)))
+            if errors:
+                items.add(i)
+                count += len(errors)
+    return time.perf_counter() - t0, items, count, {}, time.process_time() - c0
+
+
+def time_command_lines(path: Path, schema_path: Path) -> tuple[float, set, int, dict, float]:
+    import resource
+    exe = Path(sys.executable).with_name("workbench")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run([str(exe), "validate", "--jsonl", "--json", "--max-errors", "1000000",
+                           str(path), "--schema", str(schema_path)], capture_output=True)
+    elapsed = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"workbench validate --jsonl exited {done.returncode}: {done.stderr[:300]!r}")
+    items, count, located = set(), 0, 0
+    for line in done.stdout.splitlines():
+        answer = json.loads(line)
+        if not answer["valid"]:
+            items.add(answer["line"] - 1)
+        count += answer["count"]
+        located += sum(1 for e in answer["errors"] if e.get("line"))
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return elapsed, items, count, {"located": located}, cpu
+
+
 def time_api(conn: http.client.HTTPConnection, payload: bytes, pid: int) -> tuple[float, set, int, dict]:
     c0 = process_cpu(pid)
     t0 = time.perf_counter()
@@ -163,6 +216,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
     ap = arguments(__doc__)
     ap.add_argument("--no-jsonschema-path", action="store_true",
                     help="skip the core's jsonschema path (the slowest row)")
+    ap.add_argument("--no-jsonl", action="store_true",
+                    help="skip the JSON Lines rows (plain jsonschema per line, workbench validate --jsonl)")
     args = ap.parse_args(argv)
 
     file = generate(args.size_mb)
@@ -207,6 +262,18 @@ def main(argv: list[str] | None = None) -> list[dict]:
                      "x_plain": round(t / base_t, 2), "invalid_items": len(items), "errors": count,
                      "agrees": items == base_items, "detail": extra, "size_mb": round(size / 1e6, 1),
                      "items": n_items})
+    if not args.no_jsonl:
+        lines_path = write_jsonl(text)
+        schema_path = write_atomic(DATA / "validate_lines.schema.json", json.dumps(line_schema()))
+        plain = best(lambda: time_plain_lines(lines_path), args.repeat)
+        ours = best(lambda: time_command_lines(lines_path, schema_path), args.repeat)
+        for name, (t, items, count, extra, cpu) in (
+                ("plain jsonschema, per line (JSON Lines: json.loads + iter_errors)", plain),
+                ("workbench validate --jsonl (command, with line:column)", ours)):
+            rows.append({"tool": name, "seconds": round(t, 3), "cpu_seconds": round(cpu, 3),
+                         "items_per_s": round(n_items / t), "x_plain": round(t / plain[0], 2),
+                         "invalid_items": len(items), "errors": count, "agrees": items == base_items,
+                         "detail": extra, "size_mb": round(size / 1e6, 1), "items": n_items})
 
     head = ("tool", "time", "cpu", "items/s", "× plain", "invalid items", "errors", "agrees", "detail")
     table = [head] + [(r["tool"], f"{r['seconds']:.2f} s", f"{r['cpu_seconds']:.2f} s", f"{r['items_per_s']:,}",
@@ -219,8 +286,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
                         for i, (c, w) in enumerate(zip(row, widths))))
         if n == 0:
             print("  ".join("-" * w for w in widths))
-    print("× plain = this time / plain jsonschema's time (lower is faster); cpu = CPU seconds of this "
-          "process (of the server for the API).  Errors differ by design: the workbench reports one "
+    print("× plain = this time / plain jsonschema's time (lower is faster; the JSON Lines rows against "
+          "the per-line loop); cpu = CPU seconds of this process (of the server for the API, of the "
+          "command for --jsonl).  Errors differ by design: the workbench reports one "
           "error per extra key; plain jsonschema one per object.")
     if not all(r["agrees"] for r in rows):
         raise SystemExit("the validators disagree on which entries are invalid")
