@@ -125,7 +125,14 @@ function onInput(immediate = false) {
   if (sides.left.isEmpty || sides.right.isEmpty) {
     runs.live.cancel();
     if (sides.left.isEmpty && sides.right.isEmpty) showEmpty();
-    else setStates(null);
+    else {
+      setStates(null);
+      // a compare on its way belongs to a pair that is gone: it is not shown
+      if (viewEl.hasAttribute("aria-busy")) {
+        viewEl.removeAttribute("aria-busy");
+        showMessage(`Add the ${sides.left.isEmpty ? "left" : "right"} document to compare.`);
+      }
+    }
     return;
   }
   if (total <= LIVE_LIMIT) {

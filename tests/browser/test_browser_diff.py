@@ -290,3 +290,27 @@ def test_merge_patch_and_deepdiff_engine(page, server):
     report = page.locator("#deepdiff-report tbody").inner_text()
     assert "values_changed" in report and "root['a']['b']" in report and "/a/b" in report
     assert not page.js_errors
+
+
+def test_an_answer_on_its_way_is_not_shown_once_a_side_is_emptied(page, server):
+    """A live compare still on its way when one document is cleared must not be shown as the
+    result: its changes belong to a pair that is gone."""
+    page.goto("/diff")
+    held = []
+    page.route("**/api/diff", lambda route: held.append(route))
+    fill(page, "right", '{"x": [1, 2, 3, 4]}')
+    fill(page, "left", '{"x": [7]}')
+    for _ in range(100):   # the live run's request, held on its way
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "no live compare was sent"
+    fill(page, "left", "")
+    with page.expect_response("**/api/diff") as answer:
+        held[0].continue_()
+    assert answer.value.ok
+    page.wait_for_timeout(200)   # the page has read the answer
+    assert page.locator("#change-list").count() == 0
+    assert "change" not in page.locator("#summary").inner_text()
+    assert page.locator("#placeholder").inner_text() == "Add the left document to compare."
+    assert page.locator("#diffview").get_attribute("aria-busy") is None
