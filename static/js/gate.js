@@ -114,7 +114,7 @@ async function run() {
   let got;
   try { got = await runLatest(inputs.item.text); }
   catch (err) { got = { mode: "item", answer: networkAnswer(err) }; }
-  if (!got) return;  // a newer run is on its way
+  if (!got || inputs.item.isEmpty) return;  // a newer run is on its way, or the item was emptied (showEmpty ran)
   const { mode, answer } = got;
   body.removeAttribute("aria-busy");
   if (answer.ok) (mode === "transcript" ? renderTranscript : render)(answer.body);

@@ -264,3 +264,24 @@ def test_plain_form_without_javascript(browser, server):
         page.goto("/gate?case=agents-lookup-order")
         assert json.loads(page.inner_text("#tool-result"))["call_id"] == "call_3c91"
         assert page.locator("#fco").count() == 0
+
+
+def test_an_answer_on_its_way_is_not_shown_once_the_item_is_emptied(page):
+    """A live run still on its way when the item is cleared must not put its verdict back: it
+    belongs to an item that is gone."""
+    page.goto("/gate")
+    held = []
+    page.route("**/api/*", lambda route: held.append(route))
+    page.fill("#item", json.dumps({"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}))
+    for _ in range(100):   # the live run's request, held on its way
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "no live run was sent"
+    page.fill("#item", "")
+    with page.expect_response("**/api/*") as answer:
+        held[0].continue_()
+    assert answer.value.ok
+    page.wait_for_timeout(200)   # the page has read the answer
+    assert page.locator("#verdict-live").inner_text() == ""
+    assert page.locator("#placeholder").count() == 1
