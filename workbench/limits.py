@@ -9,7 +9,7 @@
 | max_changes | 10,000 changes returned | WORKBENCH_MAX_CHANGES |
 | max_errors | 1,000 validation errors returned | WORKBENCH_MAX_ERRORS |
 | diff_max_bytes | 32 MiB per side | WORKBENCH_DIFF_MAX_BYTES |
-| work_timeout | 20 s for one request's work | WORKBENCH_WORK_TIMEOUT |
+| work_timeout | 20 s for one request's work (0: no limit, the command line's default) | WORKBENCH_WORK_TIMEOUT |
 """
 
 from __future__ import annotations

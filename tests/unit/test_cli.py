@@ -145,6 +145,26 @@ def test_extract_jsonl_line_by_line(files):
     assert code == 1 and out == ""
 
 
+def test_extract_jsonl_in_pieces_answers_as_line_by_line(files):
+    """A log of more than one piece (1 MiB, workbench/cli/extract.py): queried a piece at a time it
+    prints exactly what the query on every line prints (``--max-matches`` keeps it line by line),
+    bad lines included, with the same exit status."""
+    rows = []
+    for i in range(32_000):
+        rows.append({5: '{"a": bad}', 3: "", 2: '{"a": "\udcff"}', 1: '{"a": 1, "a": 2}',
+                     7: '  [1, {"a": [true, null]}]  '}.get(i % 4_001, f'{{"a": {i}, "b": {{"a": "x{i}"}}, "n": 1.50}}'))
+    raw = "\n".join(rows).encode("utf-8", "surrogateescape") + b'\r\n{"a": "last"}'
+    log = files("big.jsonl", "")
+    log.write_bytes(raw)
+    assert len(raw) > 1 << 20  # two pieces, a bad line in each
+    for args in (("$..a",), ("--paths", "$.n")):
+        pieces = wb("extract", "--jsonl", *args, log)
+        by_line = wb("extract", "--jsonl", "--max-matches", "1000000", *args, log)
+        assert pieces == by_line
+        code, out, err = pieces
+        assert code == 2 and err.count("\n") == 16 and out.count("\n") > 31_000
+
+
 def test_extract_json_equals_the_api(server, files):
     code, out, _ = wb("extract", "--json", "$..call_id", files("r.json", DOC))
     status, api = server.api("extract", {"document": DOC, "path": "$..call_id"})

@@ -89,17 +89,18 @@ def lines_of(f):
 
 
 def run_lines(f, path: str, label: str, answer, show, *, as_json: bool,
-              labels: dict | None = None) -> int | None:
+              labels: dict | None = None, first: int = 1) -> int | None:
     """``--jsonl``: ``answer(text)`` on every non-blank line of the binary stream ``f`` (one
     document a line, read one at a time), each result handed to ``show(n, result)``.  A line
     that is not UTF-8 or whose document is refused is reported with its line number and passed
     over; an error in any other field (the same for every line: the path, the schema) stops.
     Returns :data:`EXIT_UNREADABLE` when a line was passed over or it stopped, else ``None``;
-    ``f`` is closed (standard input is not) and standard output flushed."""
+    ``f`` is closed (standard input is not) and standard output flushed.  ``first``: the line
+    number of ``f``'s first line (a piece of a longer log)."""
     from ..errors import WorkbenchError
     bad = 0
     try:
-        for n, raw in enumerate(lines_of(f), 1):
+        for n, raw in enumerate(lines_of(f), first):
             if not raw.strip():
                 continue
             try:
@@ -215,10 +216,11 @@ def write_bytes(data: bytes) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
 
 
-# on the command line everything is returned (no 10,000-row cap) and there is no request timer;
+# on the command line everything is returned (no 10,000-row cap) and there is no request timer
+# (work_timeout 0: no deadline, and no watchdog thread started for each line of a log);
 # a WORKBENCH_<NAME> variable or a flag still sets any limit
 CLI_LIMITS = {"max_matches": 10**12, "max_errors": 10**12, "max_changes": 10**12,
-              "work_timeout": 10.0**6, "diff_max_bytes": 1 << 50, "max_body": 1 << 50}
+              "work_timeout": 0.0, "diff_max_bytes": 1 << 50, "max_body": 1 << 50}
 
 
 def limits(args):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from itertools import islice
 
 import regex
@@ -263,7 +264,14 @@ def rfc9535_env(limits: Limits) -> ExactEnvironment:
 
 
 def compile_rfc9535(path: str, limits: Limits):
-    env = rfc9535_env(limits)
+    """The compiled query (kept: a log's lines and a page's live runs ask the same again; a
+    compiled query holds no state of its own)."""
+    return _compiled(path, limits.max_depth, limits.regex_timeout)
+
+
+@lru_cache(maxsize=128)
+def _compiled(path: str, max_depth: int, regex_timeout: float):
+    env = rfc9535_env(Limits(max_depth=max_depth, regex_timeout=regex_timeout))
     if not path.startswith("$"):
         raise path_error(path, 0, "A JSONPath starts with '$' (the root, nothing before it), "
                                   "e.g. $.data[0]")
