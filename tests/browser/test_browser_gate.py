@@ -70,8 +70,10 @@ def test_each_report_case_loads_with_one_click(page, server):
         status, report = server.api("transcript", {"text": text, **({"tools": tools} if tools else {})})
         assert status == 200 and report["kind"] != "item"
         page.click(f'a[data-case="{case["name"]}"]')
-        page.wait_for_function("([n]) => document.querySelector('#report') && document.getElementById('item').value.length === n",
-                               arg=[len(text)])
+        # the click starts the run (#result-body aria-busy) at once: wait for its answer, not for a
+        # previous case's report that happens to have as many findings
+        page.wait_for_function("([n]) => document.querySelector('#report') && document.getElementById('item').value.length === n"
+                               " && !document.getElementById('result-body').hasAttribute('aria-busy')", arg=[len(text)])
         page.wait_for_function("([n]) => document.querySelectorAll('#findings li.finding').length === n", arg=[len(report["findings"])])
         codes = page.locator("#findings li.finding").evaluate_all("els => els.map(e => e.dataset.code)")
         assert sorted(codes) == sorted(f["code"] for f in report["findings"])
