@@ -354,3 +354,13 @@ def test_core_api_for_the_gate():
         ("replace", "/call_id", '"c1"', '"c2"')]
     assert diff_values(left, right, ignore_paths=["$.call_id"])["equal"] is True
     assert diff_values(left, left, limits=DEFAULT_LIMITS)["patch"] == []
+
+
+def test_ignored_index_inside_array_items_is_no_500():
+    # the items' identities carry the ignore mark (bytes) that orjson refuses: the canonical
+    # writer's fallback must write it, as before the plain writers were folded (a TypeError)
+    from workbench.diff import handle
+    from workbench.limits import Limits
+    r = handle({"left": "[[1, 2], [3]]", "right": "[[9, 2], [4], [5]]",
+                "ignore_paths": ["$[*][0]"]}, Limits())
+    assert r["summary"] == {"added": 1, "removed": 0, "changed": 0, "moved": 0}

@@ -129,6 +129,8 @@ def scalar_text(v: Any, decimal=None) -> str:
         return (decimal or _decimal_text)(v)
     if isinstance(v, NumberText):
         return str.__str__(v)
+    if t is bytes:  # the diff's mark of an ignored item (walk.IGN_ID) in a canonical text
+        return str(v)
     return encode_string(v) if isinstance(v, str) else json.dumps(v)
 
 
