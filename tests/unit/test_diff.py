@@ -8,7 +8,7 @@ import re
 import jsonpatch
 import pytest
 
-from workbench.diff import diff_values
+from workbench.diff import diff_values, handle
 from workbench.limits import DEFAULT_LIMITS
 from workbench.jsontext import parse
 
@@ -364,3 +364,15 @@ def test_ignored_index_inside_array_items_is_no_500():
     r = handle({"left": "[[1, 2], [3]]", "right": "[[9, 2], [4], [5]]",
                 "ignore_paths": ["$[*][0]"]}, Limits())
     assert r["summary"] == {"added": 1, "removed": 0, "changed": 0, "moved": 0}
+
+
+def test_a_number_a_duplicate_key_drops_lends_its_text_to_no_other():
+    """``1e2`` under a key written twice is dropped by the decoder; a number made after it could
+    take its id (and, by id, its text): the view showed ``1e2`` where the user wrote 0.50."""
+    left = "[" + ",".join('{"a":1e2,"a":5},%d.50' % i for i in range(50)) + "]"
+    right = "[" + ",".join('{"a":5},%d.51' % i for i in range(50)) + "]"
+    r = handle({"left": left, "right": right}, DEFAULT_LIMITS)
+    view = r["view"]["left"]
+    assert "1e2" not in view
+    assert all(f"{i}.50" in view for i in range(50))
+    assert [c["left"] for c in r["changes"]][:3] == ["0.50", "1.50", "2.50"]

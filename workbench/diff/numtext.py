@@ -43,16 +43,23 @@ class NumberTexts(dict):
         if not suspect(text):
             return value
 
+        # every number recorded is kept alive here, not only through the tree: a value that a
+        # later duplicate key replaces (or a decode that fails half-way) is dropped by the
+        # decoder, and a new number could then be given its id and take its text
+        keep = self.keep.append
+
         def flt(token):
             d = Decimal(token)
             if str(d) != token:
                 self[id(d)] = token
+                keep(d)
             return d
 
         def integer(token):
             if token == "-0":
                 d = Decimal("-0")
                 self[id(d)] = "-0"
+                keep(d)
                 return d
             return int(token)
 
