@@ -185,7 +185,7 @@ class Validation:
 
     def _read_tool(self, name: str | None) -> "_Tool":
         from .review import review_schema
-        parsed_schema, limits = self.schema, self.limits
+        limits = self.limits
         info = self._info(name)
         prefix = pointer_of(info.prefix)
         with self._schema_faults(prefix):
@@ -198,15 +198,13 @@ class Validation:
                                            limit=limits.max_errors))
         for w in warnings_:
             w["pointer"] = prefix + w["pointer"] if w.get("pointer") is not None else prefix
-        # the review's pointers placed in the schema text, with one walk of it
-        spans = locate_many(parsed_schema.text, {w["pointer"] for w in warnings_}) if warnings_ else {}
-        offsets = {}
+        # the review's pointers placed in the schema text (in order of place; not found: first)
+        places = self._places({w["pointer"] for w in warnings_})
         for w in warnings_:
-            s = spans.get(w["pointer"])
-            if s is not None:
-                offsets[id(w)] = s.key if s.key is not None else s.start
-                w["line"], w["column"] = parsed_schema.lines.line_col(offsets[id(w)])
-        warnings_.sort(key=lambda w: offsets.get(id(w), -1))
+            place = places[w["pointer"]]
+            if place is not None:
+                w["line"], w["column"] = place
+        warnings_.sort(key=lambda w: places[w["pointer"]] or (0, 0))
         return _Tool(info, prefix, compiled, bool(do_review), warnings_)
 
     def _places(self, pointers: set) -> dict:
