@@ -56,11 +56,13 @@ def _one_line(json_text: str) -> str:
     return format_text(json_text, 0)["formatted"]
 
 
-def _rows(result: dict, paths: bool, prefix: str = "") -> list[str]:
+def _rows(result: dict, paths: bool, prefix=lambda m: "", path=lambda m: m["path"]) -> list[str]:
+    """A line per match: its JSON, or with ``paths`` the ``prefix`` (of the match), its ``path``
+    and its JSON, tab-separated."""
     out = []
     for m in result["matches"]:
         text = _one_line(m["json"])
-        out.append(f"{prefix}{m['path']}\t{text}" if paths else text)
+        out.append(f"{prefix(m)}{path(m)}\t{text}" if paths else text)
     return out
 
 
@@ -111,7 +113,7 @@ def run_jsonl(args, limits, label: str) -> int:
         if args.json:
             common.write_json({"line": n, **result})
         elif result["count"]:
-            rows = _rows(result, args.paths, f"{n}\t")
+            rows = _rows(result, args.paths, lambda m: f"{n}\t")
             out.write("".join(r + "\n" for r in rows).encode("utf-8"))
 
     def each_line(source, first: int = 1):
@@ -149,9 +151,9 @@ def _in_pieces(f, args, limits, label: str, each_line, out):
                 bad = each_line(io.BytesIO(raw), first) is not None or bad
                 continue
             found += result["count"]
-            rows = [value if not args.paths else
-                    f"{first + m['line'] - 1}\t{_INDEX.sub('$', m['path'], 1)}\t{value}"
-                    for m in result["matches"] for value in (_one_line(m["json"]),)]
+            # a match's line in the log, and its path inside that line's value ($[i]… → $…)
+            rows = _rows(result, args.paths, lambda m: f"{first + m['line'] - 1}\t",
+                         lambda m: _INDEX.sub("$", m["path"], 1))
             if rows:
                 out.write("".join(r + "\n" for r in rows).encode("utf-8"))
     except WorkbenchError as exc:  # the path: the same for every line
