@@ -71,3 +71,5 @@ DIFF_DEPTH_CAP = 100  # levels below which a differing subtree is one replace
 DRAFT_MAX_EXAMPLES = 1000  # examples a drafted schema is inferred from
 RELEASE_AFTER_BYTES = 4 * 1024 * 1024  # request bodies above which the heap is trimmed after the answer
 LENIENT_MAX_CHARS = 1_000_000  # JSON5 / YAML input to Format (the pure-Python parsers take ~15 s and ~8 s per MB)
+PATH_MAX_SEGMENTS = 512  # segments (`.name`, `..name`, `[…]`) in one JSONPath, filters' included: the engines nest a generator or a call per segment (50k crashed the process); 512 = the document depth, so a normalized path of any match fits
+PATH_MAX_NESTING = 64  # levels of brackets, parentheses, `!` and chained `&&`/`||` in one JSONPath: both parsers recurse per level (measured: 64 runs with 250 frames already on the stack)

@@ -412,9 +412,15 @@ def test_common_shapes_take_the_fast_path(query, fast):
 
 
 def test_deeply_nested_filters_are_fine(server):
+    """As deep as the path's bound allows (PATH_MAX_NESTING levels, the filter's bracket one of
+    them); deeper is refused at the level that passes it (issue 21: 50k crashed the server)."""
+    from workbench.limits import PATH_MAX_NESTING
     doc = json.dumps([{"a": 1}, {"b": 2}])
-    status, body = extract(server, doc, "$[?" + "!" * 400 + "@.a]")
+    status, body = extract(server, doc, "$[?" + "!" * (PATH_MAX_NESTING - 2) + "@.a]")
     assert status == 200 and body["count"] == 1 and body["matches"][0]["pointer"] == "/0"
+    status, body = extract(server, doc, "$[?" + "!" * 400 + "@.a]")
+    assert status == 422 and body["error"]["code"] == "path_syntax"
+    assert body["error"]["column"] == 3 + PATH_MAX_NESTING
 
 
 # ----------------------------------------------------------------------------- the locator, at length

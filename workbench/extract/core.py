@@ -135,7 +135,13 @@ def _run_lines(log: JsonLines, path: str, query, engine: str, limit: int, limits
     values = log.values
     if engine == "rfc9535" and "$" not in path[1:]:
         # no root inside: the same nodes, in the same order, as ``$[*]`` + the rest on the array
-        return run_rfc9535(compile_rfc9535("$[*]" + path[1:], limits), values, limit)
+        # (unless that one more segment passes the path's bound: then the loop below)
+        try:
+            whole = compile_rfc9535("$[*]" + path[1:], limits)
+        except WorkbenchError:
+            whole = None
+        if whole is not None:
+            return run_rfc9535(whole, values, limit)
     if engine != "rfc9535":
         values = json.loads(log.array_text, parse_int=ng_int)
     run = run_rfc9535 if engine == "rfc9535" else run_ng

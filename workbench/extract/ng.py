@@ -13,10 +13,12 @@ from jsonpath_ng.ext.string import Sub
 from jsonpath_ng.jsonpath import Fields, Index, Root, This
 
 from ..errors import WorkbenchError
+from .bounds import check_path_bounds
 from .messages import path_error
 
 
 def compile_ng(path: str):
+    check_path_bounds(path)
     try:
         query = ng_parse(path)
     except RecursionError:

@@ -41,6 +41,7 @@ from jsonpath_rfc9535.tokens import Token, TokenStream, TokenType
 
 from ..errors import WorkbenchError
 from ..limits import Limits
+from .bounds import check_path_bounds
 from .fastpath import fast_locations, fast_plan
 from .filters import ExactComparison, FastFilterSelector, refuse_uncomparable
 from .messages import path_error, tidy
@@ -275,6 +276,7 @@ def _compiled(path: str, max_depth: int, regex_timeout: float):
     if not path.startswith("$"):
         raise path_error(path, 0, "A JSONPath starts with '$' (the root, nothing before it), "
                                   "e.g. $.data[0]")
+    check_path_bounds(path)
     try:
         return env.compile(path)
     except JSONPathError as exc:
