@@ -194,3 +194,30 @@ def test_each_line_is_what_it_is_alone(lines, blanks, engine):
         assert got["jsonl"]["values"] == len(texts)
         assert [(m["path"], m["pointer"], m["json"], m["line"], m["column"])
                 for m in got["matches"]] == want, (path, log)
+
+
+def test_a_log_in_pieces_is_the_log_line_by_line():
+    """workbench.extract.pieces: pieces end at line ends and number their first line; each
+    piece's matches carry their line in the log and their path inside that line's value; a
+    piece with a bad line comes back as its bytes."""
+    from workbench.extract.pieces import pieces, query_log
+    from workbench.limits import DEFAULT_LIMITS
+    lines = [b'{"a": %d}\n' % i for i in range(10)]
+    assert [(first, raw.count(b"\n")) for first, raw in pieces(lines, size=25)] == [
+        (1, 3), (4, 3), (7, 3), (10, 1)]
+    assert b"".join(raw for _, raw in pieces(lines, size=25)) == b"".join(lines)
+    lines[4] = b'{"a": nope}\n'
+    answers = [(first, r if isinstance(r, bytes) else [(m["line"], m["path"], m["json"]) for m in r["matches"]])
+               for first, r in query_log(iter(lines), "$.a", DEFAULT_LIMITS, size=25)]
+    assert answers == [(1, [(1, "$['a']", "0"), (2, "$['a']", "1"), (3, "$['a']", "2")]),
+                       (4, b'{"a": 3}\n{"a": nope}\n{"a": 5}\n'),
+                       (7, [(7, "$['a']", "6"), (8, "$['a']", "7"), (9, "$['a']", "8")]),
+                       (10, [(10, "$['a']", "9")])]
+
+
+def test_a_log_in_pieces_says_a_bad_path_before_any_line():
+    from workbench.extract.pieces import query_log
+    from workbench.limits import DEFAULT_LIMITS
+    with pytest.raises(WorkbenchError) as info:
+        next(query_log(iter([b"{}\n"]), "$[", DEFAULT_LIMITS))
+    assert (info.value.code, info.value.field) == ("path_syntax", "path")

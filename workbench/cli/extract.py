@@ -12,7 +12,6 @@ exit status 2 once the log is done.
 
 from __future__ import annotations
 
-import re
 import sys
 
 from . import common
@@ -90,13 +89,6 @@ def run(args) -> int:
     return common.EXIT_OK if result["count"] else common.EXIT_FOUND
 
 
-# a log is read in pieces of about this many bytes, each queried at once by the core's JSON Lines
-# path (one compiled query, one parse of the piece); a piece with a line that is not JSON is
-# queried again line by line, so that line is reported and the others still answer
-PIECE_BYTES = 1 << 20
-_INDEX = re.compile(r"\$\[\d+\]")
-
-
 def run_jsonl(args, limits, label: str) -> int:
     from ..extract import handle
     try:
@@ -134,26 +126,20 @@ def run_jsonl(args, limits, label: str) -> int:
 
 
 def _in_pieces(f, args, limits, label: str, each_line, out):
-    """The log queried a piece at a time (see :data:`PIECE_BYTES`): ``(status, matches)``,
-    status as :func:`common.run_lines` gives it.  The rows are those of the query on every
-    line, in order: a match's path is relative to its line's value and carries that line's
-    number.  (The matches of a piece that falls back to ``each_line`` are counted by its
-    ``show``, not here.)"""
+    """The log queried a piece at a time (:mod:`workbench.extract.pieces`): ``(status,
+    matches)``, status as :func:`common.run_lines` gives it.  A piece with a bad line is
+    queried again by ``each_line`` (whose ``show`` counts its matches, not here)."""
     import io
     from ..errors import WorkbenchError
-    from ..extract.rfc9535 import compile_rfc9535
+    from ..extract.pieces import query_log
     found, bad = 0, False
     try:
-        compile_rfc9535(args.path, limits)  # a bad path is said once, before any line
-        for first, raw in _pieces(f):
-            result = _query_piece(raw, args.path, limits)
-            if result is None:  # a line that is not UTF-8 or not JSON: line by line
-                bad = each_line(io.BytesIO(raw), first) is not None or bad
+        for first, result in query_log(common.lines_of(f), args.path, limits):
+            if isinstance(result, bytes):  # a line that is not UTF-8 or not JSON: line by line
+                bad = each_line(io.BytesIO(result), first) is not None or bad
                 continue
             found += result["count"]
-            # a match's line in the log, and its path inside that line's value ($[i]… → $…)
-            rows = _rows(result, args.paths, lambda m: f"{first + m['line'] - 1}\t",
-                         lambda m: _INDEX.sub("$", m["path"], 1))
+            rows = _rows(result, args.paths, lambda m: f"{m['line']}\t")
             if rows:
                 out.write("".join(r + "\n" for r in rows).encode("utf-8"))
     except WorkbenchError as exc:  # the path: the same for every line
@@ -164,37 +150,3 @@ def _in_pieces(f, args, limits, label: str, each_line, out):
         if f is not sys.stdin.buffer:
             f.close()
     return (common.EXIT_UNREADABLE if bad else None), found
-
-
-def _query_piece(raw: bytes, path: str, limits):
-    """The core's JSON Lines answer for a piece of the log; None when one of its lines is not
-    UTF-8 or its value is refused (the piece is then queried line by line)."""
-    from ..errors import WorkbenchError
-    from ..extract import extract
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    if not text.strip():
-        return {"count": 0, "matches": []}
-    try:
-        return extract(text, path, "rfc9535", None, limits, jsonl=True)
-    except WorkbenchError as exc:
-        if exc.field != "document":
-            raise
-        return None
-
-
-def _pieces(f):
-    """``(number of the first line, bytes)`` of consecutive whole lines of about
-    :data:`PIECE_BYTES` (never the whole log in memory)."""
-    piece, size, first, n = [], 0, 1, 0
-    for raw in common.lines_of(f):
-        n += 1
-        piece.append(raw)
-        size += len(raw)
-        if size >= PIECE_BYTES:
-            yield first, b"".join(piece)
-            piece, size, first = [], 0, n + 1
-    if piece:
-        yield first, b"".join(piece)
