@@ -71,3 +71,5 @@ DIFF_DEPTH_CAP = 100  # levels below which a differing subtree is one replace
 DRAFT_MAX_EXAMPLES = 1000  # examples a drafted schema is inferred from
 RELEASE_AFTER_BYTES = 4 * 1024 * 1024  # request bodies above which the heap is trimmed after the answer
 LENIENT_MAX_CHARS = 1_000_000  # JSON5 / YAML input to Format (the pure-Python parsers take ~15 s and ~8 s per MB)
+FORM_MAX_PARTS = 1000  # parts of one plain form post (a page has fewer than 20 fields)
+REFUSED_BODY_LINGER = 10.0  # seconds the server reads and drops a refused body, so a client that sends before it reads still sees the 413
