@@ -69,6 +69,11 @@ class Fields:
     def text_fields(self) -> list[str]:
         return [f.name for f in self.fields if f.text]
 
+    @property
+    def list_fields(self) -> list[str]:
+        """Fields that take a list of strings (a form's textarea sends them as lines)."""
+        return [f.name for f in self.fields if f.schema.get("type") == "array" or f.kind is list]
+
     def json_schema(self) -> dict:
         return {"type": "object", "required": [f.name for f in self.fields if f.required],
                 "properties": {f.name: f.json_schema() for f in self.fields}}

@@ -118,11 +118,12 @@ def page(view: View):
     extra = view.page_context(request.args)
     prefill = extra.pop("form", None)
     try:
-        form = form_body(view.text_fields) if request.method == "POST" else prefill
+        form = form_body(view.text_fields, view.list_fields) if request.method == "POST" else prefill
         if form:
             result = view.core.handle(form, g.limits)
     except WorkbenchError as exc:
         error, status = exc.to_dict(), exc.status
+        form = form or request.form.to_dict()  # what was typed stays on the page
     return render_template(f"{view.name}.html", view=view.name, form=form or {}, result=result,
                            error=error, **extra), status
 
