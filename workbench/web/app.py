@@ -17,11 +17,11 @@ from werkzeug.exceptions import HTTPException
 
 from ..errors import WorkbenchError, log_fault
 from ..limits import Limits
-from ..runtime.memory import release_free_memory
+from ..runtime.memory import release_free_memory, resident_bytes
 from . import security
 from .server import InMemoryRequest
 from .routes import HTTP_CODES, PROBLEM, api, error_body_response, error_response, pages, too_large
-from ..limits import FORM_MAX_PARTS, RELEASE_AFTER_BYTES
+from ..limits import FORM_MAX_PARTS, RELEASE_AFTER_BYTES, RELEASE_AFTER_GROWTH
 
 
 def _package_dir(name: str) -> Path:
@@ -69,12 +69,16 @@ def create_app(limits: Limits | None = None, *, port: int | None = None,
                                       "Requests from other sites are refused: this server only "
                                       "takes requests from its own pages", 403)
         g.limits = app.config["WORKBENCH_LIMITS"]
+        g.resident = resident_bytes()
 
     @app.after_request
     def add_headers(response: Response) -> Response:
-        if (request.content_length or 0) > RELEASE_AFTER_BYTES:
-            # after a large document: hand freed memory back to the system once the answer is
-            # sent, and again when the server has dropped the request's buffers
+        if ((request.content_length or 0) > RELEASE_AFTER_BYTES
+                or (response.content_length or 0) > RELEASE_AFTER_BYTES
+                or resident_bytes() - g.get("resident", 1 << 62) > RELEASE_AFTER_GROWTH):
+            # after a large document, answer or piece of work: hand freed memory back to the
+            # system once the answer is sent, and again when the server has dropped the
+            # request's buffers
             response.call_on_close(release_free_memory)
             response.call_on_close(lambda: threading.Timer(0.5, release_free_memory).start())
         for name, value in security.SECURITY_HEADERS.items():
