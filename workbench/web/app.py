@@ -31,6 +31,12 @@ def _package_dir(name: str) -> Path:
     return inside if inside.is_dir() else package.parent / name
 
 
+def json_media_type(mimetype: str) -> bool:
+    """Is a request's Content-Type JSON?  ``application/json``, any ``…/…+json``, or none at all
+    (a script that sends bare bytes); a form's or ``text/plain`` is not."""
+    return not mimetype or mimetype == "application/json" or mimetype.endswith("+json")
+
+
 def create_app(limits: Limits | None = None, *, port: int | None = None,
                host: str = "127.0.0.1") -> Flask:
     """Build the app.  ``port`` is the port the server listens on (the Host check needs it;
@@ -68,6 +74,12 @@ def create_app(limits: Limits | None = None, *, port: int | None = None,
                 return error_response("forbidden_origin",
                                       "Requests from other sites are refused: this server only "
                                       "takes requests from its own pages", 403)
+            if request.path.startswith("/api/") and not json_media_type(request.mimetype):
+                response = error_response(
+                    "unsupported_media_type", f"POST {request.path} takes a JSON body "
+                    f"(Content-Type: application/json), not {request.mimetype}", 415)
+                response.headers["Accept-Post"] = "application/json"
+                return response
         g.limits = app.config["WORKBENCH_LIMITS"]
         g.resident = resident_bytes()
 
