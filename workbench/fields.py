@@ -13,6 +13,7 @@ from typing import Any
 from .errors import require
 
 _TYPES = {str: "string", bool: "boolean", int: "integer", float: "number", list: "array", dict: "object"}
+_JSON_TYPES = {**_TYPES, type(None): "null"}
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,15 @@ class Field:
         return {str: "a string", bool: "true or false", int: "a whole number",
                 list: "a list"}.get(self.kind, "a value") if isinstance(self.kind, type) else "a value"
 
+    @property
+    def takes_integer(self) -> bool:
+        """Does the declared type admit a whole number (the field's kind, or its JSON Schema)?"""
+        def admits(schema: dict) -> bool:
+            kinds = schema.get("type", ())
+            return ("integer" in kinds if isinstance(kinds, list) else kinds == "integer") or any(
+                admits(branch) for branch in schema.get("oneOf", []) + schema.get("anyOf", []))
+        return self.kind is int or admits(self.schema)
+
     def read(self, body: dict) -> Any:
         if self.required:
             return require(body, self.name, self.kind, what=self.describe())
@@ -43,6 +53,8 @@ class Field:
         out: dict = {}
         if self.kind in _TYPES:
             out["type"] = _TYPES[self.kind]
+        elif "enum" in self.schema and "type" not in self.schema:  # typed by its values
+            out["type"] = sorted({_JSON_TYPES[type(v)] for v in self.schema["enum"]})
         if self.text:
             out["description"] = "the user's text exactly as typed"
         elif self.doc:
@@ -62,12 +74,24 @@ class Fields:
 
     def read(self, body: dict, skip: tuple = ()) -> dict:
         """Every declared field of ``body`` (but those named in ``skip``): required ones checked
-        present, all type-checked, defaults filled in.  Undeclared fields are ignored."""
+        present, all type-checked, defaults filled in.  Undeclared fields are ignored.
+
+        A whole-valued number (``2.0``) in a field whose type admits integers is that integer,
+        in ``body`` too: JSON Schema, and so the OpenAPI document, calls ``2.0`` an integer."""
+        for f in self.fields:
+            value = body.get(f.name)
+            if type(value) is float and value.is_integer() and f.takes_integer:
+                body[f.name] = int(value)
         return {f.name: f.read(body) for f in self.fields if f.name not in skip}
 
     @property
     def text_fields(self) -> list[str]:
         return [f.name for f in self.fields if f.text]
+
+    @property
+    def list_fields(self) -> list[str]:
+        """Fields that take a list of strings (a form's textarea sends them as lines)."""
+        return [f.name for f in self.fields if f.schema.get("type") == "array" or f.kind is list]
 
     def json_schema(self) -> dict:
         return {"type": "object", "required": [f.name for f in self.fields if f.required],

@@ -69,7 +69,10 @@ DIFF_MAX_TEXT = 100_000  # characters of one side's JSON text in a change (longe
 DIFF_LOCATE_LIMIT = 2_000_000  # characters above which change texts are written from the parse, not sliced from the text
 DIFF_DEPTH_CAP = 100  # levels below which a differing subtree is one replace
 DRAFT_MAX_EXAMPLES = 1000  # examples a drafted schema is inferred from
-RELEASE_AFTER_BYTES = 4 * 1024 * 1024  # request bodies above which the heap is trimmed after the answer
+RELEASE_AFTER_BYTES = 4 * 1024 * 1024  # request bodies or answers above which the heap is trimmed after the answer
+RELEASE_AFTER_GROWTH = 16 * 1024 * 1024  # growth of the resident memory during one request above which the heap is trimmed after it
 LENIENT_MAX_CHARS = 1_000_000  # JSON5 / YAML input to Format (the pure-Python parsers take ~15 s and ~8 s per MB)
 PATH_MAX_SEGMENTS = 512  # segments (`.name`, `..name`, `[…]`) in one JSONPath, filters' included: the engines nest a generator or a call per segment (50k crashed the process); 512 = the document depth, so a normalized path of any match fits
 PATH_MAX_NESTING = 64  # levels of brackets, parentheses, `!` and chained `&&`/`||` in one JSONPath: both parsers recurse per level (measured: 64 runs with 250 frames already on the stack)
+FORM_MAX_PARTS = 1000  # parts of one plain form post (a page has fewer than 20 fields)
+REFUSED_BODY_LINGER = 10.0  # seconds the server reads and drops a refused body, so a client that sends before it reads still sees the 413

@@ -132,3 +132,28 @@ def test_sixteen_clients_mixed_with_large_requests():
         assert end_rss < start_rss + 64, (start_rss, end_rss)
     finally:
         stop_server(server)
+
+
+@pytest.mark.parametrize("name, body", [
+    # small bodies (2 MB, under the 4 MiB the trims once waited for) whose answer or work is large
+    ("format", lambda doc: {"text": doc, "indent": 8}),  # a 7 MB answer
+    ("extract", lambda doc: {"document": doc, "path": "$..*", "limit": 1_000_000}),  # a 27 MB peak
+], ids=["large answer", "large work"])
+def test_memory_is_given_back_after_a_request_that_balloons(name, body):
+    server = start_server()
+    try:
+        pid = server.proc.pid
+        server.api(name, body("[1]"))  # warm up: the core imported, its caches made
+        time.sleep(0.5)
+        start_rss = rss_mb(pid)
+        doc = json.dumps([{"id": i, "name": f"item {i}", "tags": ["a", "b"], "v": i * 1.5}
+                          for i in range(30_000)])
+        status, _ = server.api(name, body(doc))
+        assert status == 200
+        time.sleep(1.5)
+        end_rss = rss_mb(pid)
+        print(f"\n{name}: server RSS start {start_rss:.0f} MB, end {end_rss:.0f} MB")
+        # before, the large answer kept ~70 MB and the large work ~27 MB
+        assert end_rss < start_rss + 12, (start_rss, end_rss)
+    finally:
+        stop_server(server)

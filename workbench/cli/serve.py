@@ -44,16 +44,10 @@ def _is_loopback(host: str) -> bool:
 
 
 def make_server(app, host: str, port: int, limits: Limits, threads: int = 8):
-    """The waitress server.  Waitress buffers a whole body before the app sees it: keep it in
-    memory (request bodies are never written to disk) and let the app answer the JSON 413 up to
-    4x the body limit (beyond that waitress itself refuses)."""
-    from waitress.server import create_server
-
-    body_cap = 4 * limits.max_body
-    return create_server(app, host=host, port=port, threads=threads,
-                         max_request_body_size=body_cap, inbuf_overflow=body_cap,
-                         recv_bytes=256 * 1024,  # large bodies arrive in fewer reads
-                         ident="workbench", clear_untrusted_proxy_headers=True)
+    """The waitress server (:func:`workbench.web.server.make_server`: bodies and answers in memory,
+    refusals as JSON)."""
+    from ..web.server import make_server as waitress_server
+    return waitress_server(app, host, port, limits, threads)
 
 
 def serve(args) -> int:

@@ -167,7 +167,7 @@ REQUEST = Fields(
     Field("engine", default=DEFAULT_ENGINE, what='"rfc9535" or "jsonpath-ng"',
           schema={"enum": list(ENGINES)}),
     Field("limit", object, what="a whole number of matches to return",
-          schema={"minimum": 0}),
+          schema={"type": "integer", "minimum": 0}),
     Field("jsonl", bool, what="true (JSON Lines: one value per line), false (one JSON text) or "
           "absent (JSON Lines detected)", doc="JSON Lines: each line's value queried on its own; "
           "paths start with the value's index. Absent: detected when the text is not one JSON "

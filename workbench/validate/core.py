@@ -43,7 +43,7 @@ REQUEST = Fields(
     Field("schema", required=True, text=True, what="a string holding a JSON Schema or a tool definition"),
     Field("format_assert", bool, default=False),
     Field("review", bool, doc="the strictness review (default: on when a tool definition is given)"),
-    Field("tool", object, doc="which tool of a list of definitions"),
+    Field("tool", object, doc="which tool of a list of definitions", schema={"type": ["string", "integer"]}),
     Field("draft", default="2020-12", what='a draft name such as "2020-12"',
           doc="the dialect when the schema has no $schema: 2020-12, 2019-09, draft-07, draft-06, draft-04"),
     Field("target", default="document", what='"document" or "arguments"',

@@ -17,10 +17,11 @@ from werkzeug.exceptions import HTTPException
 
 from ..errors import WorkbenchError, log_fault
 from ..limits import Limits
-from ..runtime.memory import release_free_memory
+from ..runtime.memory import release_free_memory, resident_bytes
 from . import security
-from .routes import api, error_response, json_response, pages
-from ..limits import RELEASE_AFTER_BYTES
+from .server import InMemoryRequest
+from .routes import HTTP_CODES, PROBLEM, api, error_body_response, error_response, pages, too_large
+from ..limits import FORM_MAX_PARTS, RELEASE_AFTER_BYTES, RELEASE_AFTER_GROWTH
 
 
 def _package_dir(name: str) -> Path:
@@ -30,6 +31,12 @@ def _package_dir(name: str) -> Path:
     return inside if inside.is_dir() else package.parent / name
 
 
+def json_media_type(mimetype: str) -> bool:
+    """Is a request's Content-Type JSON?  ``application/json``, any ``…/…+json``, or none at all
+    (a script that sends bare bytes); a form's or ``text/plain`` is not."""
+    return not mimetype or mimetype == "application/json" or mimetype.endswith("+json")
+
+
 def create_app(limits: Limits | None = None, *, port: int | None = None,
                host: str = "127.0.0.1") -> Flask:
     """Build the app.  ``port`` is the port the server listens on (the Host check needs it;
@@ -37,7 +44,11 @@ def create_app(limits: Limits | None = None, *, port: int | None = None,
     app = Flask("workbench", static_folder=str(_package_dir("static")),
                 template_folder=str(_package_dir("templates")), static_url_path="/static")
     limits = limits or Limits.from_env()
-    app.config.update(MAX_CONTENT_LENGTH=limits.max_body, WORKBENCH_LIMITS=limits,
+    # a form's text fields may be as large as a body (werkzeug's 500 kB default refused a
+    # pasted document); its file parts are kept in memory (:class:`.server.Request`)
+    app.request_class = InMemoryRequest
+    app.config.update(MAX_CONTENT_LENGTH=limits.max_body, MAX_FORM_MEMORY_SIZE=limits.max_body,
+                      MAX_FORM_PARTS=FORM_MAX_PARTS, WORKBENCH_LIMITS=limits,
                       WORKBENCH_PORT=port, WORKBENCH_HOST=host, JSON_SORT_KEYS=False,
                       SEND_FILE_MAX_AGE_DEFAULT=0)
     app.debug = False
@@ -63,35 +74,46 @@ def create_app(limits: Limits | None = None, *, port: int | None = None,
                 return error_response("forbidden_origin",
                                       "Requests from other sites are refused: this server only "
                                       "takes requests from its own pages", 403)
+            if request.path.startswith("/api/") and not json_media_type(request.mimetype):
+                response = error_response(
+                    "unsupported_media_type", f"POST {request.path} takes a JSON body "
+                    f"(Content-Type: application/json), not {request.mimetype}", 415)
+                response.headers["Accept-Post"] = "application/json"
+                return response
         g.limits = app.config["WORKBENCH_LIMITS"]
+        g.resident = resident_bytes()
 
     @app.after_request
     def add_headers(response: Response) -> Response:
-        if (request.content_length or 0) > RELEASE_AFTER_BYTES:
-            # after a large document: hand freed memory back to the system once the answer is
-            # sent, and again when the server has dropped the request's buffers
+        if ((request.content_length or 0) > RELEASE_AFTER_BYTES
+                or (response.content_length or 0) > RELEASE_AFTER_BYTES
+                or resident_bytes() - g.get("resident", 1 << 62) > RELEASE_AFTER_GROWTH):
+            # after a large document, answer or piece of work: hand freed memory back to the
+            # system once the answer is sent, and again when the server has dropped the
+            # request's buffers
             response.call_on_close(release_free_memory)
             response.call_on_close(lambda: threading.Timer(0.5, release_free_memory).start())
         for name, value in security.SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
-        if response.mimetype == "application/json":
+        if response.mimetype in ("application/json", PROBLEM):
             response.headers["Cache-Control"] = "no-store"
         return response
 
     @app.errorhandler(WorkbenchError)
     def on_workbench_error(exc: WorkbenchError):
-        return json_response(exc.to_body(), exc.status)
+        return error_body_response(exc.to_dict(), exc.status)
 
     @app.errorhandler(HTTPException)
     def on_http_error(exc: HTTPException):
-        codes = {400: "bad_request", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
-                 413: "too_large", 415: "unsupported_media_type"}
-        message = exc.description or exc.name
-        if exc.code == 413:
-            message = (f"The request body is larger than the limit of "
-                       f"{app.config['MAX_CONTENT_LENGTH']:,} bytes (set --max-body to change it)")
-        extra = {"limit": app.config["MAX_CONTENT_LENGTH"]} if exc.code == 413 else {}
-        response = error_response(codes.get(exc.code, "http_error"), message, exc.code or 500, **extra)
+        limit = app.config["MAX_CONTENT_LENGTH"]
+        if exc.code == 413 and (request.content_length or 0) > limit:
+            error = too_large(limit)
+        elif exc.code == 413:  # werkzeug's form parser: too many parts
+            error = {"code": "too_large", "limit": app.config["MAX_FORM_PARTS"],
+                     "message": f"The form has more than {app.config['MAX_FORM_PARTS']:,} parts"}
+        else:
+            error = {"code": HTTP_CODES.get(exc.code, "http_error"), "message": exc.description or exc.name}
+        response = error_body_response(error, exc.code or 500)
         if getattr(exc, "valid_methods", None):  # 405 names what is allowed (RFC 9110)
             response.headers["Allow"] = ", ".join(exc.valid_methods)
         return response

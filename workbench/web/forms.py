@@ -4,11 +4,17 @@ works with JavaScript off)."""
 from __future__ import annotations
 
 import json
+import re
+import sys
 
 import orjson
 from flask import request
 
 from ..errors import WorkbenchError, bad_request
+
+# a whole number as a form sends it: ASCII digits (str.isdigit also takes "²"), no more than
+# int() reads (4,300 digits by default)
+_WHOLE = re.compile(r"-?[0-9]{1,%d}" % (sys.get_int_max_str_digits() or 4300))
 
 
 def json_body() -> dict:
@@ -32,19 +38,22 @@ def json_body() -> dict:
     return body
 
 
-def form_body(text_fields: list[str]) -> dict:
+def form_body(text_fields: list[str], list_fields: list[str] = ()) -> dict:
     """A plain HTML form as an API body: text fields kept exactly, a file upload filling its
-    text field, checkboxes as booleans, whole numbers as ints."""
+    text field, checkboxes as booleans, whole numbers as ints (not in ``list_fields``: lines of
+    patterns, which the core reads from their text)."""
     body: dict = {}
     for key, value in request.form.items():
-        if key in text_fields:
+        if key in list_fields:
+            body[key] = value
+        elif key in text_fields:
             body[key] = value.replace("\r\n", "\n")
         elif value in ("on", "true"):
             body[key] = True
         elif value == "false":
             body[key] = False
-        elif value.strip().lstrip("-").isdigit():
-            body[key] = int(value)
+        elif _WHOLE.fullmatch(value.strip()):
+            body[key] = int(value)  # other text (a "²", 5,000 digits) stays text: the core says what it needs
         elif value != "":
             body[key] = value
     for key in text_fields:

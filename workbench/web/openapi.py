@@ -10,112 +10,133 @@ from .. import __version__
 from .routes import core_of
 
 
+def ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
 
-ERROR = {
-    "type": "object",
-    "required": ["error"],
-    "properties": {
-        "error": {
-            "type": "object",
-            "required": ["code", "message"],
-            "properties": {
-                "code": {"type": "string"},
-                "message": {"type": "string"},
-                "field": {"type": "string"},
-                "line": {"type": "integer", "minimum": 1},
-                "column": {"type": "integer", "minimum": 1},
-                "offset": {"type": "integer", "minimum": 0},
-                "snippet": {"type": "string"},
-            },
-        }
-    },
+
+def _obj(required: list[str], **properties) -> dict:
+    """An answer's object: the named fields typed, more fields allowed (answers grow)."""
+    return {"type": "object", "required": required, "properties": properties}
+
+
+STRING, INTEGER, BOOLEAN = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}
+PLACE = {"type": ["integer", "null"], "minimum": 1}  # a 1-based line or column, when there is one
+ANY = {"type": ["object", "array", "string", "number", "boolean", "null"]}  # a piece of the user's data
+
+# the shapes the answers share, each once (``#/components/schemas/…``)
+COMPONENTS = {
+    "Error": _obj(["code", "message"], code=STRING, message=STRING, field=STRING,
+                  line={"type": "integer", "minimum": 1}, column={"type": "integer", "minimum": 1},
+                  offset={"type": "integer", "minimum": 0}, snippet=STRING),
+    "ErrorBody": _obj(["error"], error=ref("Error")),
+    "Problem": {"description": "RFC 9457 problem details (Accept: application/problem+json), "
+                               "the same error object beside them",
+                **_obj(["type", "title", "status", "detail", "error"], type=STRING, title=STRING,
+                       status={"type": "integer", "minimum": 400, "maximum": 599}, detail=STRING,
+                       error=ref("Error"))},
+    "Warning": _obj(["code", "message", "pointer"], code=STRING, message=STRING, pointer=STRING,
+                    line=PLACE, column=PLACE),
+    "Finding": _obj(["code", "severity", "message", "pointer", "line", "column"], code=STRING,
+                    severity={"type": "string", "enum": ["error", "warning", "info"]},
+                    message=STRING, pointer={"type": ["string", "null"]}, line=PLACE, column=PLACE,
+                    related={"type": "array", "items": {"type": "object"}}),
+    "Call": _obj(["pointer", "line", "column", "dialect", "name", "call_id", "verdict"],
+                 pointer=STRING, line=PLACE, column=PLACE, dialect=STRING,
+                 name={"type": ["string", "null"]}, call_id={"type": ["string", "null"]},
+                 turn_id={"type": ["string", "null"]}, verdict={"type": ["string", "null"]},
+                 role={"type": "string", "enum": ["pending", "history"]}),
+    "Match": _obj(["path", "pointer", "value", "json"], path=STRING, pointer=STRING, value=ANY,
+                  json=STRING, line=PLACE, column=PLACE),
+    "ValidationError": _obj(["pointer", "keyword", "message", "schema_pointer"], pointer=STRING,
+                            keyword=STRING, message=STRING, schema_pointer=STRING,
+                            line=PLACE, column=PLACE),
+    "Change": _obj(["op", "pointer"], op={"type": "string", "enum": ["add", "remove", "replace", "move"]},
+                   pointer=STRING),
+    "PatchOperation": _obj(["op", "path"], op={"type": "string", "enum": [
+                               "add", "remove", "replace", "move", "copy", "test"]},
+                           path=STRING, value=ANY, **{"from": STRING}),
+    "Step": _obj(["check", "status"], check=STRING,
+                 status={"type": "string", "enum": ["pass", "fail", "skipped"]}),
 }
 
-WARNING = {
-    "type": "object",
-    "required": ["code", "message", "pointer"],
-    "properties": {"code": {"type": "string"}, "message": {"type": "string"},
-                   "pointer": {"type": "string"}, "line": {"type": "integer"},
-                   "column": {"type": "integer"}},
-}
+
+def _list(name: str) -> dict:
+    return {"type": "array", "items": ref(name)}
+
 
 ENDPOINTS = {
     "format": {
         "summary": "Format or minify JSON exactly",
-        "response": {"required": ["formatted", "warnings"], "properties": {
-            "formatted": {"type": "string"}, "warnings": {"type": "array", "items": WARNING}}},
+        "response": _obj(["formatted", "warnings"], formatted=STRING, warnings=_list("Warning")),
     },
     "extract": {
         "summary": "Evaluate an RFC 9535 JSONPath expression",
-        "response": {"required": ["matches", "count"], "properties": {
-            "matches": {"type": "array", "items": {"type": "object",
-                                                   "required": ["path", "pointer", "value", "json"]}},
-            "count": {"type": "integer"}}},
+        "response": _obj(["matches", "count"], matches=_list("Match"), count=INTEGER),
     },
     "validate": {
         "summary": "Validate a document against a JSON Schema (nothing fetched)",
-        "response": {"required": ["valid", "errors", "draft"], "properties": {
-            "valid": {"type": "boolean"},
-            "errors": {"type": "array", "items": {"type": "object", "required": [
-                "pointer", "keyword", "message", "schema_pointer"]}},
-            "draft": {"type": "string"}}},
+        "response": _obj(["valid", "errors", "draft"], valid=BOOLEAN, errors=_list("ValidationError"),
+                         draft=STRING, warnings=_list("Warning")),
     },
     "diff": {
         "summary": "Semantic diff of two documents with an RFC 6902 patch",
-        "response": {"required": ["equal", "changes", "patch"], "properties": {
-            "equal": {"type": "boolean"},
-            "changes": {"type": "array", "items": {"type": "object", "required": ["op", "pointer"],
-                                                   "properties": {"op": {"enum": [
-                                                       "add", "remove", "replace", "move"]}}}},
-            "patch": {"type": "array", "items": {"type": "object", "required": ["op", "path"]}}}},
+        "response": _obj(["equal", "changes", "patch"], equal=BOOLEAN, changes=_list("Change"),
+                         patch=_list("PatchOperation")),
     },
     "gate": {
         "summary": "Gate one Open Responses item: may this tool call be replayed?",
-        "response": {"required": ["verdict", "execute", "steps", "function_call_output"], "properties": {
-            "verdict": {"type": "string", "enum": [
-                "namespaced", "not_function_call", "status", "missing_fields", "arguments_type",
-                "arguments_parse", "unknown_tool", "arguments_schema", "replay_mismatch", "ok"]},
-            "execute": {"type": "boolean"},
-            "steps": {"type": "array", "items": {"type": "object", "required": ["check", "status"]}},
-            "function_call_output": {"type": ["object", "null"]}}},
+        "response": _obj(["verdict", "execute", "steps", "function_call_output"],
+                         verdict={"type": "string", "enum": [
+                             "namespaced", "not_function_call", "status", "missing_fields",
+                             "arguments_type", "arguments_parse", "unknown_tool",
+                             "arguments_schema", "replay_mismatch", "ok"]},
+                         execute=BOOLEAN, steps=_list("Step"), dialect=STRING,
+                         function_call_output={"type": ["object", "null"]}),
     },
     "validate/draft": {
         "summary": "Draft a strict schema from example documents (shown for editing, never applied)",
-        "response": {"required": ["schema"], "properties": {"schema": {"type": "object"}}},
+        "response": _obj(["schema"], schema={"type": ["object", "boolean"]}, text=STRING),
     },
     "transcript": {
         "summary": "Check a transcript, stream or session: pairing, state, streams, every call gated",
-        "response": {"required": ["kind", "calls", "findings", "items", "chain"], "properties": {
-            "kind": {"type": "string", "enum": [
-                "response", "item_list", "response_stream", "chat_completion", "chat_messages",
-                "chat_stream", "agents_session", "item"]},
-            "calls": {"type": "array", "items": {"type": "object", "required": [
-                "pointer", "line", "column", "dialect", "name", "call_id", "verdict"]}},
-            "findings": {"type": "array", "items": {"type": "object", "required": [
-                "code", "severity", "message", "pointer", "line", "column"], "properties": {
-                "severity": {"enum": ["error", "warning", "info"]}}}},
-            "items": {"type": "array"},
-            "chain": {"type": ["object", "null"]}}},
+        "response": _obj(["kind", "calls", "findings", "items", "chain"], kind=STRING,
+                         calls=_list("Call"), findings=_list("Finding"),
+                         items={"type": "array", "items": {"type": "object"}},
+                         chain={"type": ["object", "null"]}),
     },
 }
 
+# the refusals every POST of the API may answer, each with the error body (or, asked for, the
+# problem details)
+REFUSALS = {
+    "400": "malformed request: body not JSON, a field missing or of the wrong type, an unknown option",
+    "403": "not from this machine's own pages",
+    "413": "body over the limit",
+    "415": "a body whose Content-Type is not JSON",
+    "422": "content that cannot be processed",
+}
+
+
+def _refusal(description: str) -> dict:
+    return {"description": description,
+            "content": {"application/json": {"schema": ref("ErrorBody")},
+                        "application/problem+json": {"schema": ref("Problem")}}}
+
 
 def spec() -> dict:
-    paths = {}
+    paths, schemas = {}, dict(COMPONENTS)
     for name, e in ENDPOINTS.items():
         # the request fields come from the core's declaration (workbench/fields.py)
-        request_schema = core_of(f"/api/{name}").REQUEST.json_schema()
+        request_name = "".join(part.title() for part in name.split("/")) + "Request"
+        schemas[request_name] = core_of(f"/api/{name}").REQUEST.json_schema()
         paths[f"/api/{name}"] = {"post": {
             "operationId": name.replace("/", "_"),
             "summary": e["summary"],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": request_schema}}},
+            "requestBody": {"required": True, "content": {"application/json": {"schema": ref(request_name)}}},
             "responses": {
                 "200": {"description": "the result",
-                        "content": {"application/json": {"schema": {"type": "object", **e["response"]}}}},
-                "400": {"description": "malformed request", "content": {"application/json": {"schema": ERROR}}},
-                "403": {"description": "not from this machine's own pages", "content": {"application/json": {"schema": ERROR}}},
-                "413": {"description": "body over the limit", "content": {"application/json": {"schema": ERROR}}},
-                "422": {"description": "content that cannot be processed", "content": {"application/json": {"schema": ERROR}}},
+                        "content": {"application/json": {"schema": e["response"]}}},
+                **{status: _refusal(text) for status, text in REFUSALS.items()},
             },
         }}
     return {
@@ -124,4 +145,5 @@ def spec() -> dict:
                  "description": "Documents travel as text; every error is a 4xx with the error body."},
         "servers": [{"url": "/"}],
         "paths": paths,
+        "components": {"schemas": schemas},
     }

@@ -5,8 +5,11 @@
 from __future__ import annotations
 
 from functools import partial
+from http import HTTPStatus
 
 from flask import Blueprint, Response, current_app, g, render_template, request
+from werkzeug.datastructures import MIMEAccept
+from werkzeug.http import parse_accept_header
 
 from .. import __version__
 from ..validate import draft as validate_draft
@@ -19,12 +22,44 @@ pages = Blueprint("pages", __name__)
 api = Blueprint("api", __name__)
 
 
-def json_response(obj, status: int = 200) -> Response:
-    return Response(dumps_value(obj), status=status, mimetype="application/json")
+def json_response(obj, status: int = 200, mimetype: str = "application/json") -> Response:
+    return Response(dumps_value(obj), status=status, mimetype=mimetype)
+
+
+PROBLEM = "application/problem+json"
+
+
+def error_document(error: dict, status: int, accept: str | None) -> tuple[dict, str]:
+    """The body of every refusal and its media type: ``{"error": {code, message, …}}``; asked for
+    with ``Accept: application/problem+json``, RFC 9457's members beside the same ``error``
+    (``type`` is ``about:blank``: the ``code`` says which fault, the title is the status's)."""
+    if accept and parse_accept_header(accept, MIMEAccept).best_match(["application/json", PROBLEM]) == PROBLEM:
+        title = HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else "Error"
+        return {"type": "about:blank", "title": title, "status": status,
+                "detail": error.get("message", ""), "error": error}, PROBLEM
+    return {"error": error}, "application/json"
+
+
+# the code of each refusal the HTTP layers make themselves (werkzeug's and waitress's)
+HTTP_CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
+              413: "too_large", 415: "unsupported_media_type", 431: "headers_too_large",
+              501: "not_implemented"}
+
+
+def too_large(limit: int) -> dict:
+    """The 413 for a body over the limit, from whichever layer sees it first."""
+    return {"code": "too_large", "limit": limit,
+            "message": f"The request body is larger than the limit of {limit:,} bytes "
+                       f"(set --max-body to change it)"}
+
+
+def error_body_response(error: dict, status: int) -> Response:
+    body, mimetype = error_document(error, status, request.headers.get("Accept"))
+    return json_response(body, status, mimetype)
 
 
 def error_response(code: str, message: str, status: int, **extra) -> Response:
-    return json_response({"error": {"code": code, "message": message, **extra}}, status)
+    return error_body_response({"code": code, "message": message, **extra}, status)
 
 
 # --------------------------------------------------------------------------- the API
@@ -83,11 +118,12 @@ def page(view: View):
     extra = view.page_context(request.args)
     prefill = extra.pop("form", None)
     try:
-        form = form_body(view.text_fields) if request.method == "POST" else prefill
+        form = form_body(view.text_fields, view.list_fields) if request.method == "POST" else prefill
         if form:
             result = view.core.handle(form, g.limits)
     except WorkbenchError as exc:
         error, status = exc.to_dict(), exc.status
+        form = form or request.form.to_dict()  # what was typed stays on the page
     return render_template(f"{view.name}.html", view=view.name, form=form or {}, result=result,
                            error=error, **extra), status
 

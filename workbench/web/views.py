@@ -25,6 +25,10 @@ class View:
     def text_fields(self) -> list[str]:
         return self.core.REQUEST.text_fields
 
+    @property
+    def list_fields(self) -> list[str]:
+        return self.core.REQUEST.list_fields
+
     def page_context(self, args) -> dict:
         hook = getattr(self.core, "page_context", None)
         return hook(args) if hook else {}
