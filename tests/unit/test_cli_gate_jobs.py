@@ -1,4 +1,4 @@
-"""``workbench gate --jsonl --jobs N``: the same output as one process, in the same order, on the
+"""``workbench gate --jsonl --jobs N`` (workbench.gate.batch and .jobs): the same output as one process, in the same order, on the
 fixtures cut into many small pieces; the log is streamed in bounded pieces; and the pure pieces
 (``gate_partition``, ``line_verdict``, ``merge``) run unchanged as a map over a partitioned log
 on Dask (its synchronous scheduler)."""
@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from conftest import run_workbench
 
-from workbench.cli.gate import gate_lines
-from workbench.cli.gate_jobs import Counted, gate_partition, line_verdict, merge, pieces
+from workbench.gate.batch import gate_lines
+from workbench.gate.batch import Counted, gate_partition, line_verdict, merge
+from workbench.gate.jobs import pieces
 from workbench.gate import Gate
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,9 +10,8 @@ ITEM is a file or ``-`` for standard input.  Exit status: 0 when the verdict is 
 ``--jsonl``: every line ok), 1 when it blocks (any line blocked), 2 when the input cannot be
 read or parsed (a missing file, not JSON, an invalid schema).
 
-The JSON Lines path is built for big logs: the schema is read and compiled once, each line is
-parsed once (orjson, falling back to the strict parser for anything it refuses, so the verdict
-is always the strict one), and only the verdict is computed per line.
+The JSON Lines path (built for big logs) is :mod:`workbench.gate.batch` and
+:mod:`workbench.gate.jobs`; this module parses the arguments and prints.
 """
 
 from __future__ import annotations
@@ -54,7 +53,7 @@ ARGUMENTS = (
         help=f"with --jsonl: list the first N blocked line numbers (default {SHOW_BLOCKED})"),
     Arg("--jobs", type=int, default=None, metavar="N",
         help="with --jsonl: gate on N processes, same output in the same order (default: every "
-             "core for a log of 8 MB or more; see cli/gate_jobs.py)"),
+             "core for a log of 8 MB or more; see gate/jobs.py)"),
     Arg("--dialect", choices=("auto", "open_responses", "agents_api"), default="auto",
         help="which rules: auto (an item with turn_id is an Agents API action, answered with a "
              "report and a tool_result), open_responses or agents_api"),
@@ -217,57 +216,6 @@ def run(args) -> int:
     return EXIT_OK if result["execute"] else EXIT_BLOCKED
 
 
-def gate_lines(lines, gate, *, on_progress=None, dialect="auto"):
-    """Gate an iterable of raw lines (bytes).  Returns a dict: ``counts`` per verdict, the line
-    numbers of lines that are ``not_json``, of ``blocked`` items and of items the gate could
-    not finish (``unchecked``: a schema pattern over its time limit…), and ``blank`` lines."""
-    import orjson
-
-    from ..errors import WorkbenchError
-    from ..jsontext import parse
-
-    counts: dict[str, int] = {}
-    not_json: list[int] = []
-    blocked: list[int] = []
-    unchecked: list[tuple[int, str]] = []
-    blank = 0
-    verdict = gate.verdict
-    if dialect != "auto":
-        def verdict(item, _v=gate.verdict):
-            return _v(item, dialect)
-    loads = orjson.loads
-    max_depth = gate.limits.max_depth
-    get = counts.get
-    n = 0
-    for n, line in enumerate(lines, 1):
-        try:
-            item = loads(line)
-            if len(line) > max_depth and line.count(b"{") + line.count(b"[") > max_depth:
-                raise ValueError("maybe too deep: let the strict parser decide")
-        except (ValueError, TypeError):
-            if not line.strip():
-                blank += 1
-                continue
-            try:
-                item = parse(line.decode("utf-8"), field="item", max_depth=max_depth,
-                             warnings=False).value
-            except (UnicodeDecodeError, WorkbenchError, ArithmeticError):
-                not_json.append(n)
-                continue
-        try:
-            v = verdict(item)
-        except WorkbenchError as exc:
-            unchecked.append((n, exc.code))
-            continue
-        counts[v] = get(v, 0) + 1
-        if v != "ok":
-            blocked.append(n)
-        if on_progress is not None and not n & 0x3FFF:
-            on_progress(n)
-    return {"counts": counts, "not_json": not_json, "blocked": blocked, "blank": blank,
-            "unchecked": unchecked, "lines": n}
-
-
 class _Progress:
     """Progress on standard error (a terminal only), for large files."""
 
@@ -314,7 +262,7 @@ def run_jsonl(args) -> int:
         progress = _Progress(f, size)
     started = time.perf_counter()
     try:
-        from .gate_jobs import gate_log
+        from ..gate.jobs import gate_log
         out = gate_log(f, gate, jobs=args.jobs, size=size, tools_text=schema_text,
                        original_text=original_text, limits=limits, dialect=args.dialect,
                        on_progress=progress, keep=max(10_000, args.show))

@@ -1,0 +1,87 @@
+"""A JSON Lines log gated in pieces, on N processes, with exactly the summary of one process.
+
+The log is read in pieces of about :data:`CHUNK_BYTES`, each ending at the end of a line
+(:func:`pieces`), each gated by :func:`~.batch.gate_lines` on a worker of a process pool, and
+their summaries joined in order (:func:`~.batch.merge_into`).  ``jobs=1`` runs the very same
+pieces in this process.  Memory stays flat whatever the size of the log: it is never read
+whole, at most ``2 × N`` pieces are in flight, and the summary keeps the first ``keep`` line
+numbers of each list while counting all of them.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections import deque
+
+from .batch import KEEP, empty, gate_for, gate_lines, merge_into
+
+# one piece of the log (the variable is for tests: small pieces on small fixtures)
+CHUNK_BYTES = int(os.environ.get("WORKBENCH_GATE_PIECE_BYTES") or 4 << 20)
+AUTO_PARALLEL_BYTES = 8 << 20  # without jobs: smaller logs are gated in this process
+
+
+def pieces(f, size: int | None = None):
+    """Pieces of a binary stream of about ``size`` bytes, each ending at the end of a line."""
+    size = size or CHUNK_BYTES
+    while True:
+        data = f.read(size)
+        if not data:
+            return
+        if not data.endswith(b"\n"):
+            data += f.readline()
+        yield data
+
+
+_WORKER: dict = {}
+
+
+def _init(tools_text, original_text, limits, dialect) -> None:
+    _WORKER["gate"] = gate_for(tools_text, original_text, limits)
+    _WORKER["dialect"] = dialect
+
+
+def _work(piece: bytes) -> dict:
+    return gate_lines(io.BytesIO(piece), _WORKER["gate"], dialect=_WORKER["dialect"])
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def gate_log(f, gate, *, jobs: int | None, size: int, tools_text, original_text, limits,
+             dialect: str = "auto", on_progress=None, keep: int = KEEP) -> dict:
+    """Gate the JSON Lines stream ``f`` in pieces on ``jobs`` processes (None: every core for a
+    log of 8 MB or more or standard input, else this process); the summary of ``gate_lines``."""
+    if jobs is None:
+        jobs = default_jobs() if size == 0 or size >= AUTO_PARALLEL_BYTES else 1
+    total = empty(keep)
+    if jobs <= 1:
+        for piece in pieces(f):
+            merge_into(total, gate_lines(io.BytesIO(piece), gate, dialect=dialect))
+            if on_progress is not None:
+                on_progress(total["lines"])
+        return total
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:  # no fork here: the workers build their gate from the texts anyway
+        context = multiprocessing.get_context()
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init,
+                             initargs=(tools_text, original_text, limits, dialect)) as pool:
+        flight: deque = deque()
+        for piece in pieces(f):
+            flight.append(pool.submit(_work, piece))
+            while len(flight) >= 2 * jobs:
+                merge_into(total, flight.popleft().result())
+                if on_progress is not None:
+                    on_progress(total["lines"])
+        while flight:
+            merge_into(total, flight.popleft().result())
+            if on_progress is not None:
+                on_progress(total["lines"])
+    return total
