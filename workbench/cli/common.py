@@ -48,15 +48,33 @@ def cannot_open(exc: OSError, path: str, field: str | None) -> Unreadable:
     return Unreadable(error_body("file_unreadable", f"Cannot read {path}: {exc.strerror}", field))
 
 
-def read_bytes(path: str, field: str | None) -> bytes:
-    """The bytes of ``path`` (``-``: standard input); :class:`Unreadable` if it cannot be read."""
+def too_large(path: str, limit: int, field: str | None) -> Unreadable:
+    return Unreadable(error_body(
+        "too_large", f"{display_name(path)} is larger than the limit of {limit:,} bytes "
+                     "(WORKBENCH_MAX_BODY sets it)", field, limit=limit))
+
+
+def read_bytes(path: str, field: str | None, limit: int | None = None) -> bytes:
+    """The bytes of ``path`` (``-``: standard input); :class:`Unreadable` if it cannot be read
+    or holds more than ``limit`` bytes (default: the ``max_body`` limit), refused from the
+    file's size before reading it, or after reading one byte more than the limit from a pipe."""
+    if limit is None:
+        limit = limits(None).max_body
     try:
         if path == STDIN:
-            return sys.stdin.buffer.read()
-        with open(path, "rb") as f:
-            return f.read()
+            f = sys.stdin.buffer
+            data = f.read(limit + 1)
+        else:
+            with open(path, "rb") as f:
+                st = os.fstat(f.fileno())
+                if st.st_size > limit:
+                    raise too_large(path, limit, field)
+                data = f.read(limit + 1)
     except OSError as exc:
         raise cannot_open(exc, path, field) from None
+    if len(data) > limit:
+        raise too_large(path, limit, field)
+    return data
 
 
 def decode(data: bytes, path: str, field: str | None) -> str:
@@ -83,9 +101,11 @@ def open_binary(path: str, field: str | None, buffering: int = 1 << 20):
         raise cannot_open(exc, path, field) from None
 
 
-def lines_of(f):
-    """Lines of a binary stream, one at a time (never the whole file in memory)."""
-    return iter(f.readline, b"")
+def lines_of(f, first: int = 1):
+    """Lines of a binary stream, one at a time (never the whole file in memory, no line longer
+    than the ``max_line`` limit: a longer one raises ``line_too_long``, a WorkbenchError)."""
+    from ..jsontext.lines import read_lines
+    return read_lines(f, limits(None).line_limit, first=first)
 
 
 def run_lines(f, path: str, label: str, answer, show, *, as_json: bool,
@@ -100,7 +120,7 @@ def run_lines(f, path: str, label: str, answer, show, *, as_json: bool,
     from ..errors import WorkbenchError
     bad = 0
     try:
-        for n, raw in enumerate(lines_of(f), first):
+        for n, raw in enumerate(lines_of(f, first), first):
             if not raw.strip():
                 continue
             try:
@@ -124,6 +144,9 @@ def run_lines(f, path: str, label: str, answer, show, *, as_json: bool,
                     print_error(body, label)
                 continue
             show(n, result)
+    except WorkbenchError as exc:  # a line over the bound (the reading stops there)
+        print_error(exc.to_body(), label)
+        return EXIT_UNREADABLE
     finally:
         sys.stdout.buffer.flush()
         if f is not sys.stdin.buffer:
@@ -193,6 +216,18 @@ def print_error(body: dict, label: str, *, command: str | None = None, as_json: 
         print(e["hint_message"], file=sys.stderr)
 
 
+def output_closed(command: str) -> int:
+    """Standard output was closed before the answer was written (``| head -1``): said in one
+    line on standard error, :data:`EXIT_UNREADABLE`; the rest of the output goes nowhere."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    print(f"workbench {command}: standard output was closed before the output was written "
+          "(broken pipe)", file=sys.stderr)
+    return EXIT_UNREADABLE
+
+
 def write_json(value) -> None:
     """One JSON value on standard output (the exact writer; UTF-8)."""
     from ..jsontext import dumps_value
@@ -220,7 +255,7 @@ def write_bytes(data: bytes) -> None:
 # (work_timeout 0: no deadline, and no watchdog thread started for each line of a log);
 # a WORKBENCH_<NAME> variable or a flag still sets any limit
 CLI_LIMITS = {"max_matches": 10**12, "max_errors": 10**12, "max_changes": 10**12,
-              "work_timeout": 0.0, "diff_max_bytes": 1 << 50, "max_body": 1 << 50}
+              "work_timeout": 0.0, "diff_max_bytes": 1 << 50}
 
 
 def limits(args):

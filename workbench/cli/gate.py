@@ -261,11 +261,20 @@ def run_jsonl(args) -> int:
     if sys.stderr.isatty() and (size >= PROGRESS_MIN_BYTES or f is sys.stdin.buffer):
         progress = _Progress(f, size)
     started = time.perf_counter()
+    from ..errors import WorkbenchError
+    from ..gate.jobs import gate_log
     try:
-        from ..gate.jobs import gate_log
         out = gate_log(f, gate, jobs=args.jobs, size=size, tools_text=schema_text,
                        original_text=original_text, limits=limits, dialect=args.dialect,
                        on_progress=progress, keep=max(10_000, args.show))
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # the log could not be read to its end
+        _print_error(common.cannot_open(exc, name, "jsonl").body, name, args.json)
+        return EXIT_UNREADABLE
+    except WorkbenchError as exc:  # a line over the bound, a worker lost
+        _print_error(exc.to_body(), name, args.json)
+        return EXIT_UNREADABLE
     finally:
         if progress is not None:
             progress.done()

@@ -48,7 +48,13 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         return serve.serve(args)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except BrokenPipeError:  # `workbench … | head -1`: the reader left before the end
+        return common.output_closed(args.command)
+    except KeyboardInterrupt:
+        print(f"workbench {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ import io
 import os
 from collections import deque
 
+from ..errors import WorkbenchError
+from ..jsontext.lines import line_too_long
 from .batch import KEEP, empty, gate_for, gate_lines, merge_into
 
 # one piece of the log (the variable is for tests: small pieces on small fixtures)
@@ -21,15 +23,25 @@ CHUNK_BYTES = int(os.environ.get("WORKBENCH_GATE_PIECE_BYTES") or 4 << 20)
 AUTO_PARALLEL_BYTES = 8 << 20  # without jobs: smaller logs are gated in this process
 
 
-def pieces(f, size: int | None = None):
-    """Pieces of a binary stream of about ``size`` bytes, each ending at the end of a line."""
+def pieces(f, size: int | None = None, limit: int | None = None):
+    """Pieces of a binary stream of about ``size`` bytes, each ending at the end of a line.
+    ``limit``: the longest line taken, in bytes; a longer one is ``line_too_long`` (raised
+    when met, after the pieces before it; never read whole)."""
     size = size or CHUNK_BYTES
+    if limit:
+        size = min(size, limit)  # so only the line a piece is cut in can be too long
+    lines = 0
     while True:
         data = f.read(size)
         if not data:
             return
         if not data.endswith(b"\n"):
-            data += f.readline()
+            start = data.rfind(b"\n") + 1
+            data += f.readline(limit + 1 if limit else -1)
+            if limit and len(data) - start - data.endswith(b"\n") > limit:
+                raise line_too_long(lines + data.count(b"\n", 0, start) + 1, limit, "jsonl")
+        if limit:
+            lines += data.count(b"\n")
         yield data
 
 
@@ -55,26 +67,31 @@ def default_jobs() -> int:
 def gate_log(f, gate, *, jobs: int | None, size: int, tools_text, original_text, limits,
              dialect: str = "auto", on_progress=None, keep: int = KEEP) -> dict:
     """Gate the JSON Lines stream ``f`` in pieces on ``jobs`` processes (None: every core for a
-    log of 8 MB or more or standard input, else this process); the summary of ``gate_lines``."""
+    log of 8 MB or more or standard input, else this process); the summary of ``gate_lines``.
+    A line longer than ``limits.line_limit`` is ``line_too_long``; a worker that dies (killed,
+    out of memory) is ``worker_lost`` (both WorkbenchErrors); a read that fails, its OSError."""
     if jobs is None:
         jobs = default_jobs() if size == 0 or size >= AUTO_PARALLEL_BYTES else 1
     total = empty(keep)
+    limit = limits.line_limit
     if jobs <= 1:
-        for piece in pieces(f):
+        for piece in pieces(f, limit=limit):
             merge_into(total, gate_lines(io.BytesIO(piece), gate, dialect=dialect))
             if on_progress is not None:
                 on_progress(total["lines"])
         return total
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
     try:
         context = multiprocessing.get_context("fork")
     except ValueError:  # no fork here: the workers build their gate from the texts anyway
         context = multiprocessing.get_context()
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init,
-                             initargs=(tools_text, original_text, limits, dialect)) as pool:
-        flight: deque = deque()
-        for piece in pieces(f):
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init,
+                               initargs=(tools_text, original_text, limits, dialect))
+    flight: deque = deque()
+    try:
+        for piece in pieces(f, limit=limit):
             flight.append(pool.submit(_work, piece))
             while len(flight) >= 2 * jobs:
                 merge_into(total, flight.popleft().result())
@@ -84,4 +101,12 @@ def gate_log(f, gate, *, jobs: int | None, size: int, tools_text, original_text,
             merge_into(total, flight.popleft().result())
             if on_progress is not None:
                 on_progress(total["lines"])
+    except BrokenProcessPool:
+        raise WorkbenchError("worker_lost", f"a worker process stopped (killed, or out of memory) "
+                             f"after {total['lines']:,} lines were gated; nothing is reported",
+                             field="jsonl") from None
+    finally:
+        for fut in flight:
+            fut.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
     return total
