@@ -238,7 +238,9 @@ def write_json(value) -> None:
 
 
 def write_text(text: str) -> None:
-    write_bytes(text.encode("utf-8"))
+    """Text on standard output as UTF-8; a lone surrogate (JSON allows ``"\\ud800"``) is
+    written as its escape, ``\\ud800``."""
+    write_bytes(text.encode("utf-8", "backslashreplace"))
 
 
 def write_bytes(data: bytes) -> None:

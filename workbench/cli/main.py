@@ -48,6 +48,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         return serve.serve(args)
+    for stream in (sys.stdout, sys.stderr):  # a lone surrogate in a report: its escape, \ud800
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError):
+            pass
     try:
         return args.func(args)
     except BrokenPipeError:  # `workbench … | head -1`: the reader left before the end
