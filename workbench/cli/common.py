@@ -20,7 +20,23 @@ import os
 import sys
 
 EXIT_OK, EXIT_FOUND, EXIT_UNREADABLE = 0, 1, 2
+EXIT_USAGE = 64  # a command line argparse (or a subcommand) refuses: BSD's EX_USAGE
 STDIN = "-"
+COLOR = {"mode": "auto"}  # --color: auto (a terminal, no NO_COLOR, TERM not dumb), always, never
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with a usage error said in one line and exit status :data:`EXIT_USAGE`
+    (not 2, which is "unreadable input")."""
+
+    def error(self, message):
+        usage_error(self.prog, message)
+
+
+def usage_error(prog: str, message: str):
+    """One line on standard error, then exit :data:`EXIT_USAGE`."""
+    sys.stderr.write(f"{prog}: usage error: {message} (see '{prog} --help')\n")
+    raise SystemExit(EXIT_USAGE)
 
 
 class Unreadable(Exception):
@@ -173,6 +189,8 @@ _STYLES = {"red": "31", "green": "32", "yellow": "33", "blue": "34", "cyan": "36
 def use_colour(stream=None) -> bool:
     """Colour only on a terminal; ``NO_COLOR`` (any non-empty value) and ``TERM=dumb`` turn it off."""
     stream = stream or sys.stdout
+    if COLOR["mode"] != "auto":
+        return COLOR["mode"] == "always"
     if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
         return False
     try:
@@ -235,6 +253,42 @@ def write_json(value) -> None:
     out.flush()
     out.buffer.write(dumps_value(value) + b"\n")
     out.buffer.flush()
+
+
+def write_json_lines(values) -> None:
+    """JSON values on standard output, one a line (JSON Lines)."""
+    from ..jsontext import dumps_value
+    sys.stdout.flush()
+    sys.stdout.buffer.write(b"".join(dumps_value(v) + b"\n" for v in values))
+
+
+def exit_for(found: bool, fail_on: str = "error") -> int:
+    """:data:`EXIT_FOUND` when something was found that fails (``--fail-on never``: nothing
+    does), else :data:`EXIT_OK`."""
+    return EXIT_FOUND if found and fail_on != "never" else EXIT_OK
+
+
+def write_report(kind: str, cases: list, tool: str, fail_on: str) -> int:
+    """``--format github|junit|sarif``: the report of ``cases`` on standard output; the exit
+    status its findings give under ``fail_on``."""
+    from ..report import failing, write
+    write_text(write(kind, cases, tool=tool, fail_on=fail_on))
+    return EXIT_FOUND if failing(cases, fail_on) else EXIT_OK
+
+
+def expand(paths, extensions: tuple[str, ...]) -> list[str]:
+    """The files named: each path as given (``-`` too), and for a folder its files ending in
+    one of ``extensions``, recursively, in sorted order (so the same tree, the same order)."""
+    out = []
+    for path in paths:
+        if path != STDIN and os.path.isdir(path):
+            for root, dirs, names in os.walk(path):
+                dirs.sort()
+                out.extend(os.path.join(root, n) for n in sorted(names)
+                           if n.lower().endswith(extensions))
+        else:
+            out.append(path)
+    return out
 
 
 def write_text(text: str) -> None:
@@ -307,7 +361,18 @@ SHARED = {
     "max_depth": Arg("--max-depth", type=int,
                      help="deepest nesting of objects/arrays (default 512)"),
     "regex_timeout": Arg("--regex-timeout", type=float, help="seconds one schema pattern may run"),
+    "report": Arg("--format", dest="report", choices=("github", "junit", "sarif"), default=None,
+                  help="print a CI report instead: GitHub workflow commands (::error file=…), "
+                       "JUnit XML (one testcase per item or file) or SARIF 2.1.0"),
+    "fail_on": Arg("--fail-on", choices=("error", "warning", "never"), default="error",
+                   help="which findings make the exit status 1 (default: error)"),
+    "jobs": Arg("--jobs", type=int, default=None, metavar="N",
+                help="check the files on N processes (default: every core for many files); "
+                     "the same output in the same order"),
 }
+COLOR_ARG = Arg("--color", choices=("auto", "always", "never"), default=argparse.SUPPRESS,
+                help="colour the output: auto (default: on a terminal, unless NO_COLOR is set), "
+                     "always or never")
 EACH_LINE = 'one per line, with its "line"'  # what --json prints with --jsonl (extract, validate)
 
 
@@ -330,6 +395,7 @@ def add_subcommand(subparsers, module) -> argparse.ArgumentParser:
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     for arg in module.ARGUMENTS:
         _declared(arg).add(p)
+    COLOR_ARG.add(p)
     p.set_defaults(func=module.run)
     return p
 

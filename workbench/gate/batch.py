@@ -37,8 +37,8 @@ def gate_lines(lines, gate, *, on_progress=None, dialect="auto", records=None):
     """Gate an iterable of raw lines (bytes).  Returns a dict: ``counts`` per verdict, the line
     numbers of lines that are ``not_json``, of ``blocked`` items and of items the gate could
     not finish (``unchecked``: a schema pattern over its time limit…), and ``blank`` lines.
-    ``records``: a list to which each non-blank line's ``(line, verdict, item or None,
-    unchecked code or None)`` is appended, in order (for a per-line answer)."""
+    ``records``: a list to which each non-blank line's :func:`record` is appended, in order
+    (for a per-line answer)."""
     import orjson
 
     counts: dict[str, int] = {}
@@ -70,24 +70,37 @@ def gate_lines(lines, gate, *, on_progress=None, dialect="auto", records=None):
             except (UnicodeDecodeError, WorkbenchError, ArithmeticError):
                 not_json.append(n)
                 if record is not None:
-                    record((n, "not_json", None, None))
+                    record({"line": n, "verdict": "not_json"})
                 continue
         try:
             v = verdict(item)
         except WorkbenchError as exc:
             unchecked.append((n, exc.code))
             if record is not None:
-                record((n, "unchecked", item, exc.code))
+                record(line_record(n, "unchecked", item, exc.code))
             continue
         counts[v] = get(v, 0) + 1
         if v != "ok":
             blocked.append(n)
         if record is not None:
-            record((n, v, item, None))
+            record(line_record(n, v, item))
         if on_progress is not None and not n & 0x3FFF:
             on_progress(n)
     return {"counts": counts, "not_json": not_json, "blocked": blocked, "blank": blank,
             "unchecked": unchecked, "lines": n}
+
+
+def line_record(n: int, verdict: str, item, code: str | None = None) -> dict:
+    """The per-line answer: ``{"line", "verdict"}``, the item's ``call_id`` (and ``turn_id``)
+    and ``name`` when they are strings, and for an ``unchecked`` line the error ``code``."""
+    out = {"line": n, "verdict": verdict}
+    if isinstance(item, dict):
+        for key in ("call_id", "turn_id", "name"):
+            if isinstance(item.get(key), str):
+                out[key] = item[key]
+    if code is not None:
+        out["code"] = code
+    return out
 
 
 # --------------------------------------------------------------------------- summaries

@@ -48,13 +48,31 @@ def pieces(f, size: int | None = None, limit: int | None = None):
 _WORKER: dict = {}
 
 
-def _init(tools_text, original_text, limits, dialect) -> None:
+def _init(tools_text, original_text, limits, dialect, records=False) -> None:
     _WORKER["gate"] = gate_for(tools_text, original_text, limits)
     _WORKER["dialect"] = dialect
+    _WORKER["records"] = records
 
 
-def _work(piece: bytes) -> dict:
-    return gate_lines(io.BytesIO(piece), _WORKER["gate"], dialect=_WORKER["dialect"])
+def _gate_piece(piece: bytes, gate, dialect: str, records: bool):
+    """``(summary, per-line records or None)`` of one piece."""
+    recs = [] if records else None
+    return gate_lines(io.BytesIO(piece), gate, dialect=dialect, records=recs), recs
+
+
+def _work(piece: bytes):
+    w = _WORKER
+    return _gate_piece(piece, w["gate"], w["dialect"], w["records"])
+
+
+def _merge(total: dict, done, on_records) -> None:
+    part, recs = done
+    base = total["lines"]
+    merge_into(total, part)
+    if on_records is not None:
+        for r in recs:
+            r["line"] += base
+        on_records(recs)
 
 
 def default_jobs() -> int:
@@ -65,18 +83,21 @@ def default_jobs() -> int:
 
 
 def gate_log(f, gate, *, jobs: int | None, size: int, tools_text, original_text, limits,
-             dialect: str = "auto", on_progress=None, keep: int = KEEP) -> dict:
+             dialect: str = "auto", on_progress=None, keep: int = KEEP,
+             on_records=None) -> dict:
     """Gate the JSON Lines stream ``f`` in pieces on ``jobs`` processes (None: every core for a
     log of 8 MB or more or standard input, else this process); the summary of ``gate_lines``.
     A line longer than ``limits.line_limit`` is ``line_too_long``; a worker that dies (killed,
-    out of memory) is ``worker_lost`` (both WorkbenchErrors); a read that fails, its OSError."""
+    out of memory) is ``worker_lost`` (both WorkbenchErrors); a read that fails, its OSError.
+    ``on_records(records)``: called with each piece's per-line records (:func:`~.batch.
+    line_record`, line numbers of the whole log), in the log's order, whatever ``jobs``."""
     if jobs is None:
         jobs = default_jobs() if size == 0 or size >= AUTO_PARALLEL_BYTES else 1
     total = empty(keep)
     limit = limits.line_limit
     if jobs <= 1:
         for piece in pieces(f, limit=limit):
-            merge_into(total, gate_lines(io.BytesIO(piece), gate, dialect=dialect))
+            _merge(total, _gate_piece(piece, gate, dialect, on_records is not None), on_records)
             if on_progress is not None:
                 on_progress(total["lines"])
         return total
@@ -88,17 +109,18 @@ def gate_log(f, gate, *, jobs: int | None, size: int, tools_text, original_text,
     except ValueError:  # no fork here: the workers build their gate from the texts anyway
         context = multiprocessing.get_context()
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init,
-                               initargs=(tools_text, original_text, limits, dialect))
+                               initargs=(tools_text, original_text, limits, dialect,
+                                         on_records is not None))
     flight: deque = deque()
     try:
         for piece in pieces(f, limit=limit):
             flight.append(pool.submit(_work, piece))
             while len(flight) >= 2 * jobs:
-                merge_into(total, flight.popleft().result())
+                _merge(total, flight.popleft().result(), on_records)
                 if on_progress is not None:
                     on_progress(total["lines"])
         while flight:
-            merge_into(total, flight.popleft().result())
+            _merge(total, flight.popleft().result(), on_records)
             if on_progress is not None:
                 on_progress(total["lines"])
     except BrokenProcessPool:
