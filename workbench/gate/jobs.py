@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import io
 import os
-from collections import deque
 
-from ..errors import WorkbenchError
 from ..jsontext.lines import line_too_long
+from ..runtime.pool import default_jobs, map_ordered
 from .batch import KEEP, empty, gate_for, gate_lines, merge_into
 
 # one piece of the log (the variable is for tests: small pieces on small fixtures)
@@ -75,13 +74,6 @@ def _merge(total: dict, done, on_records) -> None:
         on_records(recs)
 
 
-def default_jobs() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return max(1, os.cpu_count() or 1)
-
-
 def gate_log(f, gate, *, jobs: int | None, size: int, tools_text, original_text, limits,
              dialect: str = "auto", on_progress=None, keep: int = KEEP,
              on_records=None) -> dict:
@@ -101,34 +93,11 @@ def gate_log(f, gate, *, jobs: int | None, size: int, tools_text, original_text,
             if on_progress is not None:
                 on_progress(total["lines"])
         return total
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-    try:
-        context = multiprocessing.get_context("fork")
-    except ValueError:  # no fork here: the workers build their gate from the texts anyway
-        context = multiprocessing.get_context()
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init,
-                               initargs=(tools_text, original_text, limits, dialect,
-                                         on_records is not None))
-    flight: deque = deque()
-    try:
-        for piece in pieces(f, limit=limit):
-            flight.append(pool.submit(_work, piece))
-            while len(flight) >= 2 * jobs:
-                _merge(total, flight.popleft().result(), on_records)
-                if on_progress is not None:
-                    on_progress(total["lines"])
-        while flight:
-            _merge(total, flight.popleft().result(), on_records)
-            if on_progress is not None:
-                on_progress(total["lines"])
-    except BrokenProcessPool:
-        raise WorkbenchError("worker_lost", f"a worker process stopped (killed, or out of memory) "
-                             f"after {total['lines']:,} lines were gated; nothing is reported",
-                             field="jsonl") from None
-    finally:
-        for fut in flight:
-            fut.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
+    done = map_ordered(_work, pieces(f, limit=limit), jobs, initializer=_init,
+                       initargs=(tools_text, original_text, limits, dialect, on_records is not None),
+                       field="jsonl", progress=lambda: f"{total['lines']:,} lines were gated")
+    for result in done:
+        _merge(total, result, on_records)
+        if on_progress is not None:
+            on_progress(total["lines"])
     return total
