@@ -10,6 +10,7 @@
 | max_errors | 1,000 validation errors returned | WORKBENCH_MAX_ERRORS |
 | diff_max_bytes | 32 MiB per side | WORKBENCH_DIFF_MAX_BYTES |
 | work_timeout | 20 s for one request's work (0: no limit, the command line's default) | WORKBENCH_WORK_TIMEOUT |
+| max_line | one line of a JSON Lines file on the command line (0: the same as max_body) | WORKBENCH_MAX_LINE |
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ class Limits:
     max_errors: int = 1_000
     diff_max_bytes: int = 32 * MiB
     work_timeout: float = 20.0
+    max_line: int = 0
+
+    @property
+    def line_limit(self) -> int:
+        """The longest line a JSON Lines reader takes, in bytes (``max_line``, else ``max_body``)."""
+        return self.max_line or self.max_body
 
     @classmethod
     def from_env(cls, environ=None, **overrides) -> "Limits":

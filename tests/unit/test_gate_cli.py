@@ -11,7 +11,7 @@ from conftest import on_a_terminal, run_workbench
 
 from workbench.gate import Gate
 from workbench.gate.cases import CASES, SALES_SCHEMA
-from workbench.cli.gate import gate_lines
+from workbench.gate.batch import gate_lines
 
 
 def wb(*args, stdin: bytes | None = None, timeout: float = 120):
@@ -78,7 +78,7 @@ def test_exit_2_for_unreadable_input(files, tmp_path, what):
         p.write_bytes(b'{"type": "caf\xe9"}')
         args["not_utf8"] = [p]
     code, out, err = wb(*args[what])
-    assert code == 2, (what, out, err)
+    assert code == (64 if what == "no_item" else 2), (what, out, err)  # no item: a usage error
     assert out == ""
     assert err.startswith("workbench gate:")
 
@@ -147,12 +147,26 @@ def test_jsonl_summary_counts_and_blocked_lines(files):
     assert "blank" in out
 
 
+def test_jsonl_json_is_one_object_per_line_and_the_summary_on_stderr(files):
+    ok = json.loads(case("ok")["item"])
+    lines = [_line(ok), "nope", "", _line(dict(ok, status="incomplete"))]
+    log = _log(files, lines)
+    code, out, err = wb("--jsonl", log, "--json")
+    assert code == 1
+    assert [json.loads(x) for x in out.splitlines()] == [
+        {"file": str(log), "line": 1, "verdict": "ok", "call_id": "call_123", "name": ok["name"]},
+        {"file": str(log), "line": 2, "verdict": "not_json"},
+        {"file": str(log), "line": 4, "verdict": "status", "call_id": "call_123", "name": ok["name"]}]
+    assert "3 items" not in out and "2 items" in err and " s\n" in err  # summary, timing: stderr
+
+
 def test_jsonl_json_summary(files):
     ok = json.loads(case("ok")["item"])
     lines = [_line(ok)] * 3 + ["nope", _line(dict(ok, status="incomplete"))]
-    code, out, _ = wb("--jsonl", _log(files, lines), "--json")
+    code, out, _ = wb("--jsonl", _log(files, lines), "--json-summary")
     assert code == 1
     s = json.loads(out)
+    assert "seconds" not in s  # the same log, the same output
     assert s["items"] == 4 and s["lines"] == 5
     assert s["counts"] == {"status": 1, "ok": 3}
     assert s["not_json"] == 1 and s["not_json_lines"] == [4]
@@ -182,8 +196,8 @@ def test_jsonl_from_stdin(files):
 def test_jsonl_missing_file_and_both_inputs(files, tmp_path):
     code, _, err = wb("--jsonl", tmp_path / "none.jsonl")
     assert code == 2 and "No such file" in err
-    code, _, _ = wb(files("i.json", "{}"), "--jsonl", files("l.jsonl", "{}"))
-    assert code == 2
+    code, _, err = wb(files("i.json", "{}"), "--jsonl", files("l.jsonl", "{}"))
+    assert code == 64 and err.count("\n") == 1 and "usage error" in err, err  # a usage error
 
 
 def test_jsonl_schema_invalid_exits_2(files):
@@ -208,7 +222,8 @@ def test_jsonl_progress_not_shown_when_stderr_is_not_a_terminal(tmp_path):
     path = tmp_path / "big.jsonl"
     path.write_text((ok + "\n") * (9 * 1024 * 1024 // len(ok) + 1))
     code, out, err = wb("--jsonl", path)
-    assert code == 0 and err == ""
+    assert code == 0 and "gating" not in err and "\r" not in err
+    assert err.count("\n") == 1 and " lines in " in err  # the timing only
 
 
 def test_jsonl_verdicts_equal_the_single_item_gate(shared, conformance):

@@ -20,7 +20,23 @@ import os
 import sys
 
 EXIT_OK, EXIT_FOUND, EXIT_UNREADABLE = 0, 1, 2
+EXIT_USAGE = 64  # a command line argparse (or a subcommand) refuses: BSD's EX_USAGE
 STDIN = "-"
+COLOR = {"mode": "auto"}  # --color: auto (a terminal, no NO_COLOR, TERM not dumb), always, never
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with a usage error said in one line and exit status :data:`EXIT_USAGE`
+    (not 2, which is "unreadable input")."""
+
+    def error(self, message):
+        usage_error(self.prog, message)
+
+
+def usage_error(prog: str, message: str):
+    """One line on standard error, then exit :data:`EXIT_USAGE`."""
+    sys.stderr.write(f"{prog}: usage error: {message} (see '{prog} --help')\n")
+    raise SystemExit(EXIT_USAGE)
 
 
 class Unreadable(Exception):
@@ -48,15 +64,33 @@ def cannot_open(exc: OSError, path: str, field: str | None) -> Unreadable:
     return Unreadable(error_body("file_unreadable", f"Cannot read {path}: {exc.strerror}", field))
 
 
-def read_bytes(path: str, field: str | None) -> bytes:
-    """The bytes of ``path`` (``-``: standard input); :class:`Unreadable` if it cannot be read."""
+def too_large(path: str, limit: int, field: str | None) -> Unreadable:
+    return Unreadable(error_body(
+        "too_large", f"{display_name(path)} is larger than the limit of {limit:,} bytes "
+                     "(WORKBENCH_MAX_BODY sets it)", field, limit=limit))
+
+
+def read_bytes(path: str, field: str | None, limit: int | None = None) -> bytes:
+    """The bytes of ``path`` (``-``: standard input); :class:`Unreadable` if it cannot be read
+    or holds more than ``limit`` bytes (default: the ``max_body`` limit), refused from the
+    file's size before reading it, or after reading one byte more than the limit from a pipe."""
+    if limit is None:
+        limit = limits(None).max_body
     try:
         if path == STDIN:
-            return sys.stdin.buffer.read()
-        with open(path, "rb") as f:
-            return f.read()
+            f = sys.stdin.buffer
+            data = f.read(limit + 1)
+        else:
+            with open(path, "rb") as f:
+                st = os.fstat(f.fileno())
+                if st.st_size > limit:
+                    raise too_large(path, limit, field)
+                data = f.read(limit + 1)
     except OSError as exc:
         raise cannot_open(exc, path, field) from None
+    if len(data) > limit:
+        raise too_large(path, limit, field)
+    return data
 
 
 def decode(data: bytes, path: str, field: str | None) -> str:
@@ -83,9 +117,11 @@ def open_binary(path: str, field: str | None, buffering: int = 1 << 20):
         raise cannot_open(exc, path, field) from None
 
 
-def lines_of(f):
-    """Lines of a binary stream, one at a time (never the whole file in memory)."""
-    return iter(f.readline, b"")
+def lines_of(f, first: int = 1):
+    """Lines of a binary stream, one at a time (never the whole file in memory, no line longer
+    than the ``max_line`` limit: a longer one raises ``line_too_long``, a WorkbenchError)."""
+    from ..jsontext.lines import read_lines
+    return read_lines(f, limits(None).line_limit, first=first)
 
 
 def run_lines(f, path: str, label: str, answer, show, *, as_json: bool,
@@ -100,7 +136,7 @@ def run_lines(f, path: str, label: str, answer, show, *, as_json: bool,
     from ..errors import WorkbenchError
     bad = 0
     try:
-        for n, raw in enumerate(lines_of(f), first):
+        for n, raw in enumerate(lines_of(f, first), first):
             if not raw.strip():
                 continue
             try:
@@ -124,6 +160,9 @@ def run_lines(f, path: str, label: str, answer, show, *, as_json: bool,
                     print_error(body, label)
                 continue
             show(n, result)
+    except WorkbenchError as exc:  # a line over the bound (the reading stops there)
+        print_error(exc.to_body(), label)
+        return EXIT_UNREADABLE
     finally:
         sys.stdout.buffer.flush()
         if f is not sys.stdin.buffer:
@@ -150,6 +189,8 @@ _STYLES = {"red": "31", "green": "32", "yellow": "33", "blue": "34", "cyan": "36
 def use_colour(stream=None) -> bool:
     """Colour only on a terminal; ``NO_COLOR`` (any non-empty value) and ``TERM=dumb`` turn it off."""
     stream = stream or sys.stdout
+    if COLOR["mode"] != "auto":
+        return COLOR["mode"] == "always"
     if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
         return False
     try:
@@ -193,6 +234,18 @@ def print_error(body: dict, label: str, *, command: str | None = None, as_json: 
         print(e["hint_message"], file=sys.stderr)
 
 
+def output_closed(command: str) -> int:
+    """Standard output was closed before the answer was written (``| head -1``): said in one
+    line on standard error, :data:`EXIT_UNREADABLE`; the rest of the output goes nowhere."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    print(f"workbench {command}: standard output was closed before the output was written "
+          "(broken pipe)", file=sys.stderr)
+    return EXIT_UNREADABLE
+
+
 def write_json(value) -> None:
     """One JSON value on standard output (the exact writer; UTF-8)."""
     from ..jsontext import dumps_value
@@ -202,8 +255,46 @@ def write_json(value) -> None:
     out.buffer.flush()
 
 
+def write_json_lines(values) -> None:
+    """JSON values on standard output, one a line (JSON Lines)."""
+    from ..jsontext import dumps_value
+    sys.stdout.flush()
+    sys.stdout.buffer.write(b"".join(dumps_value(v) + b"\n" for v in values))
+
+
+def exit_for(found: bool, fail_on: str = "error") -> int:
+    """:data:`EXIT_FOUND` when something was found that fails (``--fail-on never``: nothing
+    does), else :data:`EXIT_OK`."""
+    return EXIT_FOUND if found and fail_on != "never" else EXIT_OK
+
+
+def write_report(kind: str, cases: list, tool: str, fail_on: str) -> int:
+    """``--format github|junit|sarif``: the report of ``cases`` on standard output; the exit
+    status its findings give under ``fail_on``."""
+    from ..report import failing, write
+    write_text(write(kind, cases, tool=tool, fail_on=fail_on))
+    return EXIT_FOUND if failing(cases, fail_on) else EXIT_OK
+
+
+def expand(paths, extensions: tuple[str, ...]) -> list[str]:
+    """The files named: each path as given (``-`` too), and for a folder its files ending in
+    one of ``extensions``, recursively, in sorted order (so the same tree, the same order)."""
+    out = []
+    for path in paths:
+        if path != STDIN and os.path.isdir(path):
+            for root, dirs, names in os.walk(path):
+                dirs.sort()
+                out.extend(os.path.join(root, n) for n in sorted(names)
+                           if n.lower().endswith(extensions))
+        else:
+            out.append(path)
+    return out
+
+
 def write_text(text: str) -> None:
-    write_bytes(text.encode("utf-8"))
+    """Text on standard output as UTF-8; a lone surrogate (JSON allows ``"\\ud800"``) is
+    written as its escape, ``\\ud800``."""
+    write_bytes(text.encode("utf-8", "backslashreplace"))
 
 
 def write_bytes(data: bytes) -> None:
@@ -220,7 +311,7 @@ def write_bytes(data: bytes) -> None:
 # (work_timeout 0: no deadline, and no watchdog thread started for each line of a log);
 # a WORKBENCH_<NAME> variable or a flag still sets any limit
 CLI_LIMITS = {"max_matches": 10**12, "max_errors": 10**12, "max_changes": 10**12,
-              "work_timeout": 0.0, "diff_max_bytes": 1 << 50, "max_body": 1 << 50}
+              "work_timeout": 0.0, "diff_max_bytes": 1 << 50}
 
 
 def limits(args):
@@ -270,7 +361,18 @@ SHARED = {
     "max_depth": Arg("--max-depth", type=int,
                      help="deepest nesting of objects/arrays (default 512)"),
     "regex_timeout": Arg("--regex-timeout", type=float, help="seconds one schema pattern may run"),
+    "report": Arg("--format", dest="report", choices=("github", "junit", "sarif"), default=None,
+                  help="print a CI report instead: GitHub workflow commands (::error file=…), "
+                       "JUnit XML (one testcase per item or file) or SARIF 2.1.0"),
+    "fail_on": Arg("--fail-on", choices=("error", "warning", "never"), default="error",
+                   help="which findings make the exit status 1 (default: error)"),
+    "jobs": Arg("--jobs", type=int, default=None, metavar="N",
+                help="check the files on N processes (default: every core for many files); "
+                     "the same output in the same order"),
 }
+COLOR_ARG = Arg("--color", choices=("auto", "always", "never"), default=argparse.SUPPRESS,
+                help="colour the output: auto (default: on a terminal, unless NO_COLOR is set), "
+                     "always or never")
 EACH_LINE = 'one per line, with its "line"'  # what --json prints with --jsonl (extract, validate)
 
 
@@ -293,6 +395,7 @@ def add_subcommand(subparsers, module) -> argparse.ArgumentParser:
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     for arg in module.ARGUMENTS:
         _declared(arg).add(p)
+    COLOR_ARG.add(p)
     p.set_defaults(func=module.run)
     return p
 

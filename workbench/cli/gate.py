@@ -10,9 +10,8 @@ ITEM is a file or ``-`` for standard input.  Exit status: 0 when the verdict is 
 ``--jsonl``: every line ok), 1 when it blocks (any line blocked), 2 when the input cannot be
 read or parsed (a missing file, not JSON, an invalid schema).
 
-The JSON Lines path is built for big logs: the schema is read and compiled once, each line is
-parsed once (orjson, falling back to the strict parser for anything it refuses, so the verdict
-is always the strict one), and only the verdict is computed per line.
+The JSON Lines path (built for big logs) is :mod:`workbench.gate.batch` and
+:mod:`workbench.gate.jobs`; this module parses the arguments and prints.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ import time
 
 from . import common
 
-EXIT_OK, EXIT_BLOCKED, EXIT_UNREADABLE = 0, 1, 2
+EXIT_OK, EXIT_BLOCKED, EXIT_UNREADABLE = common.EXIT_OK, common.EXIT_FOUND, common.EXIT_UNREADABLE
 SHOW_BLOCKED = 20
 PROGRESS_MIN_BYTES = 8 * 1024 * 1024
 
@@ -47,14 +46,20 @@ ARGUMENTS = (
              "(the tool is then chosen by the item's name)"),
     Arg("--original", metavar="FILE",
         help="the item as the first provider sent it (rule 9 compares type, call_id and name)"),
-    common.json_flag("gate", "a JSON summary"),
-    Arg("--jsonl", metavar="FILE",
-        help="gate every line of a JSON Lines log ('-' reads standard input)"),
+    common.json_flag("gate", "one JSON object per line of the log, JSON Lines: file, line, "
+                             "verdict, call_id, name"),
+    Arg("--jsonl", metavar="FILE", nargs="+", action="extend",
+        help="gate every line of JSON Lines logs: files ('-' reads standard input) or folders "
+             "(their *.jsonl and *.ndjson files, recursively)"),
+    Arg("--json-summary", action="store_true",
+        help="with --jsonl: print each log's summary as one JSON object"),
+    "report",
+    "fail_on",
     Arg("--show", type=int, default=SHOW_BLOCKED, metavar="N",
         help=f"with --jsonl: list the first N blocked line numbers (default {SHOW_BLOCKED})"),
     Arg("--jobs", type=int, default=None, metavar="N",
         help="with --jsonl: gate on N processes, same output in the same order (default: every "
-             "core for a log of 8 MB or more; see cli/gate_jobs.py)"),
+             "core for a log of 8 MB or more; see gate/jobs.py)"),
     Arg("--dialect", choices=("auto", "open_responses", "agents_api"), default="auto",
         help="which rules: auto (an item with turn_id is an Agents API action, answered with a "
              "report and a tool_result), open_responses or agents_api"),
@@ -188,13 +193,11 @@ def format_report(result: dict, name: str, stream=None) -> str:
 def run(args) -> int:
     if args.jsonl is not None:
         if args.item is not None:
-            print("workbench gate: give either ITEM or --jsonl FILE, not both", file=sys.stderr)
-            return EXIT_UNREADABLE
+            common.usage_error("workbench gate", "give either ITEM or --jsonl FILE…, not both")
         return run_jsonl(args)
     if args.item is None:
-        print("workbench gate: give an ITEM file ('-' for standard input) or --jsonl FILE",
-              file=sys.stderr)
-        return EXIT_UNREADABLE
+        common.usage_error("workbench gate", "give an ITEM file ('-' for standard input) or "
+                                             "--jsonl FILE…")
     from ..gate import Gate
     limits = common.limits(args)
     name = "standard input" if args.item == "-" else args.item
@@ -209,63 +212,29 @@ def run(args) -> int:
     result, failed = _reading(work, name, args.json)
     if failed:
         return failed
+    if args.report:
+        from ..report import Case, Finding
+        findings = [] if result["execute"] else [
+            Finding(result["verdict"], "error", result["reason"], *_place(result))]
+        cases = [Case(args.item, args.item, findings)]
+        return common.write_report(args.report, cases, "gate", args.fail_on)
     if args.json:
-        from ..jsontext import dumps_value
-        sys.stdout.write(dumps_value(result).decode("utf-8") + "\n")
+        common.write_json(result)
     else:
-        print(format_report(result, name))
-    return EXIT_OK if result["execute"] else EXIT_BLOCKED
+        common.write_text(format_report(result, name) + "\n")
+    return common.exit_for(not result["execute"], args.fail_on)
 
 
-def gate_lines(lines, gate, *, on_progress=None, dialect="auto"):
-    """Gate an iterable of raw lines (bytes).  Returns a dict: ``counts`` per verdict, the line
-    numbers of lines that are ``not_json``, of ``blocked`` items and of items the gate could
-    not finish (``unchecked``: a schema pattern over its time limit…), and ``blank`` lines."""
-    import orjson
-
-    from ..errors import WorkbenchError
-    from ..jsontext import parse
-
-    counts: dict[str, int] = {}
-    not_json: list[int] = []
-    blocked: list[int] = []
-    unchecked: list[tuple[int, str]] = []
-    blank = 0
-    verdict = gate.verdict
-    if dialect != "auto":
-        def verdict(item, _v=gate.verdict):
-            return _v(item, dialect)
-    loads = orjson.loads
-    max_depth = gate.limits.max_depth
-    get = counts.get
-    n = 0
-    for n, line in enumerate(lines, 1):
-        try:
-            item = loads(line)
-            if len(line) > max_depth and line.count(b"{") + line.count(b"[") > max_depth:
-                raise ValueError("maybe too deep: let the strict parser decide")
-        except (ValueError, TypeError):
-            if not line.strip():
-                blank += 1
-                continue
-            try:
-                item = parse(line.decode("utf-8"), field="item", max_depth=max_depth,
-                             warnings=False).value
-            except (UnicodeDecodeError, WorkbenchError, ArithmeticError):
-                not_json.append(n)
-                continue
-        try:
-            v = verdict(item)
-        except WorkbenchError as exc:
-            unchecked.append((n, exc.code))
-            continue
-        counts[v] = get(v, 0) + 1
-        if v != "ok":
-            blocked.append(n)
-        if on_progress is not None and not n & 0x3FFF:
-            on_progress(n)
-    return {"counts": counts, "not_json": not_json, "blocked": blocked, "blank": blank,
-            "unchecked": unchecked, "lines": n}
+def _place(result: dict) -> tuple:
+    """``(line, column)`` of the first failing step's place in the item, else ``(1, 1)``."""
+    for step in result.get("steps") or []:
+        if step.get("status") == "fail":
+            for f in step.get("fail") or []:
+                if f.get("line") is not None:
+                    return f["line"], f.get("column")
+            if step.get("line") is not None:
+                return step["line"], step.get("column")
+    return 1, 1
 
 
 class _Progress:
@@ -292,19 +261,48 @@ class _Progress:
         sys.stderr.flush()
 
 
+LOG_EXTENSIONS = (".jsonl", ".ndjson")
+
+
 def run_jsonl(args) -> int:
-    from ..gate import VERDICTS, Gate
+    from ..gate import Gate
     limits = common.limits(args)
-    name = "standard input" if args.jsonl == "-" else args.jsonl
+    paths = common.expand(args.jsonl, LOG_EXTENSIONS)
+    if not paths:
+        common.print_error(_error_body("file_not_found", "no .jsonl or .ndjson file in "
+                                       + ", ".join(args.jsonl), "jsonl"), args.jsonl[0],
+                           command="gate", as_json=args.json)
+        return EXIT_UNREADABLE
 
     def work():
         schema_text, original_text = _schema_and_original(args)
-        gate = Gate(schema_text, original_text, limits=limits)
-        return schema_text, original_text, gate, common.open_binary(args.jsonl, "jsonl")
-    opened, failed = _reading(work, name, args.json)
+        return schema_text, original_text, Gate(schema_text, original_text, limits=limits)
+    opened, failed = _reading(work, common.display_name(paths[0]), args.json)
     if failed:
         return failed
-    schema_text, original_text, gate, f = opened
+    status = EXIT_OK
+    cases: list | None = [] if args.report else None
+    for path in paths:
+        one = _gate_one_log(args, path, limits, *opened, cases)
+        status = max(status, one)
+    if cases is not None:
+        reported = common.write_report(args.report, cases, "gate", args.fail_on)
+        return EXIT_UNREADABLE if status == EXIT_UNREADABLE else reported
+    return status
+
+
+def _gate_one_log(args, path: str, limits, schema_text, original_text, gate, cases) -> int:
+    """Gate one log: its per-line answers (``--json``) or report cases, then its summary
+    (standard output as text; standard error with ``--json`` or ``--format``); the exit status."""
+    from ..errors import WorkbenchError
+    from ..gate import VERDICTS
+    from ..gate.jobs import gate_log
+    name = common.display_name(path)
+    try:
+        f = common.open_binary(path, "jsonl")
+    except Unreadable as exc:
+        _print_error(exc.body, name, args.json)
+        return EXIT_UNREADABLE
     progress = None
     try:
         size = os.fstat(f.fileno()).st_size if f is not sys.stdin.buffer else 0
@@ -312,12 +310,26 @@ def run_jsonl(args) -> int:
         size = 0
     if sys.stderr.isatty() and (size >= PROGRESS_MIN_BYTES or f is sys.stdin.buffer):
         progress = _Progress(f, size)
+    on_records = None
+    if args.json:
+        def on_records(records, _file=path):
+            common.write_json_lines({"file": _file, **r} for r in records)
+    elif cases is not None:
+        def on_records(records, _file=path):
+            cases.extend(_case(_file, r) for r in records)
     started = time.perf_counter()
     try:
-        from .gate_jobs import gate_log
         out = gate_log(f, gate, jobs=args.jobs, size=size, tools_text=schema_text,
                        original_text=original_text, limits=limits, dialect=args.dialect,
-                       on_progress=progress, keep=max(10_000, args.show))
+                       on_progress=progress, keep=max(10_000, args.show), on_records=on_records)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # the log could not be read to its end
+        _print_error(common.cannot_open(exc, path, "jsonl").body, name, args.json)
+        return EXIT_UNREADABLE
+    except WorkbenchError as exc:  # a line over the bound, a worker lost
+        _print_error(exc.to_body(), name, args.json)
+        return EXIT_UNREADABLE
     finally:
         if progress is not None:
             progress.done()
@@ -328,20 +340,39 @@ def run_jsonl(args) -> int:
     unchecked, blank = out["unchecked"], out["blank"]
     items = sum(counts.values())
     ordered = {v: counts[v] for v in VERDICTS if v in counts}
-    any_blocked = bool(blocked or not_json or unchecked)
-    if args.json:
-        from ..jsontext import dumps_value
-        summary = {"file": name, "lines": out["lines"], "items": items,
-                   "counts": ordered, "ok": counts.get("ok", 0), "blocked": len(blocked),
-                   "blocked_lines": blocked[:10_000], "not_json": len(not_json),
-                   "not_json_lines": not_json[:10_000], "unchecked": len(unchecked),
-                   "unchecked_lines": [{"line": n, "code": c} for n, c in unchecked[:10_000]],
-                   "blank_lines": blank, "seconds": round(seconds, 3)}
-        sys.stdout.write(dumps_value(summary).decode("utf-8") + "\n")
+    summary = format_summary(name, ordered, not_json, blocked, blank, args.show, unchecked)
+    timing = f"workbench gate: {name}: {out['lines']:,} lines in {seconds:.2f} s"
+    if args.json_summary:
+        common.write_json({
+            "file": path, "lines": out["lines"], "items": items, "counts": ordered,
+            "ok": counts.get("ok", 0), "blocked": len(blocked), "blocked_lines": blocked[:10_000],
+            "not_json": len(not_json), "not_json_lines": not_json[:10_000],
+            "unchecked": len(unchecked),
+            "unchecked_lines": [{"line": n, "code": c} for n, c in unchecked[:10_000]],
+            "blank_lines": blank})
+        print(timing, file=sys.stderr)
+    elif args.json or cases is not None:
+        print(summary + "\n" + timing, file=sys.stderr)
     else:
-        print(format_summary(name, ordered, not_json, blocked, blank, seconds, args.show,
-                             unchecked))
-    return EXIT_BLOCKED if any_blocked else EXIT_OK
+        common.write_text(summary + "\n")
+        print(timing, file=sys.stderr)
+    return common.exit_for(bool(blocked or not_json or unchecked), args.fail_on)
+
+
+def _case(path: str, record: dict):
+    """The report case of one log line: no finding when ``ok``."""
+    from ..gate.rules import AGENTS_RULE, RULE
+    from ..report import Case, Finding
+    from ..report.rules import GATE_LINES
+    n, v = record["line"], record["verdict"]
+    name = f"{path}:{n}" + (f" {record['call_id']}" if record.get("call_id") else "")
+    if v == "ok":
+        return Case(name, path)
+    rule = RULE.get(v) or AGENTS_RULE.get(v)
+    message = rule["text"] if rule else GATE_LINES.get(v, v)
+    if record.get("code"):
+        message += f" ({record['code']})"
+    return Case(name, path, [Finding(v, "error", message, n, 1)])
 
 
 def _line_list(numbers: list[int], show: int, more: str) -> str:
@@ -351,10 +382,11 @@ def _line_list(numbers: list[int], show: int, more: str) -> str:
     return shown
 
 
-def format_summary(name, counts, not_json, blocked, blank, seconds, show, unchecked=()) -> str:
+def format_summary(name, counts, not_json, blocked, blank, show, unchecked=()) -> str:
+    """The summary of one log (no time in it: the same log, the same text)."""
     m = _marks(sys.stdout)
     items = sum(counts.values())
-    lines = [f"gate: {name}: {items:,} item{'s' if items != 1 else ''} in {seconds:.2f} s"]
+    lines = [f"gate: {name}: {items:,} item{'s' if items != 1 else ''}"]
     width = max([len(v) for v in counts] + [8])
     for v, c in counts.items():
         mark = m["pass"] if v == "ok" else m["fail"]

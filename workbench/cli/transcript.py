@@ -1,15 +1,20 @@
 """``workbench transcript``: the checks between items on the command line.
 
-    workbench transcript FILE [--tools FILE] [--json]
+    workbench transcript FILE|DIR… [--tools FILE] [--json] [--format github|junit|sarif]
+                         [--fail-on error|warning|never] [--jobs N]
 
 FILE is a response, an item list, JSON Lines, an SSE stream, a Chat Completions payload or
 stream, or an Agents API session (``-`` reads standard input).  Prints the calls with their
 verdicts, then the findings as ``file:line:column: severity code message``.  With ``--json``:
 the same object as ``POST /api/transcript``.  Exit status: 0 when no finding is an error, 1 when
 some is, 2 when the input cannot be read (a missing file, a document that is not JSON).
+Several files (or folders) are checked in order, on ``--jobs`` processes, with one combined
+exit status (the worst) and, on standard error, a count of the files passed and failed.
 """
 
 from __future__ import annotations
+
+import sys
 
 from . import common
 
@@ -26,36 +31,104 @@ EPILOG = common.examples(
 ) + "\n\nexit status: 0 no error finding, 1 some, 2 unreadable input."
 
 ARGUMENTS = (
-    common.Arg("file", metavar="FILE", help="the transcript ('-' reads standard input)"),
+    common.Arg("file", metavar="FILE", nargs="+",
+               help="transcripts: files ('-' reads standard input) or folders (their *.json, "
+                    "*.jsonl, *.ndjson, *.sse and *.txt files, recursively)"),
     common.Arg("--tools", metavar="FILE", help="tool definitions (one, a list, or a request's "
                                                "tools) to gate the calls against"),
-    common.json_flag("transcript"),
+    common.json_flag("transcript", "with several files: one object per file, JSON Lines, "
+                                   "each with its \"file\""),
+    "report",
+    "fail_on",
+    "jobs",
     "max_depth",
 )
+EXTENSIONS = (".json", ".jsonl", ".ndjson", ".sse", ".txt")
+MANY_FILES = 8  # without --jobs: fewer files are checked in this process
+
+
+def _check(job) -> tuple[str, dict]:
+    """``("ok", answer)`` or ``("error", error body)`` for one file's text (in a worker)."""
+    from ..errors import WorkbenchError
+    from ..transcript import analyse
+    text, tools, limits = job
+    if isinstance(text, dict):  # the file could not be read: its error body
+        return "error", text
+    try:
+        return "ok", analyse(text, tools, limits=limits)
+    except WorkbenchError as exc:
+        return "error", exc.to_body()
+
+
+def _texts(paths, tools, limits):
+    for path in paths:
+        try:
+            yield common.read_text(path, "text"), tools, limits
+        except common.Unreadable as exc:
+            yield exc.body, tools, limits
 
 
 def run(args) -> int:
-    from ..errors import WorkbenchError
-    from ..transcript import analyse
-    label = common.display_name(args.file)
+    from ..runtime.pool import default_jobs, map_ordered
+    paths = common.expand(args.file, EXTENSIONS)
+    many = len(paths) != 1 or paths != args.file  # several files, or a folder: one line each
     try:
-        text = common.read_text(args.file, "text")
         tools = common.read_text(args.tools, "tools") if args.tools else None
     except common.Unreadable as exc:
-        common.print_error(exc.body, label, command="transcript", as_json=args.json,
+        common.print_error(exc.body, args.tools, command="transcript", as_json=args.json,
                            labels=_LABELS)
         return common.EXIT_UNREADABLE
-    try:
-        result = analyse(text, tools, limits=common.limits(args))
-    except WorkbenchError as exc:
-        shown = args.tools if exc.field == "tools" and args.tools else label
-        common.print_error(exc.to_body(), shown, command="transcript", as_json=args.json)
+    if not paths:
+        common.print_error(common.error_body("file_not_found", "no transcript file (*.json, "
+                                             "*.jsonl, *.ndjson, *.sse, *.txt) in "
+                                             + ", ".join(args.file), "text"),
+                           args.file[0], command="transcript", as_json=args.json)
         return common.EXIT_UNREADABLE
-    failed = any(f["severity"] == "error" for f in result["findings"])
-    if args.json:
-        common.write_json(result)
+    limits = common.limits(args)
+    jobs = args.jobs if args.jobs is not None else (default_jobs() if len(paths) >= MANY_FILES else 1)
+    status = common.EXIT_OK
+    cases = []
+    counts = {"ok": 0, "failed": 0, "unreadable": 0}
+    for path, (kind, answer) in zip(paths, map_ordered(_check, _texts(paths, tools, limits),
+                                                        min(jobs, len(paths)))):
+        one = _show(args, path, kind, answer, many, tools, cases)
+        counts[("ok", "failed", "unreadable")[one]] += 1
+        status = max(status, one)
+    if args.report:
+        reported = common.write_report(args.report, cases, "transcript", args.fail_on)
+        status = common.EXIT_UNREADABLE if status == common.EXIT_UNREADABLE else reported
+    if many:
+        print(f"workbench transcript: {len(paths)} files: {counts['ok']} passed, "
+              f"{counts['failed']} failed, {counts['unreadable']} unreadable", file=sys.stderr)
+    return status
+
+
+def _show(args, path: str, kind: str, answer: dict, many: bool, tools, cases: list) -> int:
+    """Print one file's answer (or error) as asked; its exit status."""
+    label = common.display_name(path)
+    if kind == "error":
+        e = answer["error"]
+        shown = args.tools if e.get("field") == "tools" and args.tools else label
+        if args.report:
+            from ..report import Case, Finding
+            cases.append(Case(path, path, [Finding(e["code"], "error", e["message"],
+                                                   e.get("line"), e.get("column"))]))
+            common.print_error(answer, shown, command="transcript")
+        elif args.json and many:
+            common.write_json({"file": path, **answer})
+        else:
+            common.print_error(answer, shown, command="transcript", as_json=args.json)
+        return common.EXIT_UNREADABLE
+    from ..report import Case, Finding, fails
+    findings = [Finding(f["code"], f["severity"], f["message"], f.get("line"), f.get("column"))
+                for f in answer["findings"]]
+    if args.report:
+        cases.append(Case(path, path, findings))
+    elif args.json:
+        common.write_json({"file": path, **answer} if many else answer)
     else:
-        common.write_text(render(result, label))
+        common.write_text(render(answer, label))
+    failed = any(fails(f, args.fail_on) for f in findings)
     return common.EXIT_FOUND if failed else common.EXIT_OK
 
 

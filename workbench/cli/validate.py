@@ -35,7 +35,9 @@ exit status: 0 valid, 1 invalid, 2 unreadable input, not JSON, or an invalid sch
 Arg = common.Arg
 
 ARGUMENTS = (
-    Arg("document", metavar="DOC", help="the document ('-': standard input)"),
+    Arg("document", metavar="DOC", nargs="+",
+        help="the documents: files ('-': standard input) or folders (their *.json files, "
+             "with --jsonl their *.jsonl and *.ndjson files, recursively)"),
     Arg("--schema", metavar="FILE", required=True,
         help="the JSON Schema, or a tool definition (its parameters are used)"),
     Arg("--format-assert", action="store_true",
@@ -44,7 +46,10 @@ ARGUMENTS = (
         help="the dialect when the schema has no $schema (default 2020-12)"),
     Arg("--tool", default=None, help="which tool of a list of definitions"),
     Arg("--jsonl", action="store_true", help="DOC is JSON Lines: validate every line"),
-    common.json_flag("validate", common.EACH_LINE),
+    common.json_flag("validate", common.EACH_LINE + "; with several files each with its "
+                                 "\"file\""),
+    "report",
+    "fail_on",
     "quiet",
     Arg("--max-errors", type=int, metavar="N", help="list at most N errors per document"),
     "regex_timeout",
@@ -84,11 +89,12 @@ def _warnings(result: dict, doc_label: str, schema_label: str, line: int | None 
 
 def run(args) -> int:
     from ..errors import WorkbenchError
-    from ..validate import handle
+    from ..validate import prepare
     limits = common.limits(args)
-    doc_label = common.display_name(args.document)
+    paths = common.expand(args.document, (".jsonl", ".ndjson") if args.jsonl else (".json",))
+    many = len(paths) != 1 or paths != args.document
     schema_label = common.display_name(args.schema)
-    labels = {"document": doc_label, "schema": schema_label}
+    labels = {"schema": schema_label}
     try:
         schema_text = common.read_text(args.schema, "schema")
         body = {"schema": schema_text, "format_assert": args.format_assert}
@@ -96,51 +102,105 @@ def run(args) -> int:
             body["draft"] = args.draft
         if args.tool:
             body["tool"] = args.tool
-        if args.jsonl:
-            return run_jsonl(args, body, limits, doc_label, schema_label, labels)
-        body["document"] = common.read_text(args.document, "document")
-        result = handle(body, limits)
+        validation = prepare(body, limits)  # the schema read, checked and compiled once
     except common.Unreadable as exc:
-        common.print_error(exc.body, doc_label, as_json=args.json, labels=labels)
+        common.print_error(exc.body, schema_label, as_json=args.json, labels=labels)
         return common.EXIT_UNREADABLE
     except WorkbenchError as exc:
-        common.print_error(exc.to_body(), doc_label, as_json=args.json, labels=labels)
+        common.print_error(exc.to_body(), schema_label, as_json=args.json, labels=labels)
         return common.EXIT_UNREADABLE
-    if args.json:
-        common.write_json(result)
+    if not paths:
+        common.print_error(common.error_body("file_not_found", "no document in "
+                                             + ", ".join(args.document), "document"),
+                           args.document[0], as_json=args.json)
+        return common.EXIT_UNREADABLE
+    cases: list = []
+    status = common.EXIT_OK
+    one = run_jsonl if args.jsonl else run_document
+    for path in paths:
+        status = max(status, one(args, validation, path, schema_label, many, cases))
+    if args.report:
+        reported = common.write_report(args.report, cases, "validate", args.fail_on)
+        return common.EXIT_UNREADABLE if status == common.EXIT_UNREADABLE else reported
+    return status
+
+
+def _case(name: str, path: str, result: dict, line: int | None = None):
+    """The report case of one document: its errors, then its warnings."""
+    from ..report import Case, Finding
+    findings = [Finding(e["keyword"], "error", f"{e['pointer'] or '/'}: {e['message']}",
+                        line if line is not None else e.get("line"), e.get("column"))
+                for e in result["errors"]]
+    findings += [Finding(w.get("code") or "warning", "warning", w["message"],
+                         line if line is not None else w.get("line"), w.get("column"))
+                 for w in result.get("warnings") or []]
+    return Case(name, path, findings)
+
+
+def _status(args, result: dict) -> int:
+    if args.fail_on == "never":
+        return common.EXIT_OK
+    bad = not result["valid"] or (args.fail_on == "warning" and result.get("warnings"))
+    return common.EXIT_FOUND if bad else common.EXIT_OK
+
+
+def run_document(args, validation, path: str, schema_label: str, many: bool, cases: list) -> int:
+    from ..errors import WorkbenchError
+    doc_label = common.display_name(path)
+    from ..runtime import collector_paused
+    try:
+        text = common.read_text(path, "document")
+        with collector_paused():
+            result = validation.run(text)
+    except common.Unreadable as exc:
+        common.print_error(exc.body, doc_label, as_json=args.json and not args.report)
+        return common.EXIT_UNREADABLE
+    except WorkbenchError as exc:
+        common.print_error(exc.to_body(), doc_label, as_json=args.json and not args.report,
+                           labels={"schema": schema_label})
+        return common.EXIT_UNREADABLE
+    if args.report:
+        cases.append(_case(path, path, result))
+    elif args.json:
+        common.write_json({"file": path, **result} if many else result)
     else:
-        common.write_text("".join(line + "\n" for line in error_lines(result)))
+        prefix = f"{doc_label}:" if many else ""
+        common.write_text("".join(prefix + line + "\n" for line in error_lines(result)))
         if not args.quiet:
             _warnings(result, doc_label, schema_label)
-    return common.EXIT_OK if result["valid"] else common.EXIT_FOUND
+    return _status(args, result)
 
 
-def run_jsonl(args, body: dict, limits, doc_label: str, schema_label: str, labels: dict) -> int:
+def run_jsonl(args, validation, path: str, schema_label: str, many: bool, cases: list) -> int:
     from ..runtime import collector_paused
-    from ..validate import prepare
-    validation = prepare(body, limits)  # the schema read, checked and compiled once
-    f = common.open_binary(args.document, "document")
-    invalid = 0
+    doc_label = common.display_name(path)
+    labels = {"document": doc_label, "schema": schema_label}
+    try:
+        f = common.open_binary(path, "document")
+    except common.Unreadable as exc:
+        common.print_error(exc.body, doc_label, as_json=args.json and not args.report)
+        return common.EXIT_UNREADABLE
+    worst = common.EXIT_OK
     schema_noted = False
     out = sys.stdout.buffer
+    prefix = f"{doc_label}:" if many else ""
 
     def show(n: int, result: dict) -> None:
-        nonlocal invalid, schema_noted
-        if not result["valid"]:
-            invalid += 1
-        if args.json:
-            common.write_json({"line": n, **result})
+        nonlocal worst, schema_noted
+        worst = max(worst, _status(args, result))
+        if args.report:
+            cases.append(_case(f"{path}:{n}", path, result, n))
+        elif args.json:
+            common.write_json({"file": path, "line": n, **result} if many else {"line": n, **result})
         else:
             lines = error_lines(result, n)
             if lines:
-                out.write("".join(line + "\n" for line in lines).encode("utf-8"))
+                out.write("".join(prefix + line + "\n" for line in lines).encode("utf-8"))
             if not args.quiet:
                 _warnings(result, doc_label, schema_label, n, not schema_noted)
                 schema_noted = True
 
     with collector_paused():
-        status = common.run_lines(f, args.document, doc_label, validation.run,
-                                  show, as_json=args.json, labels=labels)
-    if status is not None:
-        return status
-    return common.EXIT_FOUND if invalid else common.EXIT_OK
+        status = common.run_lines(f, path, doc_label, validation.run, show,
+                                  as_json=args.json and not args.report, labels=labels)
+    return status if status is not None else worst

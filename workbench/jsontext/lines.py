@@ -64,6 +64,29 @@ def value_lines(text: str):
         pos = brk + 1
 
 
+def line_too_long(n: int, limit: int, field: str = "document") -> WorkbenchError:
+    """The refusal of line ``n`` of a JSON Lines file, longer than ``limit`` bytes."""
+    return WorkbenchError("line_too_long", f"JSON Lines, line {n} is longer than the limit of "
+                          f"{limit:,} bytes (WORKBENCH_MAX_LINE or WORKBENCH_MAX_BODY sets it)",
+                          field=field, line=n)
+
+
+def read_lines(f, limit: int, *, first: int = 1, field: str = "document"):
+    """The lines (bytes, with their line break) of the binary stream ``f``, one at a time, none
+    held longer than ``limit`` bytes: a longer line is :func:`line_too_long` (raised when met,
+    after the lines before it), so memory stays flat whatever the file."""
+    readline = f.readline
+    n = first - 1
+    while True:
+        raw = readline(limit + 1)
+        if not raw:
+            return
+        n += 1
+        if len(raw) > limit and not (len(raw) == limit + 1 and raw.endswith(b"\n")):
+            raise line_too_long(n, limit, field)
+        yield raw
+
+
 def looks_like_sse(text: str) -> int | None:
     """The offset of the first line when ``text`` reads as a Server-Sent Events stream, else
     None: the first two non-blank lines are SSE field lines (``event:``, ``data:``, ``id:``,
