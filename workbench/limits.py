@@ -71,3 +71,5 @@ DIFF_DEPTH_CAP = 100  # levels below which a differing subtree is one replace
 DRAFT_MAX_EXAMPLES = 1000  # examples a drafted schema is inferred from
 RELEASE_AFTER_BYTES = 4 * 1024 * 1024  # request bodies above which the heap is trimmed after the answer
 LENIENT_MAX_CHARS = 1_000_000  # JSON5 / YAML input to Format (the pure-Python parsers take ~15 s and ~8 s per MB)
+PATTERN_MAX_SIZE = 100_000  # atoms one pattern (or all of one schema's) compiles to, repetitions expanded (~28 MB, ~0.1 s to compile)
+PATTERN_CACHE_BUDGET = 200_000  # atoms of compiled patterns kept in the caches (patterns and checked schemas) at once

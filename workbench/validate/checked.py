@@ -37,7 +37,8 @@ from .dialects import (DRAFT_URIS, NO_NETWORK, SUPPORTED, dialect_of, normalize_
                        specification, subschemas, with_metaschemas)
 from .library import BASES  # noqa: E402
 from .messages import error_text, kind_of  # noqa: E402
-from .patterns import PatternError, compile_ecma, regex_time_limit  # noqa: E402
+from ..limits import PATTERN_CACHE_BUDGET, PATTERN_MAX_SIZE  # noqa: E402
+from .patterns import PatternError, compile_ecma, compiled_pattern, regex_time_limit, too_large_detail  # noqa: E402
 
 # --------------------------------------------------------------------------- errors
 
@@ -80,6 +81,8 @@ class CheckedSchema:
     resolver: object
     #: the schema compiled to Python functions (:mod:`workbench.validate.compiled`), or None
     fast: object = None
+    #: expanded size of all its patterns (:func:`workbench.validate.patterns.expanded_size`)
+    pattern_size: int = 0
     _index: dict | None = field(default=None, init=False)
     locations: dict = field(default_factory=dict, init=False)
 
@@ -147,8 +150,21 @@ def _dialect(schema, default: str, combined):
     return default, CLASSES[default], _meta_validator(default)
 
 
-def _static_check(schema, draft: str, resolver) -> None:
-    """Resolve every ``$ref``/``$dynamicRef`` and compile every pattern, up front."""
+def _static_check(schema, draft: str, resolver) -> int:
+    """Resolve every ``$ref``/``$dynamicRef`` and compile every pattern, up front; the expanded
+    size of all the patterns (at most ``PATTERN_MAX_SIZE`` for the whole schema)."""
+    total = 0
+
+    def pattern(text: str, where: tuple, what: str = "The pattern") -> None:
+        nonlocal total
+        try:
+            total += compiled_pattern(text)[1]
+        except PatternError as exc:
+            raise _schema_error(exc.sentence(what), where) from None
+        if total > PATTERN_MAX_SIZE:
+            raise _schema_error(f"{what} {text[:200]!r} is one too many: "
+                                + too_large_detail(total, whole="with their counted repetitions "
+                                                   "written out, the schema's patterns together"), where)
     stack = [(schema, (), resolver, specification(draft))]
     first = True
     while stack:
@@ -172,20 +188,14 @@ def _static_check(schema, draft: str, resolver) -> None:
                     raise _unresolvable(exc, parts + (kw,)) from None
         pat = node.get("pattern")
         if isinstance(pat, str):
-            try:
-                compile_ecma(pat)
-            except PatternError as exc:
-                raise _schema_error(exc.sentence(), parts + ("pattern",)) from None
+            pattern(pat, parts + ("pattern",))
         pp = node.get("patternProperties")
         if isinstance(pp, dict):
             for key in pp:
-                try:
-                    compile_ecma(key)
-                except PatternError as exc:
-                    raise _schema_error(exc.sentence("The patternProperties key"),
-                                        parts + ("patternProperties", key)) from None
+                pattern(key, parts + ("patternProperties", key), "The patternProperties key")
         for kw, key, sub in subschemas(node):
             stack.append((sub, parts + (kw,) if key is None else parts + (kw, key), res, spec))
+    return total
 
 
 @contextlib.contextmanager
@@ -226,14 +236,16 @@ def compile_schema(schema, *, default_draft: str = "2020-12", format_assert: boo
         asserted = format_assert or getattr(cls, "wb_format_assertion", False)
         checker = FORMAT_CHECKERS[draft] if asserted else None
         validator = cls(schema, registry=base, format_checker=checker)
-        _static_check(schema, draft, validator._resolver)
+        pattern_size = _static_check(schema, draft, validator._resolver)
     fast = None
     if cls is CLASSES[draft]:  # not for a custom metaschema's vocabularies
         fast = compile_functions(schema, draft, resolver=validator._resolver, format_checker=checker)
-    compiled = CheckedSchema(schema, draft, validator, base, validator._resolver, fast)
+    compiled = CheckedSchema(schema, draft, validator, base, validator._resolver, fast, pattern_size)
+    if pattern_size > PATTERN_CACHE_BUDGET // 10:
+        return compiled  # its compiled patterns are large: never kept past the request
     with _CACHE_LOCK:
         _CACHE[key] = compiled
-        while len(_CACHE) > _CACHE_SIZE:
+        while len(_CACHE) > _CACHE_SIZE or sum(c.pattern_size for c in _CACHE.values()) > PATTERN_CACHE_BUDGET:
             _CACHE.popitem(last=False)
     return compiled
 

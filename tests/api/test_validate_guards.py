@@ -1,0 +1,113 @@
+"""Issue 21, Validate's doors: a pattern that expands past its bound (row 3), exact multipleOf
+(row 8), deep schemas (row 16) and the draft's 500s (row 7) -- through the real app."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from workbench.limits import PATTERN_MAX_SIZE
+from workbench.validate.patterns import expanded_size
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def post(client, url, body):
+    r = client.post(url, json=body)
+    return r.status_code, r.get_json()
+
+
+# --------------------------------------------------------------------------- row 3: pattern size
+
+@pytest.mark.parametrize("pattern", ["(?:a{1000}){3000}", "((a{1000}){1000}){1000}", "(?:ab|cd){60000}",
+                                     "(?:a{1000}){3000,}", "a{99999999999999999999}"])
+def test_a_pattern_expanding_past_its_bound_is_refused_at_its_pointer(client, pattern):
+    schema = json.dumps({"type": "object", "properties": {"code": {"pattern": pattern}}})
+    started = time.monotonic()
+    status, body = post(client, "/api/validate", {"document": '{"code": "a"}', "schema": schema})
+    assert time.monotonic() - started < 3
+    assert status == 422, body
+    err = body["error"]
+    assert (err["code"], err["field"], err["pointer"]) == ("schema_invalid", "schema", "/properties/code/pattern")
+    assert "too large to compile" in err["message"] and f"{PATTERN_MAX_SIZE:,}" in err["message"]
+    assert err["line"] == 1 and err["column"] == schema.index(json.dumps(pattern)) + 1
+
+
+def test_expanded_size_counts_written_out_repetitions():
+    assert expanded_size("^[A-Z]-\\d{4}$") == 8
+    assert expanded_size("(?:a{1000}){1,3000}") == 2000  # {n,m}: n copies and the optional rest once
+    assert expanded_size("^[a-z]{1,65535}$") == 4        # a variable count is one loop, not copies
+    assert expanded_size("a{100000}") == PATTERN_MAX_SIZE
+    assert expanded_size("(?:a{1000}){3000}") == PATTERN_MAX_SIZE + 1  # stops counting past the bound
+
+
+def test_a_large_but_allowed_pattern_still_works(client):
+    status, body = post(client, "/api/validate", {"document": '"' + "ab" * 500 + '"',
+                                                  "schema": '{"pattern": "^(?:ab){500}$"}'})
+    assert status == 200 and body["valid"] is True
+
+
+def test_patterns_of_one_schema_count_together(client):
+    props = {f"p{i}": {"pattern": "a{30000}"} for i in range(4)}
+    status, body = post(client, "/api/validate", {"document": "{}", "schema": json.dumps({"properties": props})})
+    assert status == 422 and body["error"]["code"] == "schema_invalid"
+    assert body["error"]["pointer"].endswith("/pattern") and "together" in body["error"]["message"]
+
+
+def test_patternproperties_key_too_large(client):
+    status, body = post(client, "/api/validate", {"document": "{}",
+                                                  "schema": '{"patternProperties": {"(?:a{1000}){3000}": {}}}'})
+    assert status == 422 and body["error"]["code"] == "schema_invalid"
+    assert body["error"]["pointer"] == "/patternProperties/(?:a{1000}){3000}"
+
+
+def test_a_document_regex_too_large_is_a_format_error(client):
+    status, body = post(client, "/api/validate", {"document": '"(?:a{1000}){3000}"', "format_assert": True,
+                                                  "schema": '{"format": "regex"}'})
+    assert status == 200, body
+    assert body["valid"] is False and [e["keyword"] for e in body["errors"]] == ["format"]
+
+
+def test_the_gate_and_transcript_refuse_the_pattern(client):
+    tool = {"type": "function", "name": "f", "parameters": {
+        "type": "object", "properties": {"a": {"type": "string", "pattern": "(?:a{1000}){3000}"}}}}
+    item = {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": '{"a": "x"}',
+            "status": "completed"}
+    status, body = post(client, "/api/gate", {"item": json.dumps(item), "schema": json.dumps(tool)})
+    assert status == 422, body
+    assert (body["error"]["code"], body["error"]["field"]) == ("schema_invalid", "schema")
+    assert "too large to compile" in body["error"]["message"]
+    status, body = post(client, "/api/transcript", {"text": json.dumps([item]), "tools": json.dumps([tool])})
+    assert status == 422, body
+    assert (body["error"]["code"], body["error"]["field"]) == ("schema_invalid", "tools")
+    assert "too large to compile" in body["error"]["message"]
+
+
+_RSS_PROBE = """
+import json, resource, sys
+from workbench.web import create_app
+c = create_app().test_client()
+c.post("/api/validate", json={"document": "1", "schema": '{"pattern": "a"}'})
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+for p in sys.argv[1:]:
+    for body in ({"document": '"a"', "schema": json.dumps({"pattern": p})},
+                 {"document": json.dumps(p), "schema": '{"format": "regex"}', "format_assert": True}):
+        r = c.post("/api/validate", json=body)
+        assert r.status_code in (200, 422), r.status_code
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+"""
+
+
+def test_pattern_bombs_stay_within_memory():
+    """Peak RSS growth (kB) of a fresh process sending the bombs: was +600 MB and 23 GB."""
+    out = subprocess.run([sys.executable, "-c", _RSS_PROBE, "(?:a{1000}){3000}", "((a{1000}){1000}){1000}",
+                          "(?:(?:a{10}){10}){3000}", "a{100000}"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert int(out.stdout.split()[-1]) < 80_000
