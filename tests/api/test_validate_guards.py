@@ -111,3 +111,30 @@ def test_pattern_bombs_stay_within_memory():
                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr[-2000:]
     assert int(out.stdout.split()[-1]) < 80_000
+
+
+# --------------------------------------------------------------------------- row 8: exact multipleOf
+
+@pytest.mark.parametrize("path", ["compiled", "jsonschema"])
+@pytest.mark.parametrize("number,divisor,valid", [
+    ("1.0000000000000000000000000000001", "1", False),
+    ("3.00000000000000000000000000000000000000000000000000000000000000000000000001", "0.5", False),
+    ("12345678901234567890123456789012345678901234567890.5", "0.5", True),
+    ("12345678901234567890123456789012345678901234567890.25", "0.5", False),
+    ("1" + "0" * 5000, "7", False),
+    ("7" * 40 + "e-10", "0.7", False),
+])
+def test_multipleof_is_exact_on_both_paths(number, divisor, valid, path):
+    from workbench.jsontext import parse
+    from workbench.validate import compile_schema
+    from workbench.validate.evaluate import evaluate
+    compiled = compile_schema(parse('{"multipleOf": %s}' % divisor).value)
+    out = evaluate(compiled, parse(number).value, path=path)
+    assert (out["path"], out["valid"]) == (path, valid)
+
+
+def test_multipleof_exact_through_the_api(client):
+    status, body = post(client, "/api/validate", {"document": "1.0000000000000000000000000000001",
+                                                  "schema": '{"multipleOf": 1}'})
+    assert status == 200 and body["valid"] is False
+    assert [(e["keyword"], e["pointer"]) for e in body["errors"]] == [("multipleOf", "")]
