@@ -138,3 +138,49 @@ def test_multipleof_exact_through_the_api(client):
                                                   "schema": '{"multipleOf": 1}'})
     assert status == 200 and body["valid"] is False
     assert [(e["keyword"], e["pointer"]) for e in body["errors"]] == [("multipleOf", "")]
+
+
+# --------------------------------------------------------------------------- row 16: the documented depth
+
+def _nested_properties(levels: int) -> tuple[str, str]:
+    schema = '{"type":"object","properties":{"a":' * levels + '{"type":"integer"}' + '}}' * levels
+    return '{"a":' * levels + '"x"' + '}' * levels, schema
+
+
+@pytest.mark.parametrize("levels", [80, 250, 255])
+@pytest.mark.parametrize("force_jsonschema", [False, True])
+def test_nested_properties_are_followed_to_max_depth(client, levels, force_jsonschema):
+    """255 nested properties is a 511-level schema text: within max_depth (512)."""
+    document, schema = _nested_properties(levels)
+    if force_jsonschema:  # unevaluatedProperties is outside the compiled subset
+        schema = schema.replace('"properties"', '"unevaluatedProperties":false,"properties"')
+    status, body = post(client, "/api/validate", {"document": document, "schema": schema})
+    assert status == 200, body
+    assert body["valid"] is False
+    assert [(e["keyword"], e["pointer"]) for e in body["errors"]] == [("type", "/a" * levels)]
+
+
+def test_a_recursive_ref_is_followed_through_a_document_at_max_depth(client):
+    schema = '{"type":"array","unevaluatedItems":false,"prefixItems":[{"$ref":"#"}],"items":{"type":"integer"}}'
+    document = "[" * 511 + '"x"' + "]" * 511
+    status, body = post(client, "/api/validate", {"document": document, "schema": schema})
+    assert status == 200, body
+    assert body["errors"][0]["pointer"] == "/0" * 511
+
+
+def test_past_max_depth_the_text_is_refused_with_its_place(client):
+    document, schema = _nested_properties(256)  # 513 levels
+    status, body = post(client, "/api/validate", {"document": "{}", "schema": schema})
+    assert status == 422 and (body["error"]["code"], body["error"]["field"]) == ("too_deep", "schema")
+    assert body["error"]["line"] == 1 and "512" in body["error"]["message"]
+
+
+def test_a_ref_chain_too_long_says_why(client):
+    defs = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(3000)}
+    defs["d3000"] = {"type": "integer"}
+    status, body = post(client, "/api/validate", {"document": '"x"',
+                                                  "schema": json.dumps({"$ref": "#/$defs/d0", "$defs": defs})})
+    assert status in (200, 422), body
+    if status == 422:
+        assert (body["error"]["code"], body["error"]["field"]) == ("too_deep", "schema")
+        assert "512" in body["error"]["message"] and "$ref" in body["error"]["message"]

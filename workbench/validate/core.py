@@ -20,7 +20,7 @@ from ..jsontext import error_at, line_cols, locate_many, parse, pointer_of
 from ..runtime import collector_paused
 from ..tools import choose as choose_tool
 from .calls import find_call, hint
-from .checked import compile_schema
+from .checked import compile_schema, too_deep
 from .dialects import normalize_draft
 from .evaluate import evaluate
 
@@ -230,6 +230,8 @@ class Validation:
             if exc.field == "schema" and "pointer" in exc.extra:
                 _place_schema_error(exc, self.schema.text, prefix)
             raise
+        except RecursionError:
+            raise too_deep() from None
         except Exception as exc:
             log_fault("validation failed", exc)
             raise WorkbenchError("validation_failed", "The validator could not evaluate this schema "
