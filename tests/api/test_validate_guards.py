@@ -184,3 +184,35 @@ def test_a_ref_chain_too_long_says_why(client):
     if status == 422:
         assert (body["error"]["code"], body["error"]["field"]) == ("too_deep", "schema")
         assert "512" in body["error"]["message"] and "$ref" in body["error"]["message"]
+
+
+# --------------------------------------------------------------------------- row 7: the draft
+
+def test_draft_with_lone_surrogates_answers(client):
+    status, body = post(client, "/api/validate/draft", {"examples": '["\\ud800","\\ud800"]'})
+    assert status == 200, body
+    assert body["schema"] == {"type": "array", "items": {"type": "string", "enum": ["\ud800"]}}
+    status, body = post(client, "/api/validate/draft", {"examples": '{"k": "\\ud800"}\n{"k": "\\ud800"}'})
+    assert status == 200, body
+    assert body["schema"]["properties"]["k"] == {"type": "string", "enum": ["\ud800"]}
+    assert '"\\ud800"' in body["text"] and body["all_valid"] is True
+
+
+def test_draft_with_a_lone_surrogate_name(client):
+    status, body = post(client, "/api/validate/draft", {"examples": "{}", "name": "\ud800"})
+    assert status == 200, body
+    assert body["schema"]["name"] == "\ud800" and '"name": "\\ud800"' in body["text"]
+
+
+def test_draft_of_a_deep_example_is_refused_with_its_place(client):
+    status, body = post(client, "/api/validate/draft", {"examples": "[" * 511 + "]" * 511})
+    assert status == 422, body
+    err = body["error"]
+    assert (err["code"], err["field"], err["line"], err["column"]) == ("too_deep", "examples", 1, 256)
+    assert "255" in err["message"] and "512" in err["message"]
+
+
+def test_draft_of_the_deepest_example_allowed(client):
+    status, body = post(client, "/api/validate/draft", {"examples": "[" * 255 + "1" + "]" * 255})
+    assert status == 200, body
+    assert body["all_valid"] is True and body["text"].count('"items"') == 255
