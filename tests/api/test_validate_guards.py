@@ -216,3 +216,13 @@ def test_draft_of_the_deepest_example_allowed(client):
     status, body = post(client, "/api/validate/draft", {"examples": "[" * 255 + "1" + "]" * 255})
     assert status == 200, body
     assert body["all_valid"] is True and body["text"].count('"items"') == 255
+
+
+def test_a_fault_after_an_integer_past_the_digit_limit_is_a_parse_error(client):
+    """Found by test_hostile_validate: the second reading (the long integer as a Decimal) let
+    the JSONDecodeError of a later fault through as a 500."""
+    for document, column in (("[" + "1" * 5000 + ',"\\x"]', 5004), ("[" + "1" * 5000 + ",NaN]", 5003)):
+        status, body = post(client, "/api/validate", {"document": document, "schema": "{}"})
+        assert status == 422, body
+        assert (body["error"]["code"], body["error"]["field"], body["error"]["column"]) == \
+            ("parse_error", "document", column), body
