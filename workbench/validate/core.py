@@ -113,12 +113,12 @@ class Validation:
         # ``at`` the pointer of the value inside that text
         located, at, instance, arguments = parsed_doc, "", parsed_doc.value, None
         tool = self.tool
+        if tool is None and call is not None and call.name:
+            names = self._info(None).names
+            if len(names) > 1 and call.name in names:
+                tool = call.name  # a list of tools: the one the call names, for either target
         if self.target == "arguments":
             located, at, instance, arguments = _arguments(call, parsed_doc, limits)
-            if tool is None and call.name:
-                names = self._info(None).names
-                if len(names) > 1 and call.name in names:
-                    tool = call.name  # a list of tools: the one the call names
         side = self._tool(tool)
         info, prefix = side.info, side.prefix
         with self._schema_faults(prefix):
@@ -157,6 +157,7 @@ class Validation:
             "valid": out["valid"], "errors": out["errors"], "count": out["count"],
             "truncated": out["truncated"], "draft": out["draft"], "format_assert": self.format_assert,
             "tool": info.name, "tools": info.names if len(info.names) > 1 else [],
+            "tool_chosen_by": "request" if self.tool else "call" if tool else "first" if len(info.names) > 1 else None,
             "schema_root": prefix, "reviewed": side.reviewed,
             "review": [dict(w) for w in side.warnings],
             "warnings": parsed_doc.warnings, "schema_warnings": parsed_schema.warnings,
