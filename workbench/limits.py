@@ -83,3 +83,6 @@ PATH_MAX_SEGMENTS = 512  # segments (`.name`, `..name`, `[…]`) in one JSONPath
 PATH_MAX_NESTING = 64  # levels of brackets, parentheses, `!` and chained `&&`/`||` in one JSONPath: both parsers recurse per level (measured: 64 runs with 250 frames already on the stack)
 FORM_MAX_PARTS = 1000  # parts of one plain form post (a page has fewer than 20 fields)
 REFUSED_BODY_LINGER = 10.0  # seconds the server reads and drops a refused body, so a client that sends before it reads still sees the 413
+PATTERN_MAX_SIZE = 100_000  # atoms one pattern (or all of one schema's) compiles to, repetitions expanded (~28 MB, ~0.1 s to compile)
+PATTERN_CACHE_BUDGET = 200_000  # atoms of compiled patterns kept in the caches (patterns and checked schemas) at once
+VALIDATE_FRAMES = 12_000  # Python frames validation may recurse (jsonschema takes ~12 per schema level: max_depth's 512 levels need ~6,000; 8 MB thread stacks hold 11,500 of the deepest C frames)

@@ -229,8 +229,12 @@ function showResult(r) {
 
   // tools to choose from (a list or namespace of tools)
   if (r.tools && r.tools.length > 1) {
-    const current = r.tool;
-    toolSel.replaceChildren(...r.tools.map((t) => h("option", { value: t, selected: t === current }, t)));
+    // "": the server picks (the tool the call names, else the first); a name: the user's choice
+    const asked = r.tool_chosen_by === "request";
+    const auto = asked ? "the tool the call names, else the first"
+      : `${r.tool} (${r.tool_chosen_by === "call" ? "named by the call" : "the first"})`;
+    toolSel.replaceChildren(h("option", { value: "", selected: !asked }, auto),
+      ...r.tools.map((t) => h("option", { value: t, selected: asked && t === r.tool }, t)));
     toolLabel.hidden = false;
   } else {
     toolLabel.hidden = true;
@@ -245,7 +249,7 @@ function showResult(r) {
     r.valid ? "Valid" : plural(r.count, "error", "errors"),
     args ? h("span", { class: "muted" }, ` · the arguments at ${args.pointer}${args.encoded === "string" ? " (parsed from the string)" : ""}`) : "",
     meta));
-  if (r.hint) parts.push(callOffer(r.hint));
+  if (r.hint) parts.push(callOffer(r.hint, r.tool));
   if (args) parts.push(argumentsNote(args));
   if (r.truncated) parts.push(h("p", { class: "muted" }, `Showing the first ${r.errors.length.toLocaleString("en-US")} of ${r.count.toLocaleString("en-US")} errors.`));
   if (r.errors.length) {
@@ -281,12 +285,13 @@ function viewerPointer(e, args) {
 }
 
 /** The document is a function call item: offer to validate its parsed arguments (one click). */
-function callOffer(hint) {
+function callOffer(hint, tool) {
+  const against = tool || hint.name;
   return h("div", { class: "error-box", id: "call-hint", "data-pointer": hint.pointer },
     h("div", { class: "msg" }, hint.message),
     h("button", { type: "button", class: "primary", id: "validate-arguments",
       onclick: () => { target = "arguments"; runs.live.cancel(); runs.markNext = false; go(); } },
-      `Validate the parsed arguments${hint.name ? ` against ${hint.name}` : ""}`));
+      `Validate the parsed arguments${against ? ` against ${against}` : ""}`));
 }
 
 function argumentsNote(args) {

@@ -164,3 +164,58 @@ def test_draft_a_strict_schema_from_examples_and_use_it(page):
     page.locator("#headline").filter(has_text="Valid").wait_for()
     page.locator("#document").fill('{"order_id": "1042", "status": "open", "call_id": "call_abcdef12", "qty": 5, "x": 1}')
     page.locator("#headline").filter(has_text="2 errors").wait_for()
+
+
+# --------------------------------------------------------------------------- issue 27: the tool the call names
+
+def _recorded_call_and_tools(shared):
+    """simonw/llm's recorded request: tools [lookup_population, can_have_dragons] and a
+    function_call to can_have_dragons (the first tool refuses its arguments)."""
+    import json
+    body = json.loads((shared / "reference/realworld/transcripts/156_llm__test_openai_responses__"
+                                "test_responses_round_trips_encrypted_reasoning__i2_request.json").read_text())
+    call = next(x for x in body["input"] if x.get("type") == "function_call" and x["name"] == "can_have_dragons")
+    return json.dumps(call, indent=2), json.dumps(body["tools"], indent=2)
+
+
+def _selected_tool(pg) -> str:
+    return pg.eval_on_selector("#tool", "s => s.options[s.selectedIndex].textContent")
+
+
+def test_a_call_is_validated_against_the_tool_it_names(page, shared):
+    document, tools = _recorded_call_and_tools(shared)
+    page.goto("/validate")
+    page.locator("#schema").fill(tools)
+    page.locator("#document").fill(document)
+    button = page.locator("#validate-arguments")
+    button.wait_for()
+    assert button.inner_text() == "Validate the parsed arguments against can_have_dragons"
+    assert _selected_tool(page) == "can_have_dragons (named by the call)"
+    assert "tool can_have_dragons" in page.locator("#headline").inner_text()
+    button.click()
+    headline = page.locator("#headline")
+    headline.filter(has_text="the arguments at /arguments").wait_for()
+    assert headline.inner_text().startswith("Valid") and "tool can_have_dragons" in headline.inner_text()
+    assert _selected_tool(page) == "can_have_dragons (named by the call)"
+    # choosing the other tool checks against it, and the choice stays
+    page.select_option("#tool", "lookup_population")
+    headline.filter(has_text="1 error").wait_for()
+    assert "tool lookup_population" in headline.inner_text()
+    assert _selected_tool(page) == "lookup_population"
+
+
+def test_a_call_is_validated_against_the_tool_it_names_without_javascript(browser, server, shared):
+    document, tools = _recorded_call_and_tools(shared)
+    with own_page(browser, server, java_script_enabled=False) as pg:
+        pg.goto("/validate")
+        pg.fill("#document", document)
+        pg.fill("#schema", tools)
+        pg.click("#run")
+        pg.wait_for_load_state("load")
+        assert pg.locator("#validate-arguments").inner_text() == \
+            "Validate the parsed arguments against can_have_dragons"
+        assert _selected_tool(pg) == "can_have_dragons (named by the call)"
+        pg.click("#validate-arguments")
+        pg.wait_for_load_state("load")
+        headline = pg.locator("#headline").inner_text()
+        assert headline.startswith("Valid") and "tool can_have_dragons" in headline, headline

@@ -172,3 +172,49 @@ def test_plain_form_offers_and_runs_the_arguments(server):
     text = html.decode()
     assert status == 200 and "2 errors" in text and 'id="arguments-note"' in text
     assert 'data-pointer="/refund"' in text and 'id="call-hint"' not in text
+
+
+# --------------------------------------------------------------------------- issue 27: the tool the call names
+
+RECORDED = "reference/realworld/transcripts/156_llm__test_openai_responses__test_responses_round_trips_encrypted_reasoning__i2_request.json"
+
+
+def recorded_call_and_tools(shared) -> tuple[str, str]:
+    """A real request (simonw/llm's recording): tools [lookup_population, can_have_dragons] and
+    a function_call to the second, whose arguments the first tool refuses."""
+    body = json.loads((shared / RECORDED).read_text())
+    call = next(x for x in body["input"] if x.get("type") == "function_call" and x["name"] == "can_have_dragons")
+    assert [t["name"] for t in body["tools"]] == ["lookup_population", "can_have_dragons"]
+    return json.dumps(call, indent=2), json.dumps(body["tools"], indent=2)
+
+
+def test_a_call_is_checked_against_the_tool_it_names_for_either_target(client, shared):
+    document, tools = recorded_call_and_tools(shared)
+    r = client.post("/api/validate", json={"document": document, "schema": tools})
+    out = r.get_json()
+    assert r.status_code == 200 and out["tool"] == "can_have_dragons", out
+    assert out["tools"] == ["lookup_population", "can_have_dragons"] and out["hint"]["name"] == "can_have_dragons"
+    r = client.post("/api/validate", json={"document": document, "schema": tools, "target": "arguments"})
+    out = r.get_json()
+    assert (out["tool"], out["valid"], out["count"]) == ("can_have_dragons", True, 0)
+    # a tool named in the request still wins
+    r = client.post("/api/validate", json={"document": document, "schema": tools, "target": "arguments",
+                                           "tool": "lookup_population"})
+    out = r.get_json()
+    assert (out["tool"], out["valid"]) == ("lookup_population", False)
+    assert [(e["keyword"], e["pointer"]) for e in out["errors"]] == [("required", "/country")]
+
+
+def test_the_plain_form_checks_the_called_tool(client, shared):
+    """JavaScript off: the page's form (Tool left on its default) agrees with the API."""
+    document, tools = recorded_call_and_tools(shared)
+    page = client.post("/validate", data={"document": document, "schema": tools, "tool": ""}).get_data(as_text=True)
+    assert "against can_have_dragons" in page and "· tool can_have_dragons" in page
+    assert '<option value="" selected>can_have_dragons (named by the call)</option>' in page
+    page = client.post("/validate", data={"document": document, "schema": tools, "tool": "",
+                                          "target": "arguments"}).get_data(as_text=True)
+    assert "Valid" in page and "· tool can_have_dragons" in page
+    page = client.post("/validate", data={"document": document, "schema": tools, "tool": "lookup_population",
+                                          "target": "arguments"}).get_data(as_text=True)
+    assert "1 error" in page and "· tool lookup_population" in page
+    assert '<option value="lookup_population" selected>' in page

@@ -18,6 +18,8 @@ validator class and its compiled functions — cached by schema text.
 from __future__ import annotations
 
 import contextlib
+import resource
+import sys
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -37,7 +39,8 @@ from .dialects import (DRAFT_URIS, NO_NETWORK, SUPPORTED, dialect_of, normalize_
                        specification, subschemas, with_metaschemas)
 from .library import BASES  # noqa: E402
 from .messages import error_text, kind_of  # noqa: E402
-from .patterns import PatternError, compile_ecma, regex_time_limit  # noqa: E402
+from ..limits import PATTERN_CACHE_BUDGET, PATTERN_MAX_SIZE, VALIDATE_FRAMES  # noqa: E402
+from .patterns import PatternError, compile_ecma, compiled_pattern, regex_time_limit, too_large_detail  # noqa: E402
 
 # --------------------------------------------------------------------------- errors
 
@@ -46,9 +49,27 @@ def _schema_error(message: str, parts=(), code: str = "schema_invalid", **extra)
 
 
 def too_deep() -> WorkbenchError:
-    return WorkbenchError("too_deep", "Validation nests too deeply for this workbench to follow: the "
-                          "document and a recursive schema (or a $ref that refers to itself) go "
-                          "deeper than about 200 levels", field="schema")
+    return WorkbenchError("too_deep", "Validation nests too deeply for this workbench to follow: documents "
+                          "and schemas are followed to their depth limit (max_depth, 512 levels by "
+                          f"default), but here the schema's references ($ref) lead from one schema to "
+                          f"the next more than about {VALIDATE_FRAMES // 12:,} times in a row",
+                          field="schema")
+
+
+def _deep_enough() -> None:
+    """Let this process recurse ``VALIDATE_FRAMES`` deep (Python's default of 1,000 frames gave
+    up at 80 nested ``properties``), when the threads' stacks hold that many: 8 MB (Linux's
+    default) holds 11,500 of the deepest C frames measured; a smaller stack gets its share."""
+    stack = threading.stack_size()
+    if not stack:
+        soft = resource.getrlimit(resource.RLIMIT_STACK)[0]
+        stack = soft if soft > 0 else 2 * 1024 * 1024
+    frames = min(VALIDATE_FRAMES, stack * VALIDATE_FRAMES // (8 * 1024 * 1024))
+    if sys.getrecursionlimit() < frames:
+        sys.setrecursionlimit(frames)
+
+
+_deep_enough()
 
 
 def _unresolvable(exc: Exception, parts=()) -> WorkbenchError:
@@ -80,6 +101,8 @@ class CheckedSchema:
     resolver: object
     #: the schema compiled to Python functions (:mod:`workbench.validate.compiled`), or None
     fast: object = None
+    #: expanded size of all its patterns (:func:`workbench.validate.patterns.expanded_size`)
+    pattern_size: int = 0
     _index: dict | None = field(default=None, init=False)
     locations: dict = field(default_factory=dict, init=False)
 
@@ -147,8 +170,21 @@ def _dialect(schema, default: str, combined):
     return default, CLASSES[default], _meta_validator(default)
 
 
-def _static_check(schema, draft: str, resolver) -> None:
-    """Resolve every ``$ref``/``$dynamicRef`` and compile every pattern, up front."""
+def _static_check(schema, draft: str, resolver) -> int:
+    """Resolve every ``$ref``/``$dynamicRef`` and compile every pattern, up front; the expanded
+    size of all the patterns (at most ``PATTERN_MAX_SIZE`` for the whole schema)."""
+    total = 0
+
+    def pattern(text: str, where: tuple, what: str = "The pattern") -> None:
+        nonlocal total
+        try:
+            total += compiled_pattern(text)[1]
+        except PatternError as exc:
+            raise _schema_error(exc.sentence(what), where) from None
+        if total > PATTERN_MAX_SIZE:
+            raise _schema_error(f"{what} {text[:200]!r} is one too many: "
+                                + too_large_detail(total, whole="with their counted repetitions "
+                                                   "written out, the schema's patterns together"), where)
     stack = [(schema, (), resolver, specification(draft))]
     first = True
     while stack:
@@ -172,20 +208,14 @@ def _static_check(schema, draft: str, resolver) -> None:
                     raise _unresolvable(exc, parts + (kw,)) from None
         pat = node.get("pattern")
         if isinstance(pat, str):
-            try:
-                compile_ecma(pat)
-            except PatternError as exc:
-                raise _schema_error(exc.sentence(), parts + ("pattern",)) from None
+            pattern(pat, parts + ("pattern",))
         pp = node.get("patternProperties")
         if isinstance(pp, dict):
             for key in pp:
-                try:
-                    compile_ecma(key)
-                except PatternError as exc:
-                    raise _schema_error(exc.sentence("The patternProperties key"),
-                                        parts + ("patternProperties", key)) from None
+                pattern(key, parts + ("patternProperties", key), "The patternProperties key")
         for kw, key, sub in subschemas(node):
             stack.append((sub, parts + (kw,) if key is None else parts + (kw, key), res, spec))
+    return total
 
 
 @contextlib.contextmanager
@@ -226,14 +256,16 @@ def compile_schema(schema, *, default_draft: str = "2020-12", format_assert: boo
         asserted = format_assert or getattr(cls, "wb_format_assertion", False)
         checker = FORMAT_CHECKERS[draft] if asserted else None
         validator = cls(schema, registry=base, format_checker=checker)
-        _static_check(schema, draft, validator._resolver)
+        pattern_size = _static_check(schema, draft, validator._resolver)
     fast = None
     if cls is CLASSES[draft]:  # not for a custom metaschema's vocabularies
         fast = compile_functions(schema, draft, resolver=validator._resolver, format_checker=checker)
-    compiled = CheckedSchema(schema, draft, validator, base, validator._resolver, fast)
+    compiled = CheckedSchema(schema, draft, validator, base, validator._resolver, fast, pattern_size)
+    if pattern_size > PATTERN_CACHE_BUDGET // 10:
+        return compiled  # its compiled patterns are large: never kept past the request
     with _CACHE_LOCK:
         _CACHE[key] = compiled
-        while len(_CACHE) > _CACHE_SIZE:
+        while len(_CACHE) > _CACHE_SIZE or sum(c.pattern_size for c in _CACHE.values()) > PATTERN_CACHE_BUDGET:
             _CACHE.popitem(last=False)
     return compiled
 

@@ -20,7 +20,7 @@ from ..jsontext import error_at, line_cols, locate_many, parse, pointer_of
 from ..runtime import collector_paused
 from ..tools import choose as choose_tool
 from .calls import find_call, hint
-from .checked import compile_schema
+from .checked import compile_schema, too_deep
 from .dialects import normalize_draft
 from .evaluate import evaluate
 
@@ -113,12 +113,12 @@ class Validation:
         # ``at`` the pointer of the value inside that text
         located, at, instance, arguments = parsed_doc, "", parsed_doc.value, None
         tool = self.tool
+        if tool is None and call is not None and call.name:
+            names = self._info(None).names
+            if len(names) > 1 and call.name in names:
+                tool = call.name  # a list of tools: the one the call names, for either target
         if self.target == "arguments":
             located, at, instance, arguments = _arguments(call, parsed_doc, limits)
-            if tool is None and call.name:
-                names = self._info(None).names
-                if len(names) > 1 and call.name in names:
-                    tool = call.name  # a list of tools: the one the call names
         side = self._tool(tool)
         info, prefix = side.info, side.prefix
         with self._schema_faults(prefix):
@@ -157,6 +157,7 @@ class Validation:
             "valid": out["valid"], "errors": out["errors"], "count": out["count"],
             "truncated": out["truncated"], "draft": out["draft"], "format_assert": self.format_assert,
             "tool": info.name, "tools": info.names if len(info.names) > 1 else [],
+            "tool_chosen_by": "request" if self.tool else "call" if tool else "first" if len(info.names) > 1 else None,
             "schema_root": prefix, "reviewed": side.reviewed,
             "review": [dict(w) for w in side.warnings],
             "warnings": parsed_doc.warnings, "schema_warnings": parsed_schema.warnings,
@@ -230,6 +231,8 @@ class Validation:
             if exc.field == "schema" and "pointer" in exc.extra:
                 _place_schema_error(exc, self.schema.text, prefix)
             raise
+        except RecursionError:
+            raise too_deep() from None
         except Exception as exc:
             log_fault("validation failed", exc)
             raise WorkbenchError("validation_failed", "The validator could not evaluate this schema "

@@ -32,7 +32,7 @@ from decimal import Decimal
 
 from ..errors import WorkbenchError, bad_request
 from ..fields import Field, Fields
-from ..jsontext import dumps_tree, escape_token, parse
+from ..jsontext import dumps_tree, escape_token, parse, plain_dumps
 from .calls import find_call
 from .evaluate import validate_value
 from .formats_strict import date_time
@@ -226,9 +226,27 @@ def draft_schema(examples: list) -> tuple[dict, list]:
     return d.schema(root, None, "", presence), d.notes
 
 
+def example_depth(limits) -> int:
+    """How deep an example may nest: its draft takes two levels per level (``items`` or
+    ``properties`` and the subschema) and one more, and must be a schema Validate reads back
+    (``max_depth``): 255 levels for the default 512."""
+    return max(1, (limits.max_depth - 1) // 2)
+
+
+def _parse_example(text: str, limits):
+    try:
+        return parse(text, field="examples", max_depth=example_depth(limits)).value
+    except WorkbenchError as exc:
+        if exc.code == "too_deep":
+            exc.message += (f" (a drafted schema nests two levels for each level of its examples, and "
+                            f"Validate reads schemas up to {limits.max_depth} levels: examples may nest "
+                            f"{example_depth(limits)} levels)")
+        raise
+
+
 def _read_examples(text: str, limits) -> list:
     try:
-        return [parse(text, field="examples", max_depth=limits.max_depth).value]
+        return [_parse_example(text, limits)]
     except WorkbenchError as whole:
         lines = [(i, line) for i, line in enumerate(text.splitlines(), 1) if line.strip()]
         if len(lines) < 2:
@@ -236,10 +254,17 @@ def _read_examples(text: str, limits) -> list:
         out = []
         for number, line in lines:
             try:
-                out.append(parse(line, field="examples", max_depth=limits.max_depth).value)
+                out.append(_parse_example(line, limits))
             except WorkbenchError:
                 raise whole from None  # neither one document nor JSON Lines: the first reading's error
         return out
+
+
+def _indented(schema) -> str:
+    try:
+        return dumps_tree(schema, indent=2)
+    except TypeError:  # lone surrogates, or deeper than orjson writes: the plain writer
+        return plain_dumps(schema, indent=2)
 
 
 def handle(body: dict, limits) -> dict:
@@ -256,7 +281,7 @@ def handle(body: dict, limits) -> dict:
             call = find_call(ex)
             args = call.arguments if call is not None else ex
             if isinstance(args, str):
-                args = parse(args, field="examples", max_depth=limits.max_depth).value
+                args = _parse_example(args, limits)
             values.append(args)
         examples = values
     schema, notes = draft_schema(examples)
@@ -265,7 +290,7 @@ def handle(body: dict, limits) -> dict:
     if v["name"]:
         out_schema = {"type": "function", "name": v["name"], "strict": True, "parameters": schema}
     return {
-        "schema": out_schema, "text": dumps_tree(out_schema, indent=2),
+        "schema": out_schema, "text": _indented(out_schema),
         "examples": len(examples), "notes": notes,
         "checks": [{"valid": c["valid"], "count": c["count"]} for c in checks],
         "all_valid": all(c["valid"] for c in checks),

@@ -24,7 +24,8 @@ def _parts(x) -> tuple[int, int]:
     sign, digits, exp = x.as_tuple()
     if not isinstance(exp, int):
         raise ValueError("not a finite number")
-    mantissa = int(x.scaleb(-exp)) if len(digits) > 18 else int("".join(map(str, digits)) or "0")
+    # int() of a Decimal is exact in any context (scaleb rounds to the context's 28 digits)
+    mantissa = int(Decimal((0, digits, 0))) if len(digits) > 18 else int("".join(map(str, digits)) or "0")
     return (-mantissa if sign and mantissa > 0 else mantissa), exp
 
 

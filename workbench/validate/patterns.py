@@ -28,6 +28,7 @@ import threading
 import regex
 
 from ..errors import WorkbenchError
+from ..limits import PATTERN_CACHE_BUDGET, PATTERN_MAX_SIZE
 from ..runtime import current
 from .linear import HEX as _HEX
 from .linear import linear_bound
@@ -138,6 +139,79 @@ def _quantifier_end(pattern: str, i: int) -> int | None:
     return close + 1
 
 
+def expanded_size(pattern: str, stop: int = PATTERN_MAX_SIZE) -> int:
+    """How many atoms (characters, classes, escapes, anchors) the ECMA-262 ``pattern`` compiles
+    to with its counted repetitions written out: the ``regex`` package copies the atom of
+    ``{n}`` and ``{n,}`` n times (``(?:a{1000}){3000}`` is 3,000,000 atoms: +800 MB and 10 s to
+    compile), and ``{n,m}`` once more for its optional part.  One linear pass, no recursion;
+    stops counting once past ``stop`` (the answer is then just above it)."""
+    # one entry per open group: [finished branches, the current branch, the last atom]
+    stack = [[0, 0, 0]]
+    i, n = 0, len(pattern)
+    too_big = stop + 1
+    while i < n:
+        c = pattern[i]
+        top = stack[-1]
+        if c == "\\":
+            j = i + 2
+            if j < n and pattern[i + 1] in "upPk" and pattern[j] in "{<":
+                close = pattern.find("}" if pattern[j] == "{" else ">", j)
+                j = close + 1 if close != -1 else j
+            atom, i = 1, j
+        elif c == "[":
+            j = i + 1
+            if pattern.startswith("^", j):
+                j += 1
+            while j < n and pattern[j] != "]":  # ECMA-262: "[]" and "[^]" end at once
+                j += 2 if pattern[j] == "\\" else 1
+            atom, i = 1, j + 1
+        elif c == "(":
+            stack.append([0, 0, 0])
+            i += 1
+            if pattern.startswith("?", i):  # (?: (?= (?! (?<= (?<! (?<name>
+                close = pattern.find(">", i) if pattern.startswith("?<", i) and \
+                    not pattern.startswith(("?<=", "?<!"), i) else -1
+                i = close + 1 if close != -1 else i + (3 if pattern.startswith("?<", i) else 2)
+            continue
+        elif c == ")":
+            atom = 1
+            if len(stack) > 1:
+                group = stack.pop()
+                atom, top = group[0] + group[1], stack[-1]
+            i += 1
+        elif c == "|":
+            top[0] += top[1]
+            top[1] = top[2] = 0
+            i += 1
+            continue
+        elif c in "*+?" or (c == "{" and _quantifier_end(pattern, i) is not None):
+            end = i + 1 if c != "{" else _quantifier_end(pattern, i)
+            copies = 2 if c == "+" else 1
+            if c == "{":
+                lo, comma, hi = pattern[i + 1:end - 1].partition(",")
+                low = int(lo) if len(lo) <= 9 else too_big
+                copies = max(1, min(low, too_big) + (1 if comma and hi != lo else 0))
+            if end < n and pattern[end] == "?":
+                end += 1
+            top[1] += top[2] * (copies - 1)
+            top[2] *= copies
+            i = end
+            if top[0] + top[1] > stop:
+                return too_big
+            continue
+        else:
+            atom = 1
+            i += 1
+        top[1] += atom
+        top[2] = atom
+        if top[0] + top[1] > stop:
+            return too_big
+    while len(stack) > 1:  # unbalanced: the compiler refuses it; count what is there
+        group = stack.pop()
+        stack[-1][1] += group[0] + group[1]
+    return min(stack[0][0] + stack[0][1], too_big)
+
+
 # --------------------------------------------------------------------------- translation
 
 _ECMA_SPACE = "\\t\\n\\x0b\\f\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
@@ -235,46 +309,89 @@ def ecma_to_python(pattern: str) -> str:
 
 
 class PatternError(Exception):
-    """A pattern that is not ECMA-262 (``ecma=False``) or does not compile."""
+    """A pattern that is not ECMA-262 (``ecma=False``), does not compile, or is too large to
+    compile (``too_large``: its expanded size, see :func:`expanded_size`)."""
 
-    def __init__(self, pattern: str, detail: str, ecma: bool = True):
+    def __init__(self, pattern: str, detail: str, ecma: bool = True, too_large: bool = False):
         super().__init__(detail)
         self.pattern = pattern
         self.detail = detail
         self.ecma = ecma
+        self.too_large = too_large
 
     def sentence(self, what: str = "The pattern") -> str:
         """``The pattern '(?i)a' is not …``: for the 422 message."""
+        shown = self.pattern if len(self.pattern) <= 200 else self.pattern[:200] + "…"
+        if self.too_large:
+            return f"{what} {shown!r} is too large to compile: {self.detail}"
         if not self.ecma:
-            return f"{what} {self.pattern!r} is not an ECMA-262 regular expression: {self.detail}"
-        return f"{what} {self.pattern!r} is not a valid regular expression: {self.detail}"
+            return f"{what} {shown!r} is not an ECMA-262 regular expression: {self.detail}"
+        return f"{what} {shown!r} is not a valid regular expression: {self.detail}"
 
 
-_COMPILED: dict[str, object] = {}
+def too_large_detail(size: int, limit: int = PATTERN_MAX_SIZE, whole: str = "") -> str:
+    """Why a pattern (or, with ``whole``, all of a schema's) is refused for its expanded size."""
+    amount = f"more than {limit:,}" if size > limit else f"{size:,}"
+    return (f"{whole or 'with its counted repetitions written out it'} is {amount} atoms, and the "
+            f"limit is {limit:,} (a regular expression engine copies the atom of a{{n}} n times; "
+            "use a smaller count, or minLength/maxLength for a length)")
+
+
+_COMPILED: dict[str, tuple] = {}  # pattern -> (compiled regex or PatternError, expanded size)
 _LINEAR: dict[str, int] = {}
 _COMPILED_LOCK = threading.Lock()
+_cached_size = 0  # expanded size of the compiled patterns in _COMPILED
+_CACHE_ENTRIES = 2048
+_CACHE_MAX_TEXT = 10_000  # longer pattern texts are not kept
+
+
+def compiled_pattern(pattern: str) -> tuple:
+    """``(compiled regex, expanded size)`` of an ECMA-262 pattern; raises :class:`PatternError`
+    for what is not ECMA-262, does not compile, or passes ``PATTERN_MAX_SIZE`` expanded (refused
+    before compiling).  Compiled under the work deadline; cached within ``PATTERN_CACHE_BUDGET``
+    (a pattern above a tenth of it is compiled each time, never kept)."""
+    found = _COMPILED.get(pattern)
+    if found is None:
+        size = 0
+        construct = not_ecma(pattern)
+        if construct is not None:
+            got = PatternError(pattern, f"{construct} is not ECMA-262 syntax", ecma=False)
+        else:
+            size = expanded_size(pattern)
+            if size > PATTERN_MAX_SIZE:
+                got, size = PatternError(pattern, too_large_detail(size), too_large=True), 0
+            else:
+                deadline = current()
+                if deadline is not None:
+                    deadline.check_now()
+                try:
+                    got = regex.compile(ecma_to_python(pattern), flags=regex.V0)
+                except (regex.error, ValueError, OverflowError, RecursionError) as exc:
+                    got, size = PatternError(pattern, str(exc)), 0
+        found = (got, size)
+        _remember(pattern, found)
+    if isinstance(found[0], PatternError):
+        raise found[0]
+    return found
+
+
+def _remember(pattern: str, found: tuple) -> None:
+    global _cached_size
+    size = found[1]
+    if size > PATTERN_CACHE_BUDGET // 10 or len(pattern) > _CACHE_MAX_TEXT:
+        return
+    with _COMPILED_LOCK:
+        if len(_COMPILED) >= _CACHE_ENTRIES or _cached_size + size > PATTERN_CACHE_BUDGET:
+            _COMPILED.clear()
+            _cached_size = 0
+        if pattern not in _COMPILED:
+            _COMPILED[pattern] = found
+            _cached_size += size
 
 
 def compile_ecma(pattern: str):
-    """The compiled ``regex`` of an ECMA-262 pattern (cached); raises :class:`PatternError`
-    for what is not ECMA-262 or does not compile."""
-    found = _COMPILED.get(pattern)
-    if found is None:
-        construct = not_ecma(pattern)
-        if construct is not None:
-            found = PatternError(pattern, f"{construct} is not ECMA-262 syntax", ecma=False)
-        else:
-            try:
-                found = regex.compile(ecma_to_python(pattern), flags=regex.V0)
-            except (regex.error, ValueError, OverflowError, RecursionError) as exc:
-                found = PatternError(pattern, str(exc))
-        with _COMPILED_LOCK:
-            if len(_COMPILED) > 2048:
-                _COMPILED.clear()
-            _COMPILED[pattern] = found
-    if isinstance(found, PatternError):
-        raise found
-    return found
+    """The compiled ``regex`` of an ECMA-262 pattern (see :func:`compiled_pattern`)."""
+    return compiled_pattern(pattern)[0]
 
 
 def linear_limit(pattern: str) -> int:
