@@ -27,7 +27,8 @@ The plan is a tree of tuples (only along differing paths):
 from __future__ import annotations
 
 from collections import deque
-from decimal import Decimal, localcontext
+from decimal import (MAX_EMAX, MIN_EMIN, ROUND_DOWN, ROUND_UP, Context, Decimal,
+                     localcontext)
 
 from .align import lcs_pairs, pair_gap, pair_unordered
 from .ignore import Ignore
@@ -87,6 +88,25 @@ def num_id(x):
         return ("num", x.normalize())
     except ArithmeticError:
         return ("num", str(x))
+
+
+_WIDE = Context(prec=60, Emax=MAX_EMAX, Emin=MIN_EMIN)
+_UP = Context(prec=60, rounding=ROUND_UP, Emax=MAX_EMAX, Emin=MIN_EMIN)
+_DOWN = Context(prec=60, rounding=ROUND_DOWN, Emax=MAX_EMAX, Emin=MIN_EMIN)
+
+
+def within(l: Decimal, r: Decimal, bound: Decimal) -> bool:
+    """|l − r| ≤ bound, exactly: decided by the difference rounded away from and towards zero
+    at 60 digits; only when those disagree (a pair that close to the boundary) is it computed
+    with every digit it needs (as many as the two numbers are written with)."""
+    if _UP.subtract(l, r).copy_abs() <= bound:
+        return True
+    if _DOWN.subtract(l, r).copy_abs() > bound:
+        return False
+    digits = max(l.adjusted(), r.adjusted()) - min(l.as_tuple().exponent, r.as_tuple().exponent) + 2
+    with localcontext(_WIDE) as ctx:
+        ctx.prec = max(60, digits)
+        return (l - r).copy_abs() <= bound
 
 
 def _parse_string(text, max_depth):
@@ -158,16 +178,19 @@ class Differ:
         return (REP, l, r)
 
     def near(self, l, r) -> bool:
-        """Within the tolerance: |l − r| ≤ absolute, or ≤ relative × max(|l|, |r|)."""
+        """Within the tolerance, exactly: |l − r| ≤ absolute, or ≤ relative × max(|l|, |r|)."""
         absolute, relative = self.tolerance
         try:
-            with localcontext() as ctx:
-                ctx.prec = 60
-                ctx.Emax, ctx.Emin = 999_999_999, -999_999_999
-                d = abs(Decimal(l) - Decimal(r))
-                if absolute is not None and d <= absolute:
-                    return True
-                return relative is not None and d <= relative * max(abs(Decimal(l)), abs(Decimal(r)))
+            l, r = Decimal(l), Decimal(r)
+            if absolute is not None and within(l, r, absolute):
+                return True
+            if relative is None:
+                return False
+            top = max(l.copy_abs(), r.copy_abs())
+            with localcontext(_WIDE) as ctx:      # the product exactly (digits add up)
+                ctx.prec = len(relative.as_tuple().digits) + len(top.as_tuple().digits) + 1
+                bound = relative * top
+            return within(l, r, bound)
         except (ArithmeticError, ValueError):
             return False
 
