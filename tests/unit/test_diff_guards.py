@@ -207,3 +207,18 @@ def test_peak_memory_of_the_hostile_pair_is_bounded():
           f"{m['answer'] / 1e6:.1f} MB")
     assert grown < 60 * m["input"], m
     assert m["answer"] < 4 * m["input"] + 2_000_000, m
+
+
+def test_the_parse_phase_is_under_the_deadline_too():
+    """The parses and their warnings run under the deadline's watchdog: 20,000 distinct
+    integers beyond 2^53 (each one's warning placed) stop at a 0.5 s deadline."""
+    rng = random.Random(25)
+    left = "[" + ",".join(str(rng.getrandbits(64) | 1 << 60) for _ in range(20_000)) + "]"
+    t = time.monotonic()
+    try:
+        out = handle({"left": left, "right": "[1]"}, DEFAULT_LIMITS.with_(work_timeout=0.5))
+    except WorkbenchError as e:
+        assert e.code == "timeout"
+    else:       # a parse fast enough to finish in the budget is fine too
+        assert out["count"] >= 1
+    assert time.monotonic() - t < 0.5 + 1.5

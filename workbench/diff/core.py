@@ -228,11 +228,12 @@ def _handle(body: dict, limits: Limits) -> dict:
     _check_size(left_text, "left", limits)
     _check_size(right_text, "right", limits)
     deadline = Deadline(limits.work_timeout, what="The comparison")
-    lparsed = parse(left_text, field="left", max_depth=limits.max_depth, check_depth=False)
-    rparsed = parse(right_text, field="right", max_depth=limits.max_depth, check_depth=False)
     texts = NumberTexts()
-    left = texts.decode(left_text, lparsed.value)
-    right = texts.decode(right_text, rparsed.value)
+    with deadline.interrupting():       # the parses and their warnings are library-like loops
+        lparsed = parse(left_text, field="left", max_depth=limits.max_depth, check_depth=False)
+        rparsed = parse(right_text, field="right", max_depth=limits.max_depth, check_depth=False)
+        left = texts.decode(left_text, lparsed.value)
+        right = texts.decode(right_text, rparsed.value)
     warnings = ([{**w, "field": "left"} for w in lparsed.warnings]
                 + [{**w, "field": "right"} for w in rparsed.warnings])
     if opts.engine == "deepdiff":
