@@ -1,8 +1,13 @@
 """Diff benchmark: this project (through the API and the core) against jsonpatch.make_patch and
 DeepDiff on generated pairs, timed in one run, ratios printed.
 
-    python bench/bench_diff.py            # 5 MB pairs (≈20,000 items, ~1% of leaves changed)
+    python bench/bench_diff.py            # 5 MB pairs (≈9,000 items, ~1% of leaves changed)
     python bench/bench_diff.py --quick    # 0.5 MB pairs, DeepDiff capped at 20 s
+
+The data is seeded and realistic: distinct 64-bit ids (beyond float64), decimals written with
+their own digits, non-ASCII text, deep items and a wide map of ids.  ``make_patch`` is timed with
+the ``json.loads`` of both texts (the API reads both texts too); the answer's size is printed
+against the input's (want ≤ 2×; the merge patch is only sent when asked).
 
 Cases: the 5 MB pair (ordered), the same pair with ``ignore_order``, the same pair with the
 ``providers`` preset (ids, call_ids, timestamps… ignored), and a 5,000-item list against its
@@ -15,12 +20,14 @@ preset at most 10% over the plain diff (``preset / ordered``, api and core, prin
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import multiprocessing as mp
 import random
 import statistics
 import sys
 import time
+from decimal import Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,20 +40,42 @@ WORDS = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu 
          "sigma tau upsilon phi chi psi omega weather paris berlin tokyo lookup search email").split()
 
 
-def make_item(rng: random.Random, n: int) -> dict:
-    """An Open Responses-like function call of about 250 bytes and 16 leaves (so 5 MB is
-    about 20,000 items, as in the issue's measurement)."""
-    args = {"location": rng.choice(WORDS).title(), "days": rng.randint(1, 14)}
+NAMES = ("Zoë", "Łukasz", "Søren", "Ηλέκτρα", "Дмитрий", "أحمد", "佐藤", "김민준", "Ngọc", "José")
+
+
+def make_item(rng: random.Random, n: int, ids: set) -> dict:
+    """A realistic Open Responses-like function call of about 500 bytes: a distinct 64-bit id
+    (beyond float64's exact integers), decimals written with their own digits (``12.50``),
+    non-ASCII text, a nested (deep) context and a small map.  Seeded: the same pair per seed."""
+    uid = rng.getrandbits(64) | (1 << 60)
+    while uid in ids:
+        uid = rng.getrandbits(64) | (1 << 60)
+    ids.add(uid)
+    args = {"location": rng.choice(WORDS).title(), "days": rng.randint(1, 14),
+            "who": rng.choice(NAMES)}
+    cents = rng.randint(0, 10**7)
     return {
         "type": "function_call",
-        "id": f"fc_{n:06d}",
-        "call_id": f"call_{n:06d}",
+        "id": f"fc_{uid:016x}",
+        "call_id": f"call_{rng.getrandbits(48):012x}",
+        "user_id": uid,
         "name": rng.choice(["get_weather", "search_docs", "send_email", "lookup_user"]),
-        "arguments": json.dumps(args, separators=(",", ":")),
+        "arguments": json.dumps(args, ensure_ascii=False, separators=(",", ":")),
         "status": "completed",
+        "amount": Decimal(f"{cents // 100}.{cents % 100:02d}"),
+        "rate": Decimal(f"0.{rng.randint(0, 10**6):06d}"),
+        "note": f"{rng.choice(NAMES)} — {rng.choice(WORDS)} {rng.choice(WORDS)} ✓",
         "meta": {"seq": n, "score": round(rng.random() * 100, 2), "ms": rng.randint(5, 900),
-                 "tags": rng.sample(WORDS, 2), "cached": rng.random() < 0.3, "parent": None},
+                 "tags": rng.sample(WORDS, 2), "cached": rng.random() < 0.3, "parent": None,
+                 "trace": {"a": {"b": {"c": {"d": [rng.randint(0, 9), {"e": rng.choice(WORDS)}]}}}}},
     }
+
+
+def write(doc) -> str:
+    """JSON text with the decimals and big integers exactly as made (the reference parses the
+    same text with json.loads)."""
+    from workbench.jsontext import dumps_value
+    return dumps_value(doc).decode("utf-8")
 
 
 def leaf_places(container, out: list) -> list:
@@ -60,9 +89,9 @@ def leaf_places(container, out: list) -> list:
     return out
 
 
-def mutate(doc: list, rng: random.Random, fraction: float) -> list:
+def mutate(doc, rng: random.Random, fraction: float):
     """A copy of ``doc`` with ``fraction`` of its leaves changed."""
-    out = json.loads(json.dumps(doc))
+    out = copy.deepcopy(doc)
     places = leaf_places(out, [])
     for parent, key in rng.sample(places, max(1, int(len(places) * fraction))):
         old = parent[key]
@@ -70,6 +99,8 @@ def mutate(doc: list, rng: random.Random, fraction: float) -> list:
             new = not old
         elif isinstance(old, int):
             new = old + 1
+        elif isinstance(old, Decimal):
+            new = old + Decimal("0.01")
         elif isinstance(old, float):
             new = round(old + 0.5, 3)
         elif old is None:
@@ -81,19 +112,24 @@ def mutate(doc: list, rng: random.Random, fraction: float) -> list:
 
 
 def make_pair(target_bytes: int, seed: int = 7, fraction: float = 0.01):
+    """Two documents of about ``target_bytes``: ``{"items": [...], "index": {...}}`` (deep items,
+    a wide map of 2,000 ids), the second with ``fraction`` of the leaves changed."""
     rng = random.Random(seed)
+    ids: set = set()
     items, size, n = [], 2, 0
-    while size < target_bytes:
-        item = make_item(rng, n)
+    while size < target_bytes * 0.95:
+        item = make_item(rng, n, ids)
         items.append(item)
-        size += len(json.dumps(item)) + 2
+        size += len(write(item)) + 2
         n += 1
-    return items, mutate(items, rng, fraction)
+    doc = {"items": items, "index": {f"u{item['user_id']}": i for i, item in enumerate(items[:2000])}}
+    return doc, mutate(doc, rng, fraction)
 
 
 def make_reverse(count: int = 5000, seed: int = 11):
     rng = random.Random(seed)
-    items = [make_item(rng, n) for n in range(count)]
+    ids: set = set()
+    items = [make_item(rng, n, ids) for n in range(count)]
     return items, list(reversed(items))
 
 
@@ -152,16 +188,25 @@ def main(argv=None):
     from workbench.jsontext import parse
 
     left, right = make_pair(size)
-    lt, rt = json.dumps(left), json.dumps(right)
+    lt, rt = write(left), write(right)
     rl, rr = make_reverse(reverse_n)
-    rlt, rrt = json.dumps(rl), json.dumps(rr)
-    print(f"pair: {len(lt) / 1e6:.2f} MB / {len(rt) / 1e6:.2f} MB, {len(left):,} items; "
+    rlt, rrt = write(rl), write(rr)
+    print(f"pair: {len(lt) / 1e6:.2f} MB / {len(rt) / 1e6:.2f} MB, {len(left['items']):,} items; "
           f"reverse: {reverse_n:,} items ({len(rlt) / 1e6:.2f} MB)")
 
     rows = []
     with Server() as server:
         def api(l_text, r_text, **opts):
-            return lambda: server.api("diff", json.dumps({"left": l_text, "right": r_text, **opts}).encode())[1]
+            def run():
+                t0 = time.perf_counter()
+                _, status, data = server.post("/api/diff", json.dumps(
+                    {"left": l_text, "right": r_text, **opts}).encode())
+                body = json.loads(data)
+                if status != 200:
+                    raise RuntimeError(f"/api/diff answered {status}: {data[:300]!r}")
+                body["_bytes"] = len(data)
+                return body
+            return run
 
         def core(l_text, r_text, **opts):
             def run():
@@ -171,9 +216,8 @@ def main(argv=None):
             return run
 
         def make_patch(l_text, r_text):
-            # make_patch alone: the documents are parsed before the clock starts
-            a, b = json.loads(l_text), json.loads(r_text)
-            return lambda: jsonpatch.make_patch(a, b)
+            # json.loads of both texts and make_patch, as the API reads both texts itself
+            return lambda: jsonpatch.make_patch(json.loads(l_text), json.loads(r_text))
 
         cases = [("5MB ordered" if not args.quick else "0.5MB ordered", lt, rt, {}),
                  ("5MB ignore_order" if not args.quick else "0.5MB ignore_order", lt, rt, {"ignore_order": True}),
@@ -188,15 +232,19 @@ def main(argv=None):
                     else deepdiff_time(a, b, bool(opts.get("ignore_order")), cap))
             row = {"case": name, "api_s": t_api, "core_s": t_core, "make_patch_s": t_jp,
                    "deepdiff_s": t_dd, "deepdiff_cap_s": cap, "changes": res["count"],
-                   "patch_ops": len(res["patch"])}
+                   "patch_ops": len(res["patch"]), "answer_bytes": res["_bytes"],
+                   "input_bytes": len(a.encode()) + len(b.encode())}
             rows.append(row)
             print(f"{name:22} api {t_api:7.3f} s  core {t_core:7.3f} s  make_patch "
                   f"{'-' if t_jp is None else f'{t_jp:.3f} s':>9}  deepdiff "
                   f"{'skipped' if args.no_deepdiff or 'preset' in opts else fmt_s(t_dd) if t_dd else f'> {cap:.0f} s':>9}  "
-                  f"changes {res['count']:,}  ops {len(res['patch']):,}")
+                  f"changes {res['count']:,}  ops {len(res['patch']):,}  "
+                  f"answer {row['answer_bytes'] / row['input_bytes']:.2f}x the input")
     ordered, unordered, preset = rows[0], rows[1], rows[2]
     print()
-    print(f"make_patch / api (ordered, want ≥ 1): {ordered['make_patch_s'] / ordered['api_s']:.2f}")
+    print(f"make_patch incl. json.loads / api (ordered, want ≥ 1): "
+          f"{ordered['make_patch_s'] / ordered['api_s']:.2f}")
+    print(f"answer / input (ordered, want ≤ 2): {ordered['answer_bytes'] / ordered['input_bytes']:.2f}")
     if ordered["deepdiff_s"]:
         print(f"deepdiff / api (ordered, want ≥ 10): {ordered['deepdiff_s'] / ordered['api_s']:.1f}")
     elif not args.no_deepdiff:

@@ -99,6 +99,7 @@ for (const el of [optKey, optIgnore, optTolerance]) el.addEventListener("input",
 optPreset.addEventListener("change", () => { if (optPreset.checked) optStrings.checked = true; });
 
 for (const b of form.querySelectorAll("[data-action]")) b.hidden = false;
+document.getElementById("merge-patch-opt").hidden = true;   // the page asks when its tab is opened
 form.addEventListener("click", (e) => {
   const b = e.target.closest("button[data-action]");
   if (!b) return;
@@ -179,11 +180,12 @@ async function run() {
     summary.replaceChildren(busyHeadline(`Comparing ${formatBytes(size)}…`));
   }
   viewEl.setAttribute("aria-busy", "true");
-  const got = await runs.send({ left, right, ...options() });
+  const request = { left, right, ...options() };
+  const got = await runs.send(request);
   if (!got) return;
   const { res } = got;
   viewEl.removeAttribute("aria-busy");
-  if (res.ok) showResult(res.body);
+  if (res.ok) showResult(res.body, request);
   else showError(answerError(res));
 }
 
@@ -234,7 +236,7 @@ let grid = null;       // the aligned view currently shown
 let result = null;
 let current = -1;      // index of the current change
 
-function showResult(body) {
+function showResult(body, request) {
   result = body;
   current = -1;
   for (const s of bothSides) s.setState({ kind: "ok" });
@@ -257,7 +259,7 @@ function showResult(body) {
   const ignored = ignoredPanel(body);
   if (ignored) extra.push(ignored);
   summary.replaceChildren(head, ...extra);
-  buildView(body);
+  buildView(body, request);
 }
 
 function suggestLine(sg) {
@@ -317,7 +319,7 @@ function showDeepDiff(body) {
   viewEl.dataset.changes = "0";
 }
 
-function buildView(body) {
+function buildView(body, request) {
   viewEl.hidden = false;
   const nav = h("div", { class: "toolbar diff-nav" },
     h("button", { type: "button", id: "prev-change", title: "Previous change (p or Shift+F7)", onclick: () => go(-1), disabled: !body.changes.length }, "↑ Previous"),
@@ -334,7 +336,7 @@ function buildView(body) {
   const cols = h("div", { class: "dhead", "aria-hidden": "true" }, h("span", { id: "left-head" }, "left"), h("span", { id: "right-head" }, "right"));
   const changes = h("div", { class: "changes-panel" });
   const patch = patchPanel(body);
-  const merge = mergePanel(body);
+  const merge = mergePanel(request);
   const notes = notesPanel(body);
   viewEl.replaceChildren(nav, cols, gridEl, changes, ...(notes ? [notes] : []), patch, merge);
   grid = new AlignedGrid(gridEl, body.view, body.changes, { left: sides.left.text, right: sides.right.text });
@@ -362,22 +364,42 @@ function patchPanel(body) {
     h("pre", { class: "output", id: "patch" }, shown));
 }
 
-function mergePanel(body) {
-  if (body.merge_patch_text === null || body.merge_patch_text === undefined) return h("section", { class: "patch-panel" }, h("p", { class: "muted small" }, "No merge patch: the documents nest too deeply to write it."));
+// the merge patch is asked for only when the tab is opened (or downloaded): for a changed array
+// it is the whole right array, so the compare's answer does not carry it (issue 25)
+function mergePanel(request) {
+  const content = h("div", { id: "merge-content" }, h("p", { class: "muted small" }, "Asking for the merge patch…"));
+  const tab = h("details", { class: "patch-panel merge-tab", id: "merge-tab" },
+    h("summary", { id: "merge-title" }, h("h3", {}, "JSON Merge Patch (RFC 7386)")), content);
+  let asked = null;
+  const load = () => {
+    asked ??= postLarge("/api/diff", { ...request, merge_patch: true, view: false }).then((res) => {
+      if (!res.ok) { content.replaceChildren(h("p", { class: "bad" }, answerError(res).message)); return null; }
+      content.replaceChildren(...mergeContent(res.body, load));
+      tab.dataset.loaded = "1";
+      return res.body.merge_patch_text ?? null;
+    });
+    return asked;
+  };
+  tab.addEventListener("toggle", () => { if (tab.open) load(); });
+  return tab;
+}
+
+function mergeContent(body, load) {
+  if (body.merge_patch_text === null || body.merge_patch_text === undefined) return [h("p", { class: "muted small" }, "No merge patch: the documents nest too deeply to write it.")];
   const text = body.merge_patch_text;
   const shown = text.length > PATCH_SHOWN ? text.slice(0, PATCH_SHOWN) + "\n…" : text;
   const notes = body.merge_patch_notes || [];
-  return h("section", { class: "patch-panel", "aria-labelledby": "merge-title" },
+  const all = body.merge_patch_note_count ?? notes.length;
+  return [
     h("div", { class: "toolbar" },
-      h("h3", { id: "merge-title" }, "JSON Merge Patch (RFC 7386)"),
       h("span", { class: "grow" }),
-      h("button", { type: "button", id: "copy-merge", onclick: () => copyText(text, "Merge patch copied") }, "Copy merge patch"),
-      h("button", { type: "button", id: "download-merge", onclick: () => download(text, "merge-patch.json", "application/merge-patch+json") }, "Download merge-patch.json")),
+      h("button", { type: "button", id: "copy-merge", onclick: () => load().then((t) => t !== null && copyText(t, "Merge patch copied")) }, "Copy merge patch"),
+      h("button", { type: "button", id: "download-merge", onclick: () => load().then((t) => t !== null && download(t, "merge-patch.json", "application/merge-patch+json")) }, "Download merge-patch.json")),
     h("p", { class: "muted small" }, notes.length
-      ? `Not exact: a merge patch reads null as "remove" and replaces arrays whole, so ${plural(notes.length, "place")} cannot be written:`
+      ? `Not exact: a merge patch reads null as "remove" and replaces arrays whole, so ${plural(all, "place")} cannot be written:`
       : "Applied to the left document (RFC 7386), it gives the right one; arrays are replaced whole."),
     notes.length ? h("ul", { class: "notes", id: "merge-notes" }, notes.slice(0, 20).map((n) => h("li", {}, h("code", {}, n.pointer || "/"), `: ${n.message}`))) : "",
-    h("pre", { class: "output", id: "merge-patch" }, shown));
+    h("pre", { class: "output", id: "merge-patch" }, shown)];
 }
 
 function notesPanel(body) {

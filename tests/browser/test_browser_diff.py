@@ -279,11 +279,24 @@ def test_reordered_items_offer_their_match_key(page, server):
 
 
 def test_merge_patch_and_deepdiff_engine(page, server):
-    compare_pair(page, '{"a": {"b": 1, "c": 2}, "d": [1, 2]}', '{"a": {"b": 5}, "d": [1, 3]}')
-    assert json.loads(page.locator("#merge-patch").inner_text()) == {"a": {"b": 5, "c": None}, "d": [1, 3]}
+    answers = []
+    page.on("response", lambda r: answers.append(r) if r.url.endswith("/api/diff") else None)
+    compare_pair(page, '{"a": {"b": 1, "c": 2}, "d": [1, 2], "n": 12345678901234567890123}',
+                 '{"a": {"b": 5}, "d": [1, 3], "n": 12345678901234567890124}')
+    # the compare does not ask for the merge patch (issue 25); opening its tab does
+    assert answers and not any("merge_patch_text" in r.json() for r in answers)
+    assert page.locator("#merge-patch").count() == 0
+    with page.expect_response("**/api/diff") as answer:
+        page.locator("#merge-title").click()
+    assert "merge_patch_text" in answer.value.json() and "view" not in answer.value.json()
+    page.wait_for_selector("#merge-patch")
+    text = page.locator("#merge-patch").inner_text()
+    assert json.loads(text) == {"a": {"b": 5, "c": None}, "d": [1, 3], "n": 12345678901234567890124}
+    assert "12345678901234567890124" in text            # exact, as the server wrote it
     with page.expect_download() as dl:
         page.locator("#download-merge").click()
     assert dl.value.suggested_filename == "merge-patch.json"
+    assert json.loads(Path(dl.value.path()).read_text())["d"] == [1, 3]
     page.locator("#engine").select_option("deepdiff")
     page.wait_for_selector("#deepdiff-report")
     assert "DeepDiff" in page.locator("#engine-label").inner_text()

@@ -338,6 +338,15 @@ def test_plain_form_without_javascript(server):
     page = html.decode()
     assert status == 200 and "No differences" in page
     assert re.search(r'id="ignore_order"[^>]*checked', page) and not re.search(r'id="parse_strings"[^>]*checked', page)
+    # the merge patch only when its box is ticked (issue 25)
+    assert 'id="merge-patch-ask"' in page and 'id="merge-patch"' not in page
+    form = urllib.parse.urlencode({"left": '{"a": 1, "d": [1]}', "right": '{"a": 2, "d": [2]}',
+                                   "merge_patch": "true"}).encode()
+    status, _, html = server.request("POST", "/diff", form, {"Content-Type": "application/x-www-form-urlencoded"})
+    page = html_lib.unescape(html.decode())
+    merge = re.search(r'<pre class="output" id="merge-patch">(.*?)</pre>', page, re.S).group(1)
+    assert status == 200 and json.loads(merge) == {"a": 2, "d": [2]}
+    assert re.search(r'id="merge_patch"[^>]*checked', page)
     # a parse error names the side and the line
     form = urllib.parse.urlencode({"left": "{}", "right": '{"a": }'}).encode()
     status, _, html = server.request("POST", "/diff", form, {"Content-Type": "application/x-www-form-urlencoded"})

@@ -111,7 +111,7 @@ def test_numbers_are_shown_as_written_at_every_size(server, big):
     left = json.dumps({"pad": pad, "a": 1, "b": 2})[:-1] + ', "e": 1e2, "f": 2.50e+3, "g": [1E2, 7]}'
     right = json.dumps({"pad": pad, "a": 1, "b": 2})[:-1] + ', "e": 1e2, "f": 2.50e+3, "g": [1E2, 8], "h": 0.0000001}'
     assert (len(left) > 2_000_000) == big
-    r = api(server, left, right)
+    r = api(server, left, right, merge_patch=True)
     texts = {(c["pointer"], c.get("left"), c.get("right")) for c in r["changes"]}
     assert texts == {("/g/1", "7", "8"), ("/h", None, "0.0000001")}
     assert r["exact_text"] == {"left": not big, "right": not big}
@@ -162,14 +162,32 @@ def test_tolerance_absolute_and_relative(server):
 def test_merge_patch_and_what_it_cannot_say(server):
     left = {"a": {"b": 1, "c": 2}, "d": [1, 2], "keep": True}
     right = {"a": {"b": 5}, "d": [1, 3], "keep": True, "new": {"x": 1}}
-    r = api(server, json.dumps(left), json.dumps(right))
-    assert r["merge_patch"] == {"a": {"b": 5, "c": None}, "d": [1, 3], "new": {"x": 1}}
-    assert r["merge_patch_exact"] is True and merge_apply(left, r["merge_patch"]) == right
+    r = api(server, json.dumps(left), json.dumps(right), merge_patch=True)
+    merge = json.loads(r["merge_patch_text"])
+    assert merge == {"a": {"b": 5, "c": None}, "d": [1, 3], "new": {"x": 1}}
+    assert r["merge_patch_exact"] is True and merge_apply(left, merge) == right
     nully = dict(right, a={"b": None}, new={"x": None})
-    r = api(server, json.dumps(left), json.dumps(nully))
+    r = api(server, json.dumps(left), json.dumps(nully), merge_patch=True)
     assert r["merge_patch_exact"] is False
     assert {(n["pointer"], n["reason"]) for n in r["merge_patch_notes"]} == {
         ("/a/b", "null_value"), ("/new/x", "null_inside")}
+
+
+def test_the_merge_patch_is_sent_only_when_asked_and_once(server):
+    """Issue 25: a changed array makes the merge patch the whole right array, so it is not in
+    the answer unless asked for (merge_patch: true), and then only as its text."""
+    left = json.dumps({"big": list(range(20_000)), "k": 1})
+    right = json.dumps({"big": list(range(1, 20_001)), "k": 2})
+    plain = api(server, left, right)
+    assert not {"merge_patch", "merge_patch_text", "merge_patch_notes"} & set(plain)
+    asked = api(server, left, right, merge_patch=True, view=False)
+    assert "merge_patch" not in asked                   # the text is the one carrier
+    assert json.loads(asked["merge_patch_text"]) == {"big": list(range(1, 20_001)), "k": 2}
+    assert asked["merge_patch_exact"] is True and asked["merge_patch_notes"] == []
+    raw = json.dumps(asked)
+    assert raw.count("19999,20000]") == 1               # the whole array written once
+    status, body = server.api("diff", {"left": left, "right": right, "merge_patch": "yes"})
+    assert status == 400 and body["error"]["field"] == "merge_patch"
 
 
 # ----------------------------------------------------------------------------- DeepDiff engine
@@ -220,10 +238,10 @@ def test_reordered_items_with_ids_suggest_a_match_key(server):
 
 def test_diff_texts_is_the_api_answer_without_the_view():
     left, right = provider_pair()
-    out = diff_texts(left, right, preset="providers")
+    out = diff_texts(left, right, preset="providers", merge_patch=True)
     assert out["count"] == 1 and "view" not in out
-    answer = handle({"left": left, "right": right, "preset": "providers", "view": False},
-                    DEFAULT_LIMITS)
+    answer = handle({"left": left, "right": right, "preset": "providers", "view": False,
+                     "merge_patch": True}, DEFAULT_LIMITS)
     assert out["merge_patch"] == json.loads(answer["merge_patch_text"])
     assert {k: v for k, v in out.items() if k != "merge_patch"} == {
         k: v for k, v in answer.items() if k != "merge_patch"}

@@ -102,16 +102,20 @@ def change_lines(changes: list[dict], paint) -> list[str]:
 
 def _pretty(value) -> str:
     """A patch as indented JSON, numbers exactly as written (the format core on its text)."""
-    from ..format import format_text
     from ..jsontext import dumps_value
-    return format_text(dumps_value(value).decode("utf-8"), 2)["formatted"]
+    return _pretty_text(dumps_value(value).decode("utf-8"))
+
+
+def _pretty_text(text: str) -> str:
+    from ..format import format_text
+    return format_text(text, 2)["formatted"]
 
 
 def merge_patch_of(result: dict):
-    """The merge patch and its notes from the diff core's answer."""
-    if "merge_patch" not in result:
+    """The merge patch's text and its notes from the diff core's answer."""
+    if "merge_patch_text" not in result:
         raise RuntimeError("the diff core gives no merge_patch")
-    return result["merge_patch"], result.get("merge_patch_notes") or []
+    return result["merge_patch_text"], result.get("merge_patch_notes") or []
 
 
 def run(args) -> int:
@@ -138,6 +142,8 @@ def run(args) -> int:
             body["tolerance"] = args.tolerance
         if args.engine != "workbench":
             body["engine"] = args.engine
+        if args.merge_patch:
+            body["merge_patch"] = True      # only sent when asked (it can be the whole array)
         result = handle(body, limits)
     except common.Unreadable as exc:
         field = exc.body["error"].get("field")
@@ -164,8 +170,9 @@ def run(args) -> int:
     elif args.patch:
         common.write_text(_pretty(result["patch"]) + "\n")
     elif args.merge_patch:
-        patch, notes = merge_patch_of(result)
-        common.write_text(_pretty(patch) + "\n")
+        text, notes = merge_patch_of(result)
+        if text is not None:        # None: too deep to write (a note says so)
+            common.write_text(_pretty_text(text) + "\n")
         for n in notes:
             where = n.get("pointer") or "/"
             print(f"workbench diff: note: {where}: {n.get('message') or n.get('reason')}",

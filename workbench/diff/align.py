@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
+from math import isqrt
 from difflib import SequenceMatcher
 from typing import Callable, Hashable, Sequence
 
@@ -47,8 +48,10 @@ def _lis(cands: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def lcs_pairs(a: Sequence[Hashable], b: Sequence[Hashable],
-              tick: Callable[[], None] | None = None) -> list[tuple[int, int]]:
-    """Monotone pairs ``(i, j)`` with ``a[i] == b[j]``, sorted; a long common subsequence."""
+              tick: Callable[[], None] | None = None, deadline=None) -> list[tuple[int, int]]:
+    """Monotone pairs ``(i, j)`` with ``a[i] == b[j]``, sorted; a long common subsequence.
+    ``tick``: the work deadline's check; ``deadline``: that deadline, whose watchdog bounds
+    SequenceMatcher (a library loop that cannot check) on large ranges."""
     out: list[tuple[int, int]] = []
     stack = [(0, len(a), 0, len(b))]
     while stack:
@@ -89,13 +92,18 @@ def lcs_pairs(a: Sequence[Hashable], b: Sequence[Hashable],
             if pa < a1 and pb < b1:
                 stack.append((pa, a1, pb, b1))
             continue
-        found = myers(a, b, a0, a1, b0, b1)
+        found = myers(a, b, a0, a1, b0, b1, tick=tick)
         if found is not None:
             out.extend(found)
             continue
         small = (a1 - a0) * (b1 - b0) <= EXACT_SM_LIMIT
         sm = SequenceMatcher(None, a[a0:a1], b[b0:b1], autojunk=not small)
-        for blk in sm.get_matching_blocks():
+        if small or deadline is None:
+            blocks = sm.get_matching_blocks()
+        else:
+            with deadline.interrupting():
+                blocks = sm.get_matching_blocks()
+        for blk in blocks:
             for k in range(blk.size):
                 out.append((a0 + blk.a + k, b0 + blk.b + k))
     out.sort()
@@ -105,17 +113,24 @@ def lcs_pairs(a: Sequence[Hashable], b: Sequence[Hashable],
 MYERS_WORK = 2_000_000      # steps before Myers gives up (then SequenceMatcher decides)
 
 
-def myers(a, b, a0, a1, b0, b1, budget: int = MYERS_WORK):
+def myers(a, b, a0, a1, b0, b1, budget: int = MYERS_WORK, tick=None):
     """A shortest edit script between ``a[a0:a1]`` and ``b[b0:b1]`` (Myers' greedy
     algorithm): the matched pairs, or None when it needs more than ``budget`` steps.  Used
-    where patience finds no anchor (repeated values): cheap when the ranges differ little."""
+    where patience finds no anchor (repeated values): cheap when the ranges differ little.
+    Step d costs at least 2d + 1, so the budget allows d up to about its square root: the
+    diagonals array is sized for that, not for n + m (5 million items against one were
+    80 MB of it)."""
     n, m = a1 - a0, b1 - b0
-    max_d = n + m
+    if abs(n - m) * abs(n - m) > budget:      # needs at least |n - m| steps
+        return None
+    max_d = min(n + m, isqrt(budget) + 1)
     off = max_d + 1
     v = [0] * (2 * max_d + 3)
     trace: list = []
     work = 0
     for d in range(max_d + 1):
+        if tick:
+            tick()
         trace.append(v[off - d - 1:off + d + 2])
         for k in range(-d, d + 1, 2):
             if k == -d or (k != d and v[off + k - 1] < v[off + k + 1]):
@@ -202,7 +217,8 @@ def pair_gap(li: list[int], rj: list[int], sim: Callable[[int, int], float]) -> 
 
 
 def pair_unordered(li: list[int], rj: list[int], sim: Callable[[int, int], float],
-                   features: Callable[[int, str], list]) -> list[tuple[int, int]]:
+                   features: Callable[[int, str], list],
+                   tick: Callable[[], None] = lambda: None) -> list[tuple[int, int]]:
     """Pairs between unmatched left and right items when order does not matter.
 
     Small sets: greedy on the best similarities.  Large sets: candidates share a rare
@@ -223,6 +239,7 @@ def pair_unordered(li: list[int], rj: list[int], sim: Callable[[int, int], float
         return pairs
     index: dict = {}
     for y, j in enumerate(rj):
+        tick()
         for f in features(j, "right"):
             index.setdefault(f, []).append(y)
     rare = {f: ys for f, ys in index.items() if len(ys) <= 64}
@@ -230,6 +247,7 @@ def pair_unordered(li: list[int], rj: list[int], sim: Callable[[int, int], float
     pairs: list[tuple[int, int]] = []
     rest_l: list[int] = []
     for i in li:
+        tick()
         counts: dict[int, int] = {}
         for f in features(i, "left"):
             for y in rare.get(f, ()):

@@ -40,8 +40,6 @@ would pair reordered items, with the number of changes it gives.
 
 from __future__ import annotations
 
-import orjson
-
 from .engines import deepdiff_report
 from .options import Options, read_options
 from .patch import Export, merge_patch, patch_ops
@@ -79,6 +77,9 @@ REQUEST = Fields(
           "own report, for a second opinion; refused above its size limit)",
           schema={"enum": ["workbench", "deepdiff"]}),
     Field("view", bool, default=True, doc="also return both documents formatted and line-aligned"),
+    Field("merge_patch", bool, default=False, doc="also return the RFC 7386 merge patch "
+          "(merge_patch_text, merge_patch_notes, merge_patch_exact); for a changed array it is "
+          "the whole right array, so it is sent only when asked"),
 )
 
 
@@ -93,9 +94,10 @@ def compare(left, right, opts: Options, *, limits: Limits = DEFAULT_LIMITS, view
     texts = texts if texts is not None else NumberTexts()
     export = export or Export(texts)
     ignore = opts.ignore()
+    deadline = deadline or Deadline(limits.work_timeout, what="The comparison")
     differ = Differ(ignore_order=opts.ignore_order, match_key=opts.match_key, ignore=ignore,
                     parse_strings=opts.parse_strings, max_depth=limits.max_depth,
-                    deadline=deadline or Deadline(limits.work_timeout, what="The comparison"),
+                    deadline=deadline,
                     match_items=bool(opts.preset), tolerance=opts.tolerance,
                     parse_string=lambda text, depth: texts.parse_string(parse, text, depth))
     node = differ.diff(left, right)
@@ -103,13 +105,14 @@ def compare(left, right, opts: Options, *, limits: Limits = DEFAULT_LIMITS, view
     # settles only limits of 254 or more
     if depth_check is not None and not (differ.root_proven and limits.max_depth >= 254):
         depth_check()
+    deadline.check_now()
     render = Render(max_changes=limits.max_changes, view=view,
                     reuse_equal_text=ignore is None or ignore.names_only,
-                    texts=texts)
+                    texts=texts, tick=deadline.check)
     render.run(node, left, right)
+    deadline.check_now()
     ops: list = []
-    if node is not None:
-        patch_ops(node, "", ops)
+    render.patch_replaced = patch_ops(node, "", ops, right, deadline.check) if node is not None else []
     return node, render, export.patch(ops), ignore
 
 
@@ -130,7 +133,7 @@ def _ignored(render: Render, ignore, opts: Options) -> list:
 
 
 def _result(node, render, patch, ignore, opts, left, right, export, records_texts,
-            merge=True) -> dict:
+            merge=True, tick=None) -> dict:
     changes = [public(c, records_texts) for c in render.changes]
     notes = [public(n, records_texts) for n in render.notes]
     for n in notes:
@@ -138,10 +141,14 @@ def _result(node, render, patch, ignore, opts, left, right, export, records_text
                         "tolerance": "numbers within the tolerance",
                         }.get(n["kind"], "the same JSON inside the string, written differently")
     out = {"equal": render.count == 0, "changes": changes, "patch": patch}
+    if render.patch_replaced:
+        out["patch_replaced"] = render.patch_replaced
     if merge:
-        patch_value, merge_notes = merge_patch(node, right)
+        patch_value, merge_notes = merge_patch(node, right, tick)
         out.update({"merge_patch": export.value(patch_value), "merge_patch_notes": merge_notes,
                     "merge_patch_exact": not merge_notes})
+        if merge_notes.total > len(merge_notes):
+            out["merge_patch_note_count"] = merge_notes.total
     out.update({"summary": render.summary, "count": render.count,
                 "truncated": render.count > len(changes), "notes": notes,
                 "note_count": render.note_count, "ignored": _ignored(render, ignore, opts)})
@@ -184,10 +191,11 @@ def diff_texts(left_text: str, right_text: str, *, limits: Limits = DEFAULT_LIMI
     ``options`` are the request's fields: ``ignore_order``, ``match_key``, ``ignore_paths``,
     ``parse_strings``, ``preset`` ("providers"), ``preset_keep``, ``tolerance``, ``engine``
     ("workbench" | "deepdiff") and ``view`` (default False here: no side-by-side view).
-    ``merge_patch`` is a value here (exact numbers); ``handle`` embeds its written bytes."""
+    With ``merge_patch=True``, ``merge_patch`` is a value here (exact numbers); ``handle``
+    sends only its text (``merge_patch_text``)."""
     options.setdefault("view", False)
     out = handle({"left": left_text, "right": right_text, **options}, limits)
-    if out.get("merge_patch_text") is not None:      # a value here, not the answer's bytes
+    if out.get("merge_patch_text") is not None:      # a value here, not the answer's text
         out["merge_patch"] = parse(out["merge_patch_text"], field=None, warnings=False).value
     return out
 
@@ -220,11 +228,12 @@ def _handle(body: dict, limits: Limits) -> dict:
     _check_size(left_text, "left", limits)
     _check_size(right_text, "right", limits)
     deadline = Deadline(limits.work_timeout, what="The comparison")
-    lparsed = parse(left_text, field="left", max_depth=limits.max_depth, check_depth=False)
-    rparsed = parse(right_text, field="right", max_depth=limits.max_depth, check_depth=False)
     texts = NumberTexts()
-    left = texts.decode(left_text, lparsed.value)
-    right = texts.decode(right_text, rparsed.value)
+    with deadline.interrupting():       # the parses and their warnings are library-like loops
+        lparsed = parse(left_text, field="left", max_depth=limits.max_depth, check_depth=False)
+        rparsed = parse(right_text, field="right", max_depth=limits.max_depth, check_depth=False)
+        left = texts.decode(left_text, lparsed.value)
+        right = texts.decode(right_text, rparsed.value)
     warnings = ([{**w, "field": "left"} for w in lparsed.warnings]
                 + [{**w, "field": "right"} for w in rparsed.warnings])
     if opts.engine == "deepdiff":
@@ -240,24 +249,26 @@ def _handle(body: dict, limits: Limits) -> dict:
         check_depth(rparsed, limits.max_depth, "right")
 
     export = Export(texts)
+    deadline.check_now()
     node, render, patch, ignore = compare(left, right, opts, limits=limits, view=want_view,
                                           depth_check=depth_check, texts=texts, deadline=deadline,
                                           export=export)
     source = SourceTexts(lparsed, rparsed, render.changes + render.notes, export)
-    result = _result(node, render, patch, ignore, opts, left, right, export, source)
-    result["patch_text"] = ("[\n" + ",\n".join("  " + dumps_value(op).decode("utf-8", "surrogatepass")
-                                               for op in patch) + "\n]") if patch else "[]"
-    try:
-        raw = dumps_value(result["merge_patch"])
-        result["merge_patch_text"] = raw.decode("utf-8", "surrogatepass")
-        # written once: the answer embeds the same bytes (for a changed array the merge patch is
-        # the whole right array, so a second write would cost as much again)
-        result["merge_patch"] = orjson.Fragment(raw)
-    except RecursionError:      # deeper than the writers go: the JSON Patch is the answer
-        result["merge_patch"] = result["merge_patch_text"] = None
-        result["merge_patch_exact"] = False
-        result["merge_patch_notes"] = [{"pointer": "", "reason": "too_deep", "message":
-                                        "the merge patch nests too deeply to be written"}]
+    deadline.check_now()
+    result = _result(node, render, patch, ignore, opts, left, right, export, source,
+                     merge=v["merge_patch"], tick=deadline.check)
+    result["patch_text"] = _patch_text(patch, deadline)
+    if v["merge_patch"]:
+        # asked for (``merge_patch: true``) and sent once, as its text: for a changed array the
+        # merge patch is the whole right array
+        value = result.pop("merge_patch")
+        try:
+            result["merge_patch_text"] = dumps_value(value).decode("utf-8", "surrogatepass")
+        except RecursionError:      # deeper than the writers go: the JSON Patch is the answer
+            result["merge_patch_text"] = None
+            result["merge_patch_exact"] = False
+            result["merge_patch_notes"] = [{"pointer": "", "reason": "too_deep", "message":
+                                            "the merge patch nests too deeply to be written"}]
     result["warnings"] = warnings
     result["exact_text"] = source.exact
     result["options"] = opts.public()
@@ -267,4 +278,16 @@ def _handle(body: dict, limits: Limits) -> dict:
             result["suggest"] = suggestion
     if want_view:
         result["view"] = render.view_result()
+    deadline.check_now()
     return result
+
+
+def _patch_text(patch: list, deadline: Deadline) -> str:
+    """The JSON Patch as text, one operation per line."""
+    if not patch:
+        return "[]"
+    lines = []
+    for op in patch:
+        deadline.check()
+        lines.append("  " + dumps_value(op).decode("utf-8", "surrogatepass"))
+    return "[\n" + ",\n".join(lines) + "\n]"

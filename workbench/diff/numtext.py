@@ -16,17 +16,29 @@ import json
 import re
 from decimal import Decimal
 
-# cheap tests first (a 5 MB text is searched in ~30 ms): a digit before an e (an exponent, or
-# text that looks like one: then the document is only decoded once more), six zeros after a
-# point, a minus zero that ends there
-_EXPONENT = re.compile(r"[0-9][eE]")
+# cheap tests first (a 5 MB text is searched in ~30 ms): a number with an exponent that does not
+# continue a word (a hex id such as "fc_01e4" is not one; a string that looks like a number
+# only costs one more decode), six zeros after a point, a minus zero that ends there
+_EXPONENT = re.compile(r"[0-9][eE][-+]?[0-9]")
 _NEG_ZERO = re.compile(r"-0(?![.0-9eE])")
 
 
 def suspect(text: str) -> bool:
     """Whether ``text`` may hold a number whose exact value is written otherwise."""
-    return (_EXPONENT.search(text) is not None or "0.000000" in text
+    return (_exponent(text) or "0.000000" in text
             or ("-0" in text and _NEG_ZERO.search(text) is not None))
+
+
+def _exponent(text: str) -> bool:
+    """A number with an exponent: a digit, e, a digit, where the digits before do not continue
+    a word (a JSON number follows ``[``, ``,``, ``:`` or a space; a hex id does not)."""
+    for m in _EXPONENT.finditer(text):
+        i = m.start()
+        while i and text[i - 1] in "0123456789.-":
+            i -= 1
+        if not i or not (text[i - 1].isalnum() or text[i - 1] == "_"):
+            return True
+    return False
 
 
 class NumberTexts(dict):

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, InvalidOperation
 
 from .ignore import Ignore
 from .presets import PRESETS, preset_patterns
 from ..errors import bad_request
+from ..limits import DIFF_TOLERANCE_MAX_CHARS as TOLERANCE_MAX_CHARS
+from ..limits import DIFF_TOLERANCE_MAX_EXPONENT as TOLERANCE_MAX_EXPONENT
 
 ENGINES = ("workbench", "deepdiff")
 
@@ -63,18 +65,37 @@ def _patterns(value, name, example):
     return [p.strip() for p in value if p.strip()]
 
 
-def _number(value, name) -> Decimal:
+def _number(value, name, percent=False) -> Decimal:
+    """A tolerance number: 0 or more, finite, of at most TOLERANCE_MAX_CHARS characters and an
+    exponent within ±TOLERANCE_MAX_EXPONENT (``1e9999999%`` says nothing a user means and would
+    overflow the arithmetic); ``percent``: the number of a ``"1%"``, returned as a fraction."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
         raise bad_request(f"'{name}' must be a number", field="tolerance", code="bad_type")
+    if isinstance(value, int) and value.bit_length() > 4 * TOLERANCE_MAX_CHARS:
+        raise _absurd(name)             # (str() of it may be refused: over 4,300 digits)
+    text = repr(value) if isinstance(value, float) else str(value).strip()
+    if len(text) > TOLERANCE_MAX_CHARS:
+        raise _absurd(name)
     try:
-        d = Decimal(repr(value) if isinstance(value, float) else str(value).strip())
+        d = Decimal(text)
     except InvalidOperation:
         raise bad_request(f"'{name}' must be a number, not {value!r}", field="tolerance",
                           code="bad_type") from None
     if not d.is_finite() or d < 0:
         raise bad_request(f"'{name}' must be a number of 0 or more", field="tolerance",
                           code="bad_value")
-    return d
+    if d and abs(d.adjusted()) > TOLERANCE_MAX_EXPONENT:
+        raise _absurd(name)
+    return d.scaleb(-2, _EXACT) if percent else d
+
+
+_EXACT = Context(prec=2 * TOLERANCE_MAX_CHARS, Emax=MAX_EMAX, Emin=MIN_EMIN)
+
+
+def _absurd(name):
+    return bad_request(f"'{name}' must be a number of at most {TOLERANCE_MAX_CHARS} characters "
+                       f"between 1e-{TOLERANCE_MAX_EXPONENT} and 1e{TOLERANCE_MAX_EXPONENT}",
+                       field="tolerance", code="bad_value")
 
 
 def read_tolerance(value) -> tuple | None:
@@ -93,7 +114,7 @@ def read_tolerance(value) -> tuple | None:
         r = None if r is None else _number(r, "tolerance.relative")
         return None if a is None and r is None else (a, r)
     if isinstance(value, str) and value.strip().endswith("%"):
-        return (None, _number(value.strip()[:-1], "tolerance") / 100)
+        return (None, _number(value.strip()[:-1], "tolerance", percent=True))
     return (_number(value, "tolerance"), None)
 
 

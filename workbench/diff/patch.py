@@ -26,7 +26,8 @@ import orjson
 
 from .align import Fenwick
 from .walk import ADD, DEL, EQ, MVT, NEAR, NUM, OBJ, PAIR, REP, STR, SUB
-from ..jsontext import escape_token, same_json
+from ..jsontext import ctext_fast, escape_token, same_json
+from ..limits import DIFF_MERGE_MAX_NOTES as MERGE_MAX_NOTES
 
 
 def ptr(base: str, part) -> str:
@@ -35,111 +36,203 @@ def ptr(base: str, part) -> str:
 
 # --------------------------------------------------------------------------- RFC 6902
 
-def patch_ops(node, path: str, out: list) -> None:
-    """RFC 6902 operations that turn the left value at ``path`` into the right one."""
-    kind = node[0]
-    if kind in (REP, NUM, STR, NEAR):
-        out.append({"op": "replace", "path": path, "value": node[2]})
-        return
-    if kind == OBJ:
+COMPACT_MIN_OPS = 16    # operations of one value before its patch is weighed against replacing it
+
+
+class _Over(Exception):
+    """The operations for one value outweigh writing the value whole."""
+
+
+def _size(value) -> int:
+    """About how many bytes ``value`` takes in the patch (a container: its canonical write)."""
+    t = type(value)
+    if t is dict or t is list:
+        return len(ctext_fast(value))
+    if t is str:
+        return len(value) + 2
+    if t is int:        # (str() of an int over 4,300 digits is refused)
+        return value.bit_length() // 3 + 2
+    if t is Decimal:
+        return len(str(value))
+    return 5
+
+
+class Patch:
+    """RFC 6902 operations that turn left into right, from a diff plan.
+
+    Where the operations for one value (an array, an object) would outweigh the value written
+    whole (5 million removals against ``[2]``), that value is one ``replace`` instead: the patch
+    stays exact and never grows past about the size of right.  ``replaced`` lists those places.
+    ``tick`` is the work deadline's check, called per operation."""
+
+    def __init__(self, tick=None):
+        self.out: list = []
+        self.size = 0
+        self.tick = tick or (lambda: None)
+        self.replaced: list = []
+        self._frames: list = []        # [first op, size before, right value, its size or None]
+
+    def write(self, node, path: str = "", right=None) -> list:
+        self.node(node, path, right)
+        return self.out
+
+    def op(self, op: dict, weight: int) -> None:
+        self.tick()
+        self.out.append(op)
+        self.size += weight
+        if self._frames:
+            f = self._frames[-1]
+            if len(self.out) - f[0] > COMPACT_MIN_OPS:
+                if f[3] is None:
+                    f[3] = _size(f[2]) + 40
+                if self.size - f[1] > f[3]:
+                    raise _Over
+
+    def node(self, node, path, right) -> None:
+        kind = node[0]
+        if kind in (REP, NUM, STR, NEAR):
+            self.op({"op": "replace", "path": path, "value": node[2]}, len(path) + 30 + _size(node[2]))
+            return
+        frame = [len(self.out), self.size, right, None]
+        self._frames.append(frame)
+        try:
+            if kind == OBJ:
+                self._object(node, path)
+            elif node[4]:
+                self._unordered(node[1], node[2], node[3], path)
+            else:
+                self._ordered(node[1], node[2], node[3], path)
+        except _Over:
+            del self.out[frame[0]:]
+            self.size = frame[1]
+            self._frames.pop()
+            if len(self.replaced) < 100:
+                self.replaced.append(path)
+            self.op({"op": "replace", "path": path, "value": right}, len(path) + 30 + (frame[3] or 0))
+            return
+        self._frames.pop()
+
+    def _object(self, node, path):
+        r = node[3]
         for k, what, payload in node[1]:
             p = ptr(path, k)
             if what == DEL:
-                out.append({"op": "remove", "path": p})
+                self.op({"op": "remove", "path": p}, len(p) + 28)
             elif what == ADD:
-                out.append({"op": "add", "path": p, "value": payload})
+                self.op({"op": "add", "path": p, "value": payload}, len(p) + 30 + _size(payload))
             else:
-                patch_ops(payload, p, out)
-        return
-    entries, l, r, unordered = node[1], node[2], node[3], node[4]
-    if unordered:
-        _patch_unordered(entries, l, r, path, out)
-    else:
-        _patch_ordered(entries, l, r, path, out)
+                self.node(payload, p, r[k])
 
-
-def _patch_ordered(entries, l, r, path, out):
-    n = len(l)
-    dels = sorted((e[1] for e in entries if e[0] == DEL), reverse=True)
-    # phase 1: removals, highest index first (indices are the left ones)
-    for i in dels:
-        out.append({"op": "remove", "path": ptr(path, i)})
-    # phase 2: moves, in target order; positions from a Fenwick tree over slots
-    moves = sorted((e for e in entries if e[0] == MVT), key=lambda e: e[2])
-    if moves:
-        removed = set(dels)
-        moved_from = {e[1] for e in moves}
-        # target order of the items that stay (anchors/pairs) and the moved ones
-        stay = {}          # j -> i for EQ/PAIR
+    def _ordered(self, entries, l, r, path):
+        n = len(l)
+        dels = sorted((e[1] for e in entries if e[0] == DEL), reverse=True)
+        # phase 1: removals, highest index first (indices are the left ones)
+        for i in dels:
+            p = ptr(path, i)
+            self.op({"op": "remove", "path": p}, len(p) + 28)
+        # phase 2: moves, in target order; positions from a Fenwick tree over slots
+        moves = sorted((e for e in entries if e[0] == MVT), key=lambda e: e[2])
+        if moves:
+            removed = set(dels)
+            moved_from = {e[1] for e in moves}
+            # target order of the items that stay (anchors/pairs) and the moved ones
+            stay = {}          # j -> i for EQ/PAIR
+            for e in entries:
+                if e[0] in (EQ, PAIR):
+                    stay[e[2]] = e[1]
+            chain_after: dict = {}   # left index of an anchor (or -1) -> moved items placed after it
+            order = sorted(list(stay.items()) + [(e[2], e[1]) for e in moves])
+            last_anchor = -1
+            for j, i in order:
+                if i in moved_from:
+                    chain_after.setdefault(last_anchor, []).append(i)
+                else:
+                    last_anchor = i
+            slot_origin, slot_dest = {}, {}
+            s = 0
+            for i in chain_after.get(-1, ()):
+                slot_dest[i] = s
+                s += 1
+            for i in range(n):
+                if i in removed:
+                    continue
+                slot_origin[i] = s
+                s += 1
+                if i not in moved_from:
+                    for mi in chain_after.get(i, ()):
+                        slot_dest[mi] = s
+                        s += 1
+            fw = Fenwick(s)
+            for i, slot in slot_origin.items():
+                fw.add(slot, 1)
+            for e in moves:
+                i = e[1]
+                src = fw.before(slot_origin[i])
+                fw.add(slot_origin[i], -1)
+                fw.add(slot_dest[i], 1)
+                dst = fw.before(slot_dest[i])
+                if src != dst:
+                    p, f = ptr(path, dst), ptr(path, src)
+                    self.op({"op": "move", "from": f, "path": p}, len(p) + len(f) + 32)
+        # phase 3: additions in right order, at their final index
         for e in entries:
-            if e[0] in (EQ, PAIR):
-                stay[e[2]] = e[1]
-        chain_after: dict = {}   # left index of an anchor (or -1) -> moved items placed after it
-        order = sorted(list(stay.items()) + [(e[2], e[1]) for e in moves])
-        last_anchor = -1
-        for j, i in order:
-            if i in moved_from:
-                chain_after.setdefault(last_anchor, []).append(i)
-            else:
-                last_anchor = i
-        slot_origin, slot_dest = {}, {}
-        s = 0
-        for i in chain_after.get(-1, ()):
-            slot_dest[i] = s
-            s += 1
-        for i in range(n):
-            if i in removed:
-                continue
-            slot_origin[i] = s
-            s += 1
-            if i not in moved_from:
-                for mi in chain_after.get(i, ()):
-                    slot_dest[mi] = s
-                    s += 1
-        fw = Fenwick(s)
-        for i, slot in slot_origin.items():
-            fw.add(slot, 1)
-        for e in moves:
-            i = e[1]
-            src = fw.before(slot_origin[i])
-            fw.add(slot_origin[i], -1)
-            fw.add(slot_dest[i], 1)
-            dst = fw.before(slot_dest[i])
-            if src != dst:
-                out.append({"op": "move", "from": ptr(path, src), "path": ptr(path, dst)})
-    # phase 3: additions in right order, at their final index
-    for e in entries:
-        if e[0] == ADD:
-            j = e[2]
-            out.append({"op": "add", "path": ptr(path, j), "value": r[j]})
-    # phase 4: changes inside paired items, which now sit at their right index
-    for e in entries:
-        if e[3] is not None:
-            patch_ops(e[3], ptr(path, e[2]), out)
+            if e[0] == ADD:
+                j = e[2]
+                p = ptr(path, j)
+                self.op({"op": "add", "path": p, "value": r[j]}, len(p) + 30 + _size(r[j]))
+        # phase 4: changes inside paired items, which now sit at their right index
+        for e in entries:
+            if e[3] is not None:
+                self.node(e[3], ptr(path, e[2]), r[e[2]])
+
+    def _unordered(self, entries, l, r, path):
+        dels = sorted((e[1] for e in entries if e[0] == DEL), reverse=True)
+        for i in dels:
+            p = ptr(path, i)
+            self.op({"op": "remove", "path": p}, len(p) + 28)
+        dels.reverse()
+        for e in entries:
+            if e[3] is not None:
+                i = e[1]
+                self.node(e[3], ptr(path, i - bisect.bisect_left(dels, i)), r[e[2]])
+        length = len(l) - len(dels)
+        for e in entries:
+            if e[0] == ADD:
+                p = ptr(path, length)
+                self.op({"op": "add", "path": p, "value": r[e[2]]}, len(p) + 30 + _size(r[e[2]]))
+                length += 1
 
 
-def _patch_unordered(entries, l, r, path, out):
-    dels = sorted((e[1] for e in entries if e[0] == DEL), reverse=True)
-    for i in dels:
-        out.append({"op": "remove", "path": ptr(path, i)})
-    dels.reverse()
-    for e in entries:
-        if e[3] is not None:
-            i = e[1]
-            patch_ops(e[3], ptr(path, i - bisect.bisect_left(dels, i)), out)
-    length = len(l) - len(dels)
-    for e in entries:
-        if e[0] == ADD:
-            out.append({"op": "add", "path": ptr(path, length), "value": r[e[2]]})
-            length += 1
+def patch_ops(node, path: str, out: list, right=None, tick=None) -> list:
+    """RFC 6902 operations that turn the left value at ``path`` into ``right`` (appended to
+    ``out``); returns the places written whole instead (see :class:`Patch`)."""
+    writer = Patch(tick)
+    writer.out = out
+    writer.write(node, path, right)
+    return writer.replaced
 
 
 # --------------------------------------------------------------------------- RFC 7386
 
-def merge_patch(node, right) -> tuple:
+class Notes(list):
+    """The merge patch's notes: the first MERGE_MAX_NOTES kept, ``total`` counts all."""
+
+    def __init__(self, tick=None):
+        super().__init__()
+        self.total = 0
+        self.tick = tick or (lambda: None)
+
+    def add(self, note: dict) -> None:
+        self.total += 1
+        if len(self) < MERGE_MAX_NOTES:
+            self.append(note)
+
+
+def merge_patch(node, right, tick=None) -> tuple:
     """``(patch, notes)``: the RFC 7386 merge patch turning left into right (``{}`` when two
-    objects are equal) and the places it cannot express (see the module docstring)."""
-    notes: list = []
+    objects are equal) and the places it cannot express (see the module docstring): at most
+    MERGE_MAX_NOTES of them, ``notes.total`` counts all.  ``tick``: the work deadline's check."""
+    notes = Notes(tick)
     if node is None:
         # nothing to change: {} for an object; any other document is only kept by itself
         # (applying {} to a non-object gives {})
@@ -151,13 +244,14 @@ def _merge(node, right, path, notes):
     if node[0] == OBJ:
         out: dict = {}
         for k, what, payload in node[1]:
+            notes.tick()
             p = ptr(path, k)
             if what == DEL:
                 out[k] = None
                 continue
             value = right[k]
             if value is None:
-                notes.append({"pointer": p, "reason": "null_value",
+                notes.add({"pointer": p, "reason": "null_value",
                               "message": "a member set to null cannot be written in a merge "
                                          "patch (null means remove): left out"})
                 continue
@@ -179,11 +273,12 @@ def _merge(node, right, path, notes):
 def _merge_values(left: dict, right: dict, path, notes):
     out: dict = {k: None for k in left if k not in right}
     for k, v in right.items():
+        notes.tick()
         p = ptr(path, k)
         if k in left and same_json(left[k], v):
             continue
         if v is None:
-            notes.append({"pointer": p, "reason": "null_value",
+            notes.add({"pointer": p, "reason": "null_value",
                           "message": "a member set to null cannot be written in a merge "
                                      "patch (null means remove): left out"})
         elif k in left and type(left[k]) is dict and type(v) is dict:
@@ -199,8 +294,9 @@ def _null_inside(value, path, notes, _depth=0):
     if type(value) is not dict or _depth > 100:
         return
     for k, v in value.items():
+        notes.tick()
         if v is None:
-            notes.append({"pointer": ptr(path, k), "reason": "null_inside",
+            notes.add({"pointer": ptr(path, k), "reason": "null_inside",
                           "message": "a null member inside an added object is dropped when "
                                      "the merge patch is applied"})
         elif type(v) is dict:

@@ -35,6 +35,10 @@ _local = threading.local()     # .texts: id(Decimal) -> its text as written (the
 _NO_TEXTS: dict = {}
 
 
+def _no_tick():
+    pass
+
+
 def _number(obj) -> str:
     return getattr(_local, "texts", _NO_TEXTS).get(id(obj)) or str(obj)
 
@@ -116,9 +120,22 @@ class StrCtx:
         self.outer_lp, self.outer_rp = outer_lp, outer_rp
 
 
+def run_length(entries, k, tag) -> int:
+    """How many entries from ``k`` on are ``tag`` (DEL or ADD) at consecutive indices of their side."""
+    side = 1 if tag == DEL else 2
+    first = entries[k][side]
+    end = k + 1
+    total = len(entries)
+    while end < total and entries[end][0] == tag and entries[end][side] == first + (end - k):
+        end += 1
+    return end - k
+
+
 class Render:
     def __init__(self, *, max_changes: int = 10_000, view: bool = True, max_notes: int = 1000,
-                 reuse_equal_text: bool = True, texts: dict | None = None, max_pointers: int = 20):
+                 reuse_equal_text: bool = True, texts: dict | None = None, max_pointers: int = 20,
+                 tick=None):
+        self.tick = tick or _no_tick       # the work deadline's check
         self.max_changes = max_changes
         self.max_notes = max_notes
         self.changes: list[dict] = []
@@ -140,6 +157,7 @@ class Render:
         self.texts = texts or _NO_TEXTS
         self.nested: list[list[int]] = []       # [first, end) segment ranges: JSON in a string
         self.hits: dict[int, list] = {}         # ignore pattern number -> [count, pointers]
+        self.patch_replaced: list = []          # places the patch writes whole (set by the core)
         self.max_pointers = max_pointers
 
     # ---------------------------------------------------------------- records
@@ -152,6 +170,21 @@ class Render:
         rec = {"op": op, "_lp": lp, "_rp": rp, "_lv": lv, "_rv": rv, "_ctx": ctx, **extra}
         self.changes.append(rec)
         return len(self.changes) - 1
+
+    def changes_run(self, op, base, items, start, cnt, ctx):
+        """``cnt`` removed (``op`` remove: ``items`` is the left array at ``base``) or added
+        items from index ``start``: a record for each while the list has room, then counted."""
+        room = max(0, min(cnt, self.max_changes - len(self.changes)))
+        for t in range(start, start + room):
+            self.tick()
+            if op == "remove":
+                self.change(op, ptr(base, t), None, items[t], None, ctx)
+            else:
+                self.change(op, None, ptr(base, t), None, items[t], ctx)
+        rest = cnt - room
+        if rest:
+            self.count += rest
+            self.summary["removed" if op == "remove" else "added"] += rest
 
     def hit(self, patterns, pointer, ctx):
         """An ignored member whose values differ (or that only one side has)."""
@@ -287,6 +320,7 @@ class Render:
             self.hit(patterns, ptr(lp, k) if k in l else ptr(rp, k), ctx)
         if not view:
             for k, what, payload in entries:
+                self.tick()
                 if what == DEL:
                     self.change("remove", ptr(lp, k), None, l[k], None, ctx)
                 elif what == ADD:
@@ -312,6 +346,7 @@ class Render:
             run.clear()
 
         for k in order:
+            self.tick()
             e = by_key.get(k)
             if e is None and k not in ign and k in l and k in r:
                 run.append(k)
@@ -362,12 +397,20 @@ class Render:
         _, entries, l, r, _unordered = node
         view = self.view
         if not view:
-            for tag, i, j, child in entries:
-                if tag == DEL:
-                    self.change("remove", ptr(lp, i), None, l[i], None, ctx)
-                elif tag == ADD:
-                    self.change("add", None, ptr(rp, j), None, r[j], ctx)
-                elif tag == MVF or tag == MVT:
+            k, total = 0, len(entries)
+            while k < total:
+                tag, i, j, child = entries[k]
+                self.tick()
+                if tag == DEL or tag == ADD:
+                    cnt = run_length(entries, k, tag)
+                    k += cnt
+                    if tag == DEL:
+                        self.changes_run("remove", lp, l, i, cnt, ctx)
+                    else:
+                        self.changes_run("add", rp, r, j, cnt, ctx)
+                    continue
+                k += 1
+                if tag == MVF or tag == MVT:
                     self._move(l, r, i, j, lp, rp, ctx)
                     if tag == MVT and child is not None:
                         self.render(child, l[i], r[j], ptr(lp, i), ptr(rp, j), level + 1,
@@ -383,6 +426,7 @@ class Render:
         k, total = 0, len(entries)
         while k < total:
             tag, i, j, child = entries[k]
+            self.tick()
             if tag == EQ or (tag == PAIR and child is None):
                 # a run of equal items, contiguous on both sides: one orjson call
                 k2 = k + 1
@@ -403,20 +447,29 @@ class Render:
                 self.seg("eq", lbody + ("," if seen_l < n else ""), rbody + ("," if seen_r < m else ""))
                 k = k2
                 continue
+            if tag == DEL or tag == ADD:
+                # a run of removed (or added) items, contiguous on their side: one segment and
+                # one orjson call (5 million removed items are one block of lines, not 5
+                # million segments)
+                cnt = run_length(entries, k, tag)
+                k += cnt
+                if tag == DEL:
+                    seen_l += cnt
+                    self.changes_run("remove", lp, l, i, cnt, ctx)
+                    self.seg("del", fmt_items(l[i:i + cnt], level + 1) + ("," if seen_l < n else ""),
+                             None)
+                else:
+                    seen_r += cnt
+                    self.changes_run("add", rp, r, j, cnt, ctx)
+                    self.seg("add", None,
+                             fmt_items(r[j:j + cnt], level + 1) + ("," if seen_r < m else ""))
+                continue
             k += 1
             if tag == PAIR:
                 seen_l += 1
                 seen_r += 1
                 self.render(child, l[i], r[j], ptr(lp, i), ptr(rp, j), level + 1, ind1, ind1,
                             "," if seen_l < n else "", "," if seen_r < m else "", ctx)
-            elif tag == DEL:
-                seen_l += 1
-                self.change("remove", ptr(lp, i), None, l[i], None, ctx)
-                self.seg("del", ind1 + fmt(l[i], level + 1) + ("," if seen_l < n else ""), None)
-            elif tag == ADD:
-                seen_r += 1
-                self.change("add", None, ptr(rp, j), None, r[j], ctx)
-                self.seg("add", None, ind1 + fmt(r[j], level + 1) + ("," if seen_r < m else ""))
             elif tag == MVF:
                 seen_l += 1
                 self._move(l, r, i, j, lp, rp, ctx)

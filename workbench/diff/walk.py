@@ -27,7 +27,8 @@ The plan is a tree of tuples (only along differing paths):
 from __future__ import annotations
 
 from collections import deque
-from decimal import Decimal, localcontext
+from decimal import (MAX_EMAX, MIN_EMIN, ROUND_DOWN, ROUND_UP, Context, Decimal,
+                     localcontext)
 
 from .align import lcs_pairs, pair_gap, pair_unordered
 from .ignore import Ignore
@@ -77,16 +78,30 @@ def key_order(l: dict, r: dict):
 
 
 def num_id(x):
-    """A number's identity for alignment: by value (``0``, ``-0.0`` and ``0.0`` are one), so
-    equal values written differently are paired where they are, never moved."""
-    if type(x) is int:
-        return ("num", x)
-    try:
-        if x == x.to_integral_value() and x.adjusted() < 60:
-            return ("num", int(x))
-        return ("num", x.normalize())
-    except ArithmeticError:
-        return ("num", str(x))
+    """A number's identity for alignment: the number itself (``int`` and ``Decimal`` compare
+    and hash by exact value, so ``0``, ``-0.0`` and ``0.0`` are one), so equal values written
+    differently are paired where they are, never moved; no other identity is a number (the
+    others are canonical bytes or tuples), and a small integer costs no allocation."""
+    return x
+
+
+_WIDE = Context(prec=60, Emax=MAX_EMAX, Emin=MIN_EMIN)
+_UP = Context(prec=60, rounding=ROUND_UP, Emax=MAX_EMAX, Emin=MIN_EMIN)
+_DOWN = Context(prec=60, rounding=ROUND_DOWN, Emax=MAX_EMAX, Emin=MIN_EMIN)
+
+
+def within(l: Decimal, r: Decimal, bound: Decimal) -> bool:
+    """|l − r| ≤ bound, exactly: decided by the difference rounded away from and towards zero
+    at 60 digits; only when those disagree (a pair that close to the boundary) is it computed
+    with every digit it needs (as many as the two numbers are written with)."""
+    if _UP.subtract(l, r).copy_abs() <= bound:
+        return True
+    if _DOWN.subtract(l, r).copy_abs() > bound:
+        return False
+    digits = max(l.adjusted(), r.adjusted()) - min(l.as_tuple().exponent, r.as_tuple().exponent) + 2
+    with localcontext(_WIDE) as ctx:
+        ctx.prec = max(60, digits)
+        return (l - r).copy_abs() <= bound
 
 
 def _parse_string(text, max_depth):
@@ -158,16 +173,19 @@ class Differ:
         return (REP, l, r)
 
     def near(self, l, r) -> bool:
-        """Within the tolerance: |l − r| ≤ absolute, or ≤ relative × max(|l|, |r|)."""
+        """Within the tolerance, exactly: |l − r| ≤ absolute, or ≤ relative × max(|l|, |r|)."""
         absolute, relative = self.tolerance
         try:
-            with localcontext() as ctx:
-                ctx.prec = 60
-                ctx.Emax, ctx.Emin = 999_999_999, -999_999_999
-                d = abs(Decimal(l) - Decimal(r))
-                if absolute is not None and d <= absolute:
-                    return True
-                return relative is not None and d <= relative * max(abs(Decimal(l)), abs(Decimal(r)))
+            l, r = Decimal(l), Decimal(r)
+            if absolute is not None and within(l, r, absolute):
+                return True
+            if relative is None:
+                return False
+            top = max(l.copy_abs(), r.copy_abs())
+            with localcontext(_WIDE) as ctx:      # the product exactly (digits add up)
+                ctx.prec = len(relative.as_tuple().digits) + len(top.as_tuple().digits) + 1
+                bound = relative * top
+            return within(l, r, bound)
         except (ArithmeticError, ValueError):
             return False
 
@@ -277,10 +295,17 @@ class Differ:
         mk = self.match_key
         if st is None and mk is None and not keyed:
             ctf = self._ctf
-            return [num_id(x) if type(x) is int or type(x) is Decimal else ctf(x) for x in items]
+            tick = self.tick
+            out = []
+            for at in range(0, len(items), 256):
+                tick()
+                out.extend([x if type(x) is int or type(x) is Decimal else ctf(x)
+                            for x in items[at:at + 256]])
+            return out
         out = []
         seen: dict = {}
         for idx, x in enumerate(items, base):
+            self.tick()
             skip, ist, _ = self._child_state(st, idx)
             if skip:
                 out.append(IGN_ID)
@@ -438,6 +463,7 @@ class Differ:
         sure = bytearray(n)
         i = 0
         while i < n:
+            self.tick()
             j = i
             if eqpos[i]:
                 while j < n and eqpos[j]:
@@ -447,6 +473,7 @@ class Differ:
                     sure[i:j] = b"\x01" * (j - i)
                 else:   # a bool against a number, or a number written differently, in there
                     for t in range(i, j):
+                        self.tick()
                         if self._ctf(l[t]) == self._ctf(r[t]):
                             anchors.append((t, t))
                             sure[t] = 1
@@ -483,7 +510,7 @@ class Differ:
         # by _positional, or matched by content identity without ignore patterns
         quick = content_ids and st is None
         if anchors is None:
-            anchors = lcs_pairs(lid, rid, self.tick)
+            anchors = lcs_pairs(lid, rid, self.tick, self.deadline)
         in_l = bytearray(n)
         in_r = bytearray(m)
         for i, j in anchors:
@@ -519,7 +546,10 @@ class Differ:
         add = entries.append
         sim = self.sim
         pi = pj = 0
-        for ai, aj in anchors + [(n, m)]:
+        tick = self.tick
+        anchors.append((n, m))
+        for ai, aj in anchors:
+            tick()
             if ai != pi or aj != pj:           # a gap before this anchor
                 li = [i for i in range(pi, ai) if i not in move_to]
                 rj = [j for j in range(pj, aj) if j not in move_from]
@@ -527,12 +557,14 @@ class Differ:
                 x, y = pi, pj
                 for gi, gj in gap + [(ai, aj)]:
                     while x < gi:
+                        tick()
                         if x in move_to:
                             add((MVF, x, move_to[x], None))
                         else:
                             add((DEL, x, -1, None))
                         x += 1
                     while y < gj:
+                        tick()
                         if y in move_from:
                             i = move_from[y]
                             child = (None if content_ids and self.same_item(l[i], r[y], fast)
@@ -562,6 +594,7 @@ class Differ:
         match_of_r: dict[int, int] = {}
         used_l = bytearray(n)
         for j in range(m):
+            self.tick()
             q = pos.get(rid[j])
             if q and self.verified(l[q[0]], r[j], fast):
                 i = q.popleft()
@@ -579,11 +612,13 @@ class Differ:
                     feats[key] = self.features(l[k] if side == "left" else r[k])
                 return feats[key]
 
-            for i, j in pair_unordered(li, rj, lambda i, j: self.sim(l[i], r[j]), features):
+            for i, j in pair_unordered(li, rj, lambda i, j: self.sim(l[i], r[j]), features,
+                                       self.tick):
                 paired[j] = i
                 used_l[i] = 1
         entries = []
         for j in range(m):
+            self.tick()
             if j in match_of_r:
                 i = match_of_r[j]
                 if content_ids and st is None and self.same_item(l[i], r[j], fast):
