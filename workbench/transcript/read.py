@@ -68,8 +68,20 @@ def _load(text: str, limits, field="text"):
     return parse(text, field=field, max_depth=limits.max_depth, warnings=False).value
 
 
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def one_line_ending(text: str) -> str:
+    """``text`` with each lone CR (a line ending SSE allows beside LF and CRLF, and old logs
+    use) written as LF: the same length, so every offset stays where it was, and every reader
+    and the line index see its lines."""
+    return _LONE_CR.sub("\n", text) if "\r" in text else text
+
+
 def read(text: str, limits, deadline) -> Source:
-    """Read ``text`` as one JSON value, JSON Lines or SSE (in that order of preference)."""
+    """Read ``text`` as one JSON value, JSON Lines or SSE (in that order of preference).  Line
+    endings may be LF, CRLF or CR (:func:`one_line_ending`)."""
+    text = one_line_ending(text)
     body = text.strip()
     if not body:
         raise WorkbenchError("parse_error", "The text is empty: paste a response, an item list, "
