@@ -46,3 +46,64 @@ def test_cr_only_json_lines_are_lines():
     r = analyse("\r".join(lines))
     assert r["source"] == "json_lines" and r["summary"]["lines"] == len(lines)
     assert [c["verdict"] for c in r["calls"]] == ["ok"]
+
+
+# --------------------------------------------------------------------------- memory (row 6)
+
+CHILD = r"""
+import json, resource, sys
+from workbench.errors import WorkbenchError
+from workbench.transcript import analyse
+analyse('{"output": []}')                      # imports and compiled validators: the baseline
+shape, size = sys.argv[1], int(sys.argv[2])
+unit = {"lines": "[]\n", "events": "data: {}\n\n", "padded": "{}\n"}[shape]
+if shape == "padded":   # as many tiny values as the bound admits, the rest blank
+    count = size // 64 - 1
+    text = unit * count + " " * (size - len(unit) * count)
+else:
+    text = unit * (size // len(unit))
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:
+    r = analyse(text)
+    out = {"kind": r["kind"], "pieces": r["summary"].get("events")}
+except WorkbenchError as exc:
+    out = {"code": exc.code, "status": exc.status, "line": exc.line, "field": exc.field}
+out["growth"] = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) * 1024 / len(text)
+print(json.dumps(out))
+"""
+
+
+def _child(shape: str, size: int) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", CHILD, shape, str(size)], capture_output=True,
+                          text=True, timeout=120, env=env, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("shape", ["lines", "events"])
+def test_many_tiny_lines_or_events_are_refused_at_the_bound_in_little_memory(shape):
+    # 9 MB of [] lines took 2.3 GB (250x): now refused where the bound is passed
+    out = _child(shape, 2_000_000)
+    assert out["code"] == "too_large" and out["status"] == 413 and out["field"] == "text"
+    unit = {"lines": "[]\n", "events": "data: {}\n\n"}[shape]
+    size = len(unit) * (2_000_000 // len(unit))
+    assert out["line"] == (size // 64) * unit.count("\n") + 1
+    assert out["growth"] <= 10, out
+
+
+def test_as_many_tiny_values_as_the_bound_admits_stay_near_ten_times_the_input():
+    out = _child("padded", 2_000_000)
+    assert out["kind"] == "item_list" and out["pieces"] == 31_249
+    assert out["growth"] <= 13, out          # measured 11.7x (the bound's worst case)
+
+
+def test_the_bound_is_the_text_size_over_64_beyond_ten_thousand():
+    small = "{}\n" * 10_000
+    assert analyse(small)["summary"]["events"] == 10_000
+    with pytest.raises(WorkbenchError) as e:
+        analyse(small + "{}\n")
+    assert e.value.code == "too_large" and e.value.line == 10_001
+    with pytest.raises(WorkbenchError) as e:          # one JSON array of as many is refused too
+        analyse("[" + ",".join(["[]"] * 10_001) + "]")
+    assert e.value.code == "too_large" and e.value.line == 1
