@@ -1,9 +1,10 @@
 """The checks between items of every kind: pairing of calls and outputs, the state machine of a
 response, the two envelopes, the portable core (``transcript-rules.md``).
 
-Every kind is first turned into a list of :class:`Entry` (a call, an output, or another item
-that shows the transcript went on), so one pairing walk serves Open Responses items, Chat
-messages, rebuilt streams and Agents sessions alike.
+Every kind is first read by its dialect (:mod:`workbench.dialects`) into the neutral model (a
+:class:`~workbench.dialects.model.Call`, an ``Output``, an ``Other`` item that shows the
+transcript went on), so one pairing walk serves Open Responses items, Chat messages, rebuilt
+streams and Agents sessions alike.
 """
 
 from __future__ import annotations
@@ -12,38 +13,22 @@ from typing import Any
 
 from ..gate.arguments import compare as same_arguments
 from ..limits import NEAR_MISS_BUDGET, Limits
+from ..dialects import chat, open_responses
 from .report import Place, Report, edit_diff, show_diff
 
 CORE_TYPES = frozenset({"message", "function_call", "function_call_output"})
-
-
-class Entry:
-    """One item as the pairing sees it: ``kind`` is ``call``, ``output`` or ``other``."""
-
-    __slots__ = ("kind", "call_id", "id", "name", "args", "status", "place", "dialect",
-                 "turn_id", "pos", "item", "answered", "label", "continues")
-
-    def __init__(self, kind, place, pos, item=None, *, call_id=None, id=None, name=None,
-                 args=None, status=None, dialect="open_responses", turn_id=None, label="item",
-                 continues=True):
-        self.kind, self.place, self.pos, self.item = kind, place, pos, item
-        self.call_id, self.id, self.name, self.args = call_id, id, name, args
-        self.status, self.dialect, self.turn_id = status, dialect, turn_id
-        self.answered: list[Entry] = []
-        self.label = label
-        self.continues = continues  # an item after a call that shows the transcript went on
 
 
 def _q(v: Any) -> str:
     return f'"{v}"' if isinstance(v, str) else str(v)
 
 
-def _rel(role: str, e: Entry) -> tuple:
+def _rel(role: str, e) -> tuple:
     return (role, e.place, {"call_id": e.call_id if isinstance(e.call_id, str) else None,
                             "turn_id": e.turn_id})
 
 
-def pair(entries: list[Entry], report: Report, deadline, limits: Limits, *,
+def pair(entries: list, report: Report, deadline, limits: Limits, *,
          last_turn: bool = False, call_word: str = "call", output_word: str = "output",
          earlier: bool = False) -> None:
     """The pairing table of ``transcript-rules.md`` over ``entries`` (in transcript order).
@@ -52,8 +37,8 @@ def pair(entries: list[Entry], report: Report, deadline, limits: Limits, *,
     call that is not in the text: no ``orphan_output`` then.  Two calls with one call_id are
     the same call (``duplicate_replay``) when name, turn and arguments agree, the arguments
     compared as the gate's replay rule compares them (parsed, exact numbers)."""
-    by_call_id: dict[str, list[Entry]] = {}
-    by_item_id: dict[str, Entry] = {}
+    by_call_id: dict[str, list] = {}
+    by_item_id: dict = {}
     calls = [e for e in entries if e.kind == "call"]
     for c in calls:
         deadline.check()
@@ -231,15 +216,8 @@ def states(items: list[tuple[Any, Place]], status: Any, status_place: Place | No
 
 # --------------------------------------------------------------------------- envelopes
 
-def chat_shaped(v: Any) -> bool:
-    return type(v) is dict and (v.get("role") == "tool" or "tool_calls" in v or
-                                "tool_call_id" in v or
-                                (v.get("type") == "function" and type(v.get("function")) is dict))
-
-
-def responses_shaped(v: Any) -> bool:
-    return type(v) is dict and isinstance(v.get("type"), str) and (
-        v["type"] in ("function_call", "function_call_output") or "call_id" in v)
+chat_shaped = chat.shaped
+responses_shaped = open_responses.shaped
 
 
 def envelopes(items: list[tuple[Any, Place]], report: Report, *, chat: bool) -> None:

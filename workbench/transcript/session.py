@@ -19,13 +19,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..dialects import agents
 from ..errors import WorkbenchError
 from ..jsontext import dumps_value
 from .read import split_array
 from .report import Place, edit_diff, show_diff
 from .report import key as key_of
 
-RESULT_TYPE = "agent.session.input.tool_result"
+RESULT_TYPE = agents.RESULT_TYPE
 ORCHESTRATION = ("create_subagent_call", "send_subagent_input_call", "wait_for_subagents_call",
                  "interrupt_subagent_call", "agent_message")
 
@@ -34,9 +35,7 @@ def _q(v) -> str:
     return f'"{v}"' if isinstance(v, str) else "missing"
 
 
-def _is_result(v: Any) -> bool:
-    return type(v) is dict and (v.get("type") == RESULT_TYPE or (
-        "type" not in v and "turn_id" in v and "call_id" in v and "success" in v))
+_is_result = agents.is_result
 
 
 def _pair_of(v: dict) -> tuple:
@@ -192,7 +191,7 @@ class Session:
                 history_pairs.setdefault(pair, (it, place, link))
                 call_links.setdefault(pair, link)
                 links.append(link)
-                ctx.call(place, "agents_api", it, ctx.gates.agents_verdict(it), pending=False)
+                ctx.call(agents.read_call(it, place, 0), pending=False)
             elif t in ORCHESTRATION:
                 if t == "create_subagent_call":
                     links.append({"object": "subagent",
@@ -219,7 +218,8 @@ class Session:
                            f"call_id {_q(pair[1])}: one result cannot say which it "
                            "answers.", place.child("/call_id"),
                            [("first", pending[pair]["place"])])
-            entry = ctx.call(place, "agents_api", a, r["verdict"], pending=True,
+            entry = ctx.call(agents.read_call(a, place, 0, pending=True), r["verdict"],
+                             pending=True,
                              report=r.get("report"), tool_result=r.get("tool_result"),
                              reason=r.get("reason"))
             pending.setdefault(pair, {"action": a, "place": place, "gate": r, "link": link,

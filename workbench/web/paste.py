@@ -87,13 +87,13 @@ def _piece(text: str, source: str | None, line: int | None, cache: dict | None =
 
 
 def _walk_text(result: dict, call: dict, text: str, cache: dict) -> str | None:
+    """The item text "walk this call" walks: the core's ``walk`` (a call the gate does not walk
+    as it is, a Chat tool call: its dialect's one mapping), else the call's exact text, else
+    its rebuilt item, else its place in the text."""
+    if isinstance(call.get("walk"), dict):
+        return _pretty(call["walk"])
     if isinstance(call.get("json"), str):          # the core gives the call's exact text
-        if call.get("dialect") != "chat_completions":
-            return call["json"]
-        try:
-            return _walkable(parse(call["json"], field="text", warnings=False).value)
-        except WorkbenchError:
-            return None
+        return call["json"]
     call_id = call.get("call_id")
     item = _function_calls(result, cache).get(call_id) if isinstance(call_id, Hashable) else None
     if item is None:
@@ -102,15 +102,8 @@ def _walk_text(result: dict, call: dict, text: str, cache: dict) -> str | None:
         if piece is None:
             return None
         span = locate_many(piece, [pointer]).get(pointer)
-        if span is None:
-            return None
-        if call.get("dialect") != "chat_completions":
-            return piece[span.start:span.end]
-        try:
-            item = parse(piece[span.start:span.end], field="text", warnings=False).value
-        except WorkbenchError:
-            return None
-    return _walkable(item)
+        return None if span is None else piece[span.start:span.end]
+    return _pretty(item)
 
 
 def _function_calls(result: dict, cache: dict) -> dict:
@@ -123,14 +116,6 @@ def _function_calls(result: dict, cache: dict) -> dict:
                     and isinstance(it.get("call_id"), Hashable)):
                 calls.setdefault(it.get("call_id"), it)
     return calls
-
-
-def _walkable(item) -> str | None:
-    if isinstance(item, dict) and isinstance(item.get("function"), dict):
-        fn = item["function"]   # a Chat tool call: the Open Responses item carrying it
-        item = {"type": "function_call", "id": item.get("id"), "call_id": item.get("id"),
-                "name": fn.get("name"), "arguments": fn.get("arguments"), "status": "completed"}
-    return None if item is None else _pretty(item)
 
 
 def _pretty(value) -> str:
