@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench import dialects
+from workbench import dialects, gallery
 from workbench.gate import gate
 from workbench.limits import DEFAULT_LIMITS
 from workbench.transcript import analyse
@@ -86,16 +86,8 @@ def test_one_classifier(value, kind):
 # --------------------------------------------------------------------------- list == walk
 
 def _gallery():
-    cases, _groups = paste.gallery(_page_cases())
-    for c in cases:
-        text = c.get("item") or c.get("text") or ""
-        schema = c.get("schema") or c.get("tools") or ""
-        yield pytest.param(text, schema, id=c["name"])
-
-
-def _page_cases():
-    from workbench.gate import page_context
-    return page_context({})
+    for c in gallery.ALL:
+        yield pytest.param(gallery.text_of(c), gallery.tools_of(c), id=c["name"])
 
 
 @pytest.mark.parametrize("text, schema", list(_gallery()))

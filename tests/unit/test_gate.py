@@ -13,7 +13,7 @@ from jsonutil import altered
 
 from workbench.errors import WorkbenchError
 from workbench.gate import AGENTS_RULES, RULES, VERDICTS, Gate, gate, handle
-from workbench.gate.cases import CASES, SALES_SCHEMA
+from workbench.gallery.items import CASES, SALES_SCHEMA
 from workbench.limits import DEFAULT_LIMITS
 from workbench.jsontext import parse
 

@@ -14,7 +14,8 @@ import json
 import re
 from collections.abc import Hashable
 
-from .. import transcript
+from .. import gallery, transcript
+from ..gate.rules import AGENTS_RULES, RULES
 from ..errors import WorkbenchError
 from ..jsontext import dumps_tree, dumps_value, locate_many, parse
 
@@ -167,64 +168,21 @@ def report(form: dict, limits) -> dict | None:
     return result
 
 
-# --------------------------------------------------------------------------- the gallery
+# --------------------------------------------------------------------------- the page
 
-def _sse(events: list[dict], tail: str = "") -> str:
-    out = []
-    for n, e in enumerate(events):
-        e = {"type": e["type"], "sequence_number": n, **{k: v for k, v in e.items() if k != "type"}}
-        out.append(f"event: {e['type']}\ndata: {json.dumps(e, separators=(',', ':'))}\n")
-    return "\n".join(out) + tail
-
-
-_FC = {"id": "fc_1", "type": "function_call", "status": "in_progress", "arguments": "",
-       "call_id": "call_7", "name": "get_latest_sales_report"}
-_RESP = {"id": "resp_1", "object": "response", "status": "in_progress", "output": []}
-
-# Ready examples of the report beside the gate's own cases (workbench/gate/cases.py and its
-# transcript and session cases): what those do not show yet.  ``findings`` are the codes the
-# transcript core must find in each (the tests check them through the real core and API).
-EXAMPLES: list[dict] = [
-    {"name": "stream-arguments-mismatch", "kind": "stream", "title": "Deltas that do not add up",
-     "findings": ["stream_arguments_mismatch"],
-     "teaches": "The argument deltas join to {\"region\":\"apac\"} but the done event says emea: a "
-                "client that keeps the deltas and one that keeps the done event run different calls.",
-     "item": _sse([{"type": "response.created", "response": _RESP},
-                   {"type": "response.output_item.added", "output_index": 0, "item": _FC},
-                   {"type": "response.function_call_arguments.delta", "item_id": "fc_1", "output_index": 0, "delta": "{\"region\":"},
-                   {"type": "response.function_call_arguments.delta", "item_id": "fc_1", "output_index": 0, "delta": "\"apac\"}"},
-                   {"type": "response.function_call_arguments.done", "item_id": "fc_1", "output_index": 0,
-                    "arguments": "{\"region\":\"emea\"}"},
-                   {"type": "response.output_item.done", "output_index": 0,
-                    "item": {**_FC, "status": "completed", "arguments": "{\"region\":\"emea\"}"}},
-                   {"type": "response.completed", "response": {**_RESP, "status": "completed"}}])},
-]
-
-GROUPS = [("item", "One item", "walked through format → schema → diff: one verdict"),
-          ("transcript", "Transcripts", "a response, a request's input, a Chat payload: the checks between the items"),
-          ("stream", "Streams", "recorded events: the order of the spec, the end, the rebuilt items"),
-          ("session", "Agents API sessions", "pending actions, their tool_result events and the chain of pins")]
-
-
-def example_by_name(name: str) -> dict | None:
-    return next((c for c in EXAMPLES if c["name"] == name), None)
-
-
-def gallery(ctx: dict) -> tuple[list[dict], list[dict]]:
-    """Every case the page shows (the gate's items and sessions, then these examples) and the
-    groups of the gallery: ``[{key, title, note, cases}]``, a case in the group of what the page
-    does with its text (a whole response is a transcript here, whatever the gate calls it)."""
-    seen: set = set()
-    cases = []
-    for c in (list(ctx.get("gallery") or []) + list(ctx.get("transcripts") or [])
-              + list(ctx.get("sessions") or []) + EXAMPLES):
-        if c["name"] not in seen:
-            seen.add(c["name"])
-            cases.append(c)
-    groups = {key: {"key": key, "title": title, "note": note, "cases": []} for key, title, note in GROUPS}
-    for c in cases:
-        kind = "stream" if c.get("group") == "stream" else c.get("kind")
-        key = kind if kind in groups and kind != "item" else (
-            "item" if one_item(c.get("item") or c.get("text") or "") else "transcript")
-        groups[key]["cases"].append(c)
-    return cases, [g for g in groups.values() if g["cases"]]
+def page_context(args) -> dict:
+    """What the Gate page's template needs beside form/result: the rules of both dialects, the
+    gallery (``gallery``: every case; ``gallery_groups``: grouped by what the page does with
+    each, :func:`workbench.gallery.grouped`), and for ``/gate?case=NAME`` (works without
+    JavaScript) the case loaded (``case``) and the form it fills (``form``)."""
+    ctx: dict = {"rules": RULES, "agents_rules": AGENTS_RULES, "gallery": gallery.ALL,
+                 "gallery_groups": gallery.grouped(one_item), "case": None}
+    name = args.get("case") if args is not None else None
+    case = gallery.by_name(name) if name else None
+    if case is not None:
+        ctx["case"] = case
+        # a session or transcript case is for the transcript view; pasted here, it is reported
+        ctx["form"] = {"item": gallery.text_of(case), "schema": gallery.tools_of(case),
+                       "original": case.get("original", ""),
+                       "dialect": case.get("dialect", "auto")}
+    return ctx
