@@ -128,3 +128,100 @@ def test_every_recorded_item_walks_to_its_listed_verdict():
             assert walked == call["verdict"], (rec["source"], call)
             checked += 1
     assert checked > 30
+
+
+# --------------------------------------------------------------------------- the house
+
+ROOMS = ("workbench.gate", "workbench.transcript", "workbench.dialects", "workbench.gallery",
+         "workbench.web.paste")
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Module -> the workbench modules it imports, imports inside functions included."""
+    import ast
+    root = Path(__file__).resolve().parents[2] / "workbench"
+    files = {}
+    for p in root.rglob("*.py"):
+        parts = p.relative_to(root.parent).with_suffix("").parts
+        files[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = p
+    graph: dict[str, set[str]] = {}
+    for mod, p in files.items():
+        pkg = mod if p.name == "__init__.py" else mod.rsplit(".", 1)[0]
+        deps = set()
+        for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(n, ast.ImportFrom):
+                base = pkg
+                for _ in range(max(n.level - 1, 0)):
+                    base = base.rsplit(".", 1)[0]
+                target = (base + ("." + n.module if n.module else "")) if n.level else n.module
+                for a in n.names:
+                    sub = f"{target}.{a.name}"
+                    deps.add(sub if sub in files else target)
+            elif isinstance(n, ast.Import):
+                deps.update(a.name for a in n.names)
+        graph[mod] = {d for d in deps if d in files and d != mod}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected groups of more than one module (Tarjan, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out = []
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on.add(start)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                group = set()
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    group.add(w)
+                    if w == v:
+                        break
+                if len(group) > 1:
+                    out.append(group)
+    return out
+
+
+def test_no_import_circle_in_the_gate_the_transcript_and_the_dialects():
+    graph = _import_graph()
+    assert "workbench.gate.engine" not in graph["workbench.gate.walk"]   # it was a circle
+    touched = [g for g in _cycles(graph) if any(m.startswith(ROOMS) for m in g)]
+    assert touched == []
+
+
+def test_no_function_over_120_lines_in_these_rooms():
+    import ast
+    root = Path(__file__).resolve().parents[2]
+    long = []
+    for room in ROOMS:
+        base = root / room.replace(".", "/")
+        for p in ([base.with_suffix(".py")] if base.with_suffix(".py").exists()
+                  else base.rglob("*.py")):
+            for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                        n.end_lineno - n.lineno >= 120:
+                    long.append((str(p), n.name, n.end_lineno - n.lineno + 1))
+    assert long == []
