@@ -63,6 +63,8 @@ DEFAULT_LIMITS = Limits()
 # an algorithm (alignment budgets, compiled-schema sizes) stay beside their algorithm.
 
 TRANSCRIPT_MAX_CALLS = 100_000  # calls listed in a transcript answer (the count has all)
+TRANSCRIPT_FREE_PIECES = 10_000  # lines / events / array elements a transcript may hold whatever its size
+TRANSCRIPT_CHARS_PER_PIECE = 64  # beyond those, characters per value it must carry (memory ≤ 10× the text; real recordings carry ≥ 180)
 TRANSCRIPT_MAX_SPEC_FINDINGS = 200  # spec_schema findings in one answer
 TRANSCRIPT_FULL_SHAPES = 2000  # values checked against the spec in full before only their top-level shape is compared
 STREAM_MAX_ORDER_FINDINGS = 200  # stream_order findings in one answer

@@ -447,6 +447,7 @@ async function walkCall(r, call, index, report) {
   box.replaceChildren(h("p", { class: "muted" }, "Walking…"));
   const req = { item: got.item };
   if (got.schema) req.schema = got.schema;
+  if (got.dialect) req.dialect = got.dialect;   // the rules the listed verdict came from
   const a = await postLarge("/api/gate", req);
   const title = h("h3", { id: "call-walk-title" }, `Call ${index + 1}: ${call.name || "?"} walked through the gate`);
   const open = h("div", { class: "toolbar" },

@@ -7,7 +7,8 @@
 //                          the calls with their verdicts (a click walks one through the gate),
 //                          the findings grouped by severity with their places as links into the
 //                          input, a stream's timeline, a session's chain
-//   callItem(r, call, text, tools)  {item, schema}: the text to walk one call through the gate
+//   callItem(r, call, text, tools)  {item, schema, dialect}: what to walk one call through the gate
+//                          with (dialect: the rule table the server's verdict came from)
 //
 // Long lists (a 20 MB log) are shown a hundred rows at a time with "show more": the server did
 // the work, the page only lays out what is on screen.
@@ -128,8 +129,10 @@ function toolsIn(value) {
 
 /** The item text (and tools, when the pasted text carries them) to walk one call through the gate. */
 export function callItem(r, call, text, schemaText, cache = {}) {
-  let item = call.item ?? call.item_value;
-  if (typeof call.json === "string") item = call.json;
+  // `walk`: the item the server's dialect maps a call to when the gate does not walk it as it
+  // is (a Chat tool call: the Open Responses item with the choice's stop state)
+  let item = call.walk ?? call.item ?? call.item_value;
+  if (call.walk === undefined && typeof call.json === "string") item = call.json;
   if (item === undefined && (r.items || []).length) {
     item = r.items.find((it) => it && (it.call_id === call.call_id || (call.id && it.id === call.id)) && it.type === "function_call");
     if (!item) {  // a Chat stream: the rebuilt assistant message holds the tool call
@@ -141,19 +144,13 @@ export function callItem(r, call, text, schemaText, cache = {}) {
     root = pieceAt(r, text, call.line, cache);
     item = resolve(root, call.pointer);
   }
-  if (typeof item === "string" && call.dialect === "chat_completions") { try { item = JSON.parse(item); } catch { /* walked as written */ } }
-  if (item && typeof item === "object" && call.dialect === "chat_completions" && item.function) {
-    // the gate has no Chat dialect: walk the Open Responses item carrying the same call
-    item = { type: "function_call", id: item.id, call_id: item.id, name: item.function.name,
-      arguments: item.function.arguments, status: "completed" };
-  }
   let schema = schemaText || null;
   if (!schema && !cache.big) {
     const tools = toolsIn(root ?? (r.source === "json" ? pieceAt(r, text, 1, cache) : pieceAt(r, text, 2, cache))) ?? toolsIn(cache.whole);
     if (tools) schema = JSON.stringify(tools, null, 2);
   }
   if (item === undefined) return null;
-  return { item: typeof item === "string" ? item : JSON.stringify(item, null, 2), schema };
+  return { item: typeof item === "string" ? item : JSON.stringify(item, null, 2), schema, dialect: call.rules };
 }
 
 // ------------------------------------------------------------------ lists shown a chunk at a time

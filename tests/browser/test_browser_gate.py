@@ -11,8 +11,9 @@ import json
 import pytest
 
 from browser_helpers import own_page
-from workbench.gate.cases import CASES, SALES_SCHEMA, SESSION_CASES, TRANSCRIPT_CASES
-from workbench.web.paste import EXAMPLES, one_item
+from workbench.gallery import CASES, SESSION_CASES, TRANSCRIPT_CASES
+from workbench.gallery.items import SALES_SCHEMA
+from workbench.web.paste import one_item
 
 pytestmark = pytest.mark.browser
 
@@ -43,13 +44,13 @@ def open_case(page, name: str, verdict: str | None = None) -> None:
 
 
 ITEM_CASES = [c for c in CASES if one_item(c["item"])]
-REPORT_CASES = [c for c in CASES if not one_item(c["item"])] + TRANSCRIPT_CASES + SESSION_CASES + EXAMPLES
+REPORT_CASES = [c for c in CASES if not one_item(c["item"])] + TRANSCRIPT_CASES + SESSION_CASES
 
 
 def test_the_gallery_is_grouped_by_what_the_page_does():
     # a whole response and a Chat payload are transcripts on this page (their calls are listed)
     assert {c["name"] for c in CASES if not one_item(c["item"])} >= {"whole-response", "chat-completion"}
-    assert {c.get("kind") for c in REPORT_CASES} >= {"session", "stream"}
+    assert {c.get("kind") for c in REPORT_CASES} >= {"session", "transcript"}
     assert any(c.get("group") == "stream" for c in TRANSCRIPT_CASES)
 
 

@@ -15,7 +15,7 @@ import json
 import pytest
 
 from browser_helpers import own_page
-from workbench.gate.cases_agents import EXAMPLE_ACTION, LOOKUP_ORDER
+from workbench.gallery.agents import EXAMPLE_ACTION, LOOKUP_ORDER
 
 pytestmark = pytest.mark.browser
 

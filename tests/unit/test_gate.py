@@ -13,7 +13,7 @@ from jsonutil import altered
 
 from workbench.errors import WorkbenchError
 from workbench.gate import AGENTS_RULES, RULES, VERDICTS, Gate, gate, handle
-from workbench.gate.cases import CASES, SALES_SCHEMA
+from workbench.gallery.items import CASES, SALES_SCHEMA
 from workbench.limits import DEFAULT_LIMITS
 from workbench.jsontext import parse
 
@@ -569,11 +569,14 @@ def test_chat_completions_payload_has_equivalent_items(shared):
     assert c["name"] == "get_current_weather" and c["call_id"] == "call_abc123"
     assert c["verdict"] == "not_function_call"  # a Chat tool call is not an Open Responses item
     eq = c["equivalent"]
-    assert eq == {"type": "function_call", "call_id": "call_abc123", "name": "get_current_weather",
+    # the one Chat mapping (workbench.dialects.chat): the call's id is both ids, the status the
+    # choice's finish_reason implies; the same item the transcript gates and its walk walks
+    assert eq == {"type": "function_call", "id": "call_abc123", "call_id": "call_abc123",
+                  "name": "get_current_weather",
                   "arguments": "{\n\"location\": \"Boston, MA\"\n}", "status": "completed"}
     assert "comparison only" in c["equivalent_note"]
     assert json.loads(c["equivalent_json"]) == eq
-    assert c["equivalent_verdict"] == "missing_fields"  # no item id is invented
+    assert c["equivalent_verdict"] == "ok"
 
 
 def test_single_chat_tool_call_and_assistant_message():

@@ -11,7 +11,7 @@ import pytest
 
 from workbench.errors import WorkbenchError
 from workbench.gate import Gate, gate
-from workbench.gate.cases import NAMESPACE_TOOL, OK_ITEM, SALES_SCHEMA, SALES_TOOL
+from workbench.gallery.items import NAMESPACE_TOOL, OK_ITEM, SALES_SCHEMA, SALES_TOOL
 from workbench.jsontext import parse
 from workbench.tools import choose, read_tools
 
@@ -242,7 +242,7 @@ def test_arguments_warnings_are_the_ones_format_gives(client, arguments):
 
 
 def test_agents_arguments_warnings_come_with_the_item_text(client):
-    from workbench.gate.cases_agents import LOOKUP_ORDER, PASSING_ACTION
+    from workbench.gallery.agents import LOOKUP_ORDER, PASSING_ACTION
     item = dict(PASSING_ACTION, arguments={"order_id": "A-1042", "include_lines": True,
                                            "n": 12345678901234567890})
     text = json.dumps(item)

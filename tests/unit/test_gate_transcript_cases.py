@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.gate.cases import case_by_name
-from workbench.gate.cases_transcript import TRANSCRIPT_CASES
+from workbench.gallery import by_name as case_by_name
+from workbench.gallery.transcripts import TRANSCRIPT_CASES
 
 
 def test_every_group_has_a_case():

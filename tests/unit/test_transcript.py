@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from workbench.errors import WorkbenchError
-from workbench.gate.cases_agents import EXAMPLE_ACTION, EXAMPLE_REPORT, LOOKUP_ORDER
-from workbench.gate.cases_transcript import _call as gallery_call, _output as gallery_output
+from workbench.gallery.agents import EXAMPLE_ACTION, EXAMPLE_REPORT, LOOKUP_ORDER
+from workbench.gallery.transcripts import _call as gallery_call, _output as gallery_output
 from workbench.transcript import analyse
 from workbench.transcript.report import CODES, SEVERITY, edit_diff
 

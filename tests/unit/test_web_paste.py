@@ -11,10 +11,11 @@ import json
 import pytest
 
 from workbench.gate import handle as gate
-from workbench.gate.cases import CASES, SESSION_CASES, TRANSCRIPT_CASES
+from workbench import gallery
+from workbench.gallery import CASES, SESSION_CASES, TRANSCRIPT_CASES
 from workbench.limits import Limits
 from workbench.transcript import analyse
-from workbench.web.paste import EXAMPLES, gallery, one_item, report
+from workbench.web.paste import one_item, page_context, report
 
 
 def test_recorded_streams_and_transcripts_are_reports(shared):
@@ -70,19 +71,23 @@ def test_report_of_one_item_goes_back_to_the_gate():
     assert report({"item": CASES[0]["item"]}, Limits()) is None
 
 
-def test_examples_find_what_they_teach():
-    for case in EXAMPLES:
-        r = analyse(case["item"])
-        assert r["kind"] != "item"
+def test_the_stream_cases_find_what_they_teach():
+    streams = [c for c in TRANSCRIPT_CASES if c["group"] == "stream"]
+    assert "stream-arguments-mismatch" in {c["name"] for c in streams}   # was the page's own
+    for case in streams:
+        r = analyse(case["text"])
+        assert r["kind"] in ("response_stream", "chat_stream")
         assert set(case["findings"]) <= {f["code"] for f in r["findings"]}, case["name"]
 
 
 def test_gallery_groups():
-    cases, groups = gallery({"gallery": CASES, "transcripts": TRANSCRIPT_CASES, "sessions": SESSION_CASES})
+    ctx = page_context({})
+    cases, groups = ctx["gallery"], ctx["gallery_groups"]
     assert [g["key"] for g in groups] == ["item", "transcript", "stream", "session"]
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names))                 # each case once
-    assert set(names) == {c["name"] for c in CASES + TRANSCRIPT_CASES + SESSION_CASES + EXAMPLES}
+    assert set(names) == {c["name"] for c in CASES + TRANSCRIPT_CASES + SESSION_CASES}
+    assert cases is gallery.ALL
     assert sum(len(g["cases"]) for g in groups) == len(cases)
     by = {c["name"]: g["key"] for g in groups for c in g["cases"]}
     assert by["whole-response"] == by["transcript-near-miss"] == "transcript"

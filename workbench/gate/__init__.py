@@ -10,12 +10,12 @@ The package face; the rooms behind it:
 * :mod:`.walk` — the explained walk (steps, positions, the comparison with the original);
 * :mod:`.agents` — the Agents API answer: door 1's review, door 2's report, the tool_result;
 * :mod:`.sentences` — the explanations;  :mod:`.envelope` — what a pasted non-item is;
-* :mod:`.cases` — the page's gallery;  :mod:`.entry` — the ways in.
+* :mod:`.entry` — the ways in.  (The gallery of ready cases is :mod:`workbench.gallery`.)
 """
 
 from .engine import Gate
-from .entry import REQUEST, gate, gate_value, handle, page_context, prepare
+from .entry import REQUEST, gate, gate_value, handle, prepare
 from .rules import AGENTS_RULES, RULES, VERDICTS
 
-__all__ = ["REQUEST", "handle", "page_context", "Gate", "gate", "gate_value", "prepare", "RULES",
+__all__ = ["REQUEST", "handle", "Gate", "gate", "gate_value", "prepare", "RULES",
            "VERDICTS", "AGENTS_RULES"]

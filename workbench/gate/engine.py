@@ -15,14 +15,15 @@ each verdict calls its compiled validity check.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..jsontext import json_equal
 from ..limits import DEFAULT_LIMITS, Limits
 from .arguments import BAD, MISSING, parse_text, read_fast
 from .rules import AGENTS, AGENTS_BLOCKING_FIELDS, AGENTS_REQUIRED_FIELDS, BLOCKING_FIELDS, \
-    OPEN, REQUIRED_FIELDS
+    OPEN, REQUIRED_FIELDS, bad_fields  # noqa: F401  (bad_fields: read here before, kept)
 from .toolset import ToolSet
+from .walk import explain, explain_text
 
 
 def _blank(text: str | None) -> bool:
@@ -37,58 +38,64 @@ def dialect_of(item: Any, dialect: str) -> str:
     return dialect
 
 
-def bad_fields(item: dict, fields: tuple) -> list[str]:
-    """The fields of ``fields`` that are missing or not a non-empty string (rule 4 / 3)."""
-    get = item.get
-    return [f for f in fields if type(get(f)) is not str or not get(f)]
+class Decision(NamedTuple):
+    """What :func:`decide` found: the verdict, the dialect the item was read in, the parsed
+    arguments (``MISSING`` when not reached) and the chosen tool (or None) — what the walk
+    describes."""
+
+    verdict: str
+    dialect: str
+    arguments: Any = MISSING
+    tool: Any = None
 
 
-def decide(g: "Gate", item: Any, dialect: str = "auto", read_args=read_fast,
-           out: list | None = None) -> str:
-    """The verdict code.  With ``out`` (a list), also what the walk describes: ``out`` becomes
-    ``[dialect, arguments, tool]`` — the dialect the item was read in, the parsed arguments
-    (``MISSING`` when not reached) and the chosen tool (or None)."""
-    if out is not None:
-        out[:] = [dialect_of(item, dialect), MISSING, None]
-    if type(item) is not dict:
-        return "namespaced"
+def _format(item: dict, dialect: str, read_args, limits):
+    """The format step after the type (rules 3–6 / 3–4): the failing verdict or None, and the
+    parsed arguments."""
     get = item.get
-    if dialect == "auto":
-        dialect = AGENTS if "turn_id" in item else OPEN
-    t = get("type")
-    if type(t) is not str or ":" in t:
-        return "namespaced"
-    if t != "function_call":
-        return "not_function_call"
     if dialect == OPEN:
         if get("status") != "completed":
-            return "status"
+            return "status", MISSING
         for f in REQUIRED_FIELDS:
             v = get(f)
             if type(v) is not str or not v:
-                return "missing_fields"
+                return "missing_fields", MISSING
         a = get("arguments")
         if type(a) is not str:
-            return "arguments_type"
-        args = read_args(a, g.limits)
+            return "arguments_type", MISSING
+        args = read_args(a, limits)
         if args is BAD:
-            return "arguments_parse"
-    else:  # Agents API: no status rule; the pair and the name; arguments an object
-        for f in AGENTS_REQUIRED_FIELDS:
-            v = get(f)
-            if type(v) is not str or not v:
-                return "missing_fields"
-        args = get("arguments", MISSING)
-        if type(args) is not dict:
-            return "arguments_type"
+            return "arguments_parse", MISSING
+        return None, args
+    for f in AGENTS_REQUIRED_FIELDS:  # Agents API: no status rule; the pair and the name
+        v = get(f)
+        if type(v) is not str or not v:
+            return "missing_fields", MISSING
+    args = get("arguments", MISSING)
+    if type(args) is not dict:  # arguments an object
+        return "arguments_type", MISSING
+    return None, args
+
+
+def decide(g: "Gate", item: Any, dialect: str = "auto", read_args=read_fast) -> Decision:
+    """Run the rules in order; the first that fails decides (:class:`Decision`)."""
+    dialect = dialect_of(item, dialect)
+    if type(item) is not dict:
+        return Decision("namespaced", dialect)
+    t = item.get("type")
+    if type(t) is not str or ":" in t:
+        return Decision("namespaced", dialect)
+    if t != "function_call":
+        return Decision("not_function_call", dialect)
+    failed, args = _format(item, dialect, read_args, g.limits)
+    if failed is not None:
+        return Decision(failed, dialect)
     tools = g.tools
     tool = None if tools is None else tools.pick(item)
-    if out is not None:
-        out[1], out[2] = args, tool
     if tool is None and tools is not None:
-        return "unknown_tool"
+        return Decision("unknown_tool", dialect, args, tool)
     if type(args) is not dict:
-        return "arguments_schema"
+        return Decision("arguments_schema", dialect, args, tool)
     if tool is not None:
         checker = tool.checker
         if checker is None:
@@ -99,10 +106,10 @@ def decide(g: "Gate", item: Any, dialect: str = "auto", read_args=read_fast,
             except RecursionError:
                 fits = tool.fits(args)
         if not fits:
-            return "arguments_schema"
+            return Decision("arguments_schema", dialect, args, tool)
     if g.original is not MISSING and g.blocking_differences(item, dialect, args):
-        return "replay_mismatch"
-    return "ok"
+        return Decision("replay_mismatch", dialect, args, tool)
+    return Decision("ok", dialect, args, tool)
 
 
 class Gate:
@@ -187,17 +194,20 @@ class Gate:
 
     # -- the two ways in --------------------------------------------------------------
 
-    #: The verdict for a parsed item: ``gate.verdict(item, dialect="auto")`` is :func:`decide`
-    #: itself (with the fast arguments reader), so the verdict path is the engine, not a copy.
-    verdict = decide
+    def decide(self, item: Any, dialect: str = "auto", read_args=read_fast) -> Decision:
+        """:func:`decide` for this gate (the walk asks it with the strict arguments reader)."""
+        return decide(self, item, dialect, read_args)
+
+    def verdict(self, item: Any, dialect: str = "auto") -> str:
+        """The verdict for a parsed item: :func:`decide`'s (with the fast arguments reader),
+        so the verdict path is the engine, not a copy."""
+        return decide(self, item, dialect).verdict
 
     def report(self, item: Any, item_text: str | None = None, dialect: str = "auto") -> dict:
         """The explained walk for a parsed item (``item_text``: its exact text, for
         positions): the same dict as ``POST /api/gate`` without the pasted text's warnings."""
-        from .walk import explain
         return explain(self, item, item_text, dialect)
 
     def run(self, item_text: str, *, envelope: bool = True, dialect: str = "auto") -> dict:
         """The explained walk for one pasted item (text): the answer of ``POST /api/gate``."""
-        from .walk import explain_text
         return explain_text(self, item_text, envelope=envelope, dialect=dialect)

@@ -1,6 +1,6 @@
 """The ways into the gate: ``POST /api/gate`` (:func:`handle`), one pasted item as text
-(:func:`gate`), one already parsed item (:func:`gate_value`, for the transcript view), and the
-Gate page's context (:func:`page_context`)."""
+(:func:`gate`), one already parsed item (:func:`gate_value`, for the transcript view).  (The Gate
+page's context is the page's: :func:`workbench.web.paste.page_context`.)"""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from ..fields import Field, Fields
 from ..limits import DEFAULT_LIMITS, Limits
 from .arguments import MISSING
 from .engine import Gate
-from .rules import DIALECTS, RULES
+from .rules import DIALECTS
 
 
 def gate(item_text: str, schema_text: str | None = None, original_text: str | None = None, *,
@@ -83,23 +83,3 @@ def handle(body: dict, limits) -> dict:
                              "or Agents API action (a JSON object)", field="item", line=1,
                              column=1, offset=0)
     return gate(item, schema, original, dialect=dialect, limits=limits)
-
-
-def page_context(args) -> dict:
-    """What the Gate page's template needs beside form/result: the rules of both dialects,
-    the gallery (``gallery``: item cases; ``sessions``: Agents API session cases and
-    ``transcripts``: transcript and stream cases, both for the transcript view), and for ``/gate?case=NAME`` (works without JavaScript) the case loaded."""
-    from .cases import CASES, SESSION_CASES, TRANSCRIPT_CASES, case_by_name
-    from .rules import AGENTS_RULES
-    ctx: dict = {"rules": RULES, "agents_rules": AGENTS_RULES, "gallery": CASES,
-                 "sessions": SESSION_CASES, "transcripts": TRANSCRIPT_CASES, "case": None}
-    name = args.get("case") if args is not None else None
-    if name:
-        case = case_by_name(name)
-        if case is not None:
-            ctx["case"] = case
-            # a session case is for the transcript view; pasted here, the gate lists its calls
-            ctx["form"] = {"item": case.get("item", case.get("text", "")),
-                           "schema": case.get("schema", case.get("tools") or ""), "original": case.get("original", ""),
-                           "dialect": case.get("dialect", "auto")}
-    return ctx

@@ -14,25 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jsontext import locate_many, pointer_of
+from .. import dialects
+from ..dialects import agents, chat, open_responses
+from ..jsontext import dumps_value, locate_many, pointer_of
 from ..limits import ENVELOPE_MAX_LISTED as MAX_LISTED
 from ..limits import ENVELOPE_MAX_NODES as MAX_NODES
 
 
-_KIND_LABELS = {
-    "response": "a whole response",
-    "stream_event": "a streaming event",
-    "item_list": "a list of items",
-    "chat_completion": "a Chat Completions response",
-    "chat_completion_chunk": "a Chat Completions streaming chunk",
-    "chat_message": "a Chat Completions assistant message",
-    "chat_tool_call": "one Chat Completions tool call",
-    "chat_tool_message": "a Chat Completions tool answer",
-    "assistants_run": "an Assistants API run waiting for tool outputs",
-    "agents_session": "an Agents API session waiting for tool results",
-    "request": "a request body",
-    "container": "a JSON value that holds items",
-}
+_KIND_LABELS = dialects.LABELS
 
 _CHAT_NOTE = ("Chat Completions puts calls in choices[].message.tool_calls[] as {id, type: "
               "\"function\", function: {name, arguments}} and answers with {role: \"tool\", "
@@ -41,52 +30,10 @@ _CHAT_NOTE = ("Chat Completions puts calls in choices[].message.tool_calls[] as 
               "side.")
 
 EQUIVALENT_NOTE = ("For comparison only: the Open Responses function_call item that would carry "
-                   "the same call. Fields the other dialect does not have (the item id, and status "
-                   "where it is not known) are left out, not invented, so gating it as is stops at "
-                   "the first missing field.")
-
-
-def _classify(value: Any) -> str | None:
-    if isinstance(value, list):
-        return "item_list"
-    if not isinstance(value, dict):
-        return None
-    t = value.get("type")
-    if value.get("object") == "response" or (isinstance(value.get("output"), list)
-                                             and "type" not in value):
-        return "response"
-    if isinstance(t, str) and t.startswith("response.") and (
-            isinstance(value.get("response"), dict) or isinstance(value.get("item"), dict)):
-        return "stream_event"
-    if isinstance(value.get("choices"), list):
-        return "chat_completion_chunk" if value.get("object") == "chat.completion.chunk" \
-            else "chat_completion"
-    if t == "function" and isinstance(value.get("function"), dict):
-        return "chat_tool_call"
-    if "role" in value and "tool_calls" in value:
-        return "chat_message"
-    if value.get("role") == "tool" and "tool_call_id" in value:
-        return "chat_tool_message"
-    if "required_actions" in value or t == "agent.session.requires_action" or (
-            isinstance(value.get("session"), dict) and "required_actions" in value["session"]):
-        return "agents_session"
-    if "required_action" in value or t == "submit_tool_outputs":
-        return "assistants_run"
-    if isinstance(value.get("tools"), list) and isinstance(value.get("input"), list):
-        return "request"
-    return None
-
-
-def _call_dialect(node: dict, parent_key: Any) -> str | None:
-    t = node.get("type")
-    if t == "function_call":
-        if "turn_id" in node or isinstance(node.get("arguments"), dict):
-            return "agents_api"
-        return "open_responses"
-    fn = node.get("function")
-    if isinstance(fn, dict) and (t == "function" or parent_key == "tool_calls"):
-        return "chat_completions"
-    return None
+                   "the same call (for a Chat tool call, the item its walk walks: its id as both "
+                   "ids, the status its choice's finish_reason implies). Fields the other dialect "
+                   "does not have (an Agents action's status) are left out, not invented, so "
+                   "gating it as is stops at the first missing field.")
 
 
 def _find_calls(root: Any) -> tuple[list[tuple[list, dict, str]], int]:
@@ -101,7 +48,8 @@ def _find_calls(root: Any) -> tuple[list[tuple[list, dict, str]], int]:
         seen += 1
         if isinstance(node, dict):
             if parts:
-                dialect = _call_dialect(node, parent_key)
+                d = dialects.dialect_of_call(node, parent_key)
+                dialect = d.NAME if d is not None else None
                 if dialect is not None:
                     total += 1
                     if len(found) < MAX_LISTED:
@@ -119,51 +67,17 @@ def _find_calls(root: Any) -> tuple[list[tuple[list, dict, str]], int]:
     return found, total
 
 
-def _finish_status(root: Any, parts: list) -> str | None:
-    """For a Chat call inside choices[i], the status its finish_reason implies."""
-    if len(parts) >= 2 and parts[0] == "choices" and isinstance(parts[1], int):
-        try:
-            reason = root["choices"][parts[1]].get("finish_reason")
-        except (KeyError, IndexError, AttributeError, TypeError):
-            return None
-        if reason in ("tool_calls", "stop", "function_call"):
-            return "completed"
-        if reason == "length":
-            return "incomplete"
-    return None
-
-
 def equivalent_item(node: dict, dialect: str, root: Any = None, parts: list | None = None):
-    """The Open Responses function_call item for a Chat Completions or Agents API call."""
-    from ..jsontext import dumps_value
-    if dialect == "chat_completions":
-        fn = node.get("function") or {}
-        item: dict = {"type": "function_call"}
-        if "id" in node:
-            item["call_id"] = node["id"]
-        if "name" in fn:
-            item["name"] = fn["name"]
-        if "arguments" in fn:
-            item["arguments"] = fn["arguments"]
-        status = _finish_status(root, parts or [])
-        if status:
-            item["status"] = status
-        return item
-    if dialect == "agents_api":
-        item = {"type": "function_call"}
-        for k in ("call_id", "name"):
-            if k in node:
-                item[k] = node[k]
-        args = node.get("arguments")
-        if isinstance(args, (dict, list)):
-            item["arguments"] = dumps_value(args).decode("utf-8")
-        elif "arguments" in node:
-            item["arguments"] = args
-        return item
+    """The Open Responses function_call item for a Chat Completions or Agents API call: the
+    neutral call its dialect reads, written back as Open Responses."""
+    if dialect == chat.NAME:
+        return open_responses.write(chat.read_found(node, root, parts or []))
+    if dialect == agents.NAME:
+        return open_responses.write(agents.read_call(node))
     return None
 
 
-def _message(kind: str, total: int, listed: int, dialects: set) -> str:
+def _message(kind: str, total: int, listed: int, seen: set) -> str:
     label = _KIND_LABELS.get(kind, "not one item")
     if total == 0:
         msg = f"The pasted JSON is {label}, not one item, and holds no function call."
@@ -173,9 +87,9 @@ def _message(kind: str, total: int, listed: int, dialects: set) -> str:
         msg = (f"The pasted JSON is {label}, not one item: the verdict above is for the pasted "
                f"value as a whole. It holds {calls}{shown}; walk one of them through the gate.")
     if kind in ("chat_completion", "chat_completion_chunk", "chat_message", "chat_tool_call",
-                "chat_tool_message") or "chat_completions" in dialects:
+                "chat_tool_message") or "chat_completions" in seen:
         msg += " " + _CHAT_NOTE
-    if "agents_api" in dialects or kind == "agents_session":
+    if "agents_api" in seen or kind == "agents_session":
         msg += (" Agents API actions carry arguments as a JSON object and are answered with "
                 "{type: \"agent.session.input.tool_result\", turn_id, call_id, success, output | "
                 "error}, copying turn_id and call_id exactly.")
@@ -189,7 +103,7 @@ def describe(value: Any, text: str, gate=None) -> dict | None:
     """The envelope of a pasted value, or None when it is one item (or a plain value)."""
     if isinstance(value, dict) and value.get("type") == "function_call":
         return None
-    kind = _classify(value)
+    kind = dialects.envelope_kind(value)
     if kind == "chat_tool_call":
         found, total = [([], value, "chat_completions")], 1
     else:
@@ -201,16 +115,13 @@ def describe(value: Any, text: str, gate=None) -> dict | None:
     pointers = [pointer_of(parts) for parts, _, _ in found]
     spans = locate_many(text, pointers) if pointers else {}
     calls = []
-    dialects = set()
+    seen = set()
     for index, ((parts, node, dialect), pointer) in enumerate(zip(found, pointers)):
-        dialects.add(dialect)
+        seen.add(dialect)
         span = spans.get(pointer)
         json_text = text[span.start:span.end] if span else None
-        if dialect == "chat_completions":
-            fn = node.get("function") or {}
-            name, call_id = fn.get("name"), node.get("id")
-        else:
-            name, call_id = node.get("name"), node.get("call_id")
+        neutral = dialects.BY_NAME[dialect].read_call(node)
+        name, call_id = neutral.name, neutral.call_id
         call = {"index": index, "pointer": pointer, "dialect": dialect,
                 "name": name if isinstance(name, str) else None,
                 "call_id": call_id if isinstance(call_id, str) else None,
@@ -223,7 +134,6 @@ def describe(value: Any, text: str, gate=None) -> dict | None:
         if dialect in ("chat_completions", "agents_api"):
             eq = equivalent_item(node, dialect, value, parts)
             if eq is not None:
-                from ..jsontext import dumps_value
                 call["equivalent"] = eq
                 call["equivalent_json"] = dumps_value(eq).decode("utf-8")
                 call["equivalent_note"] = EQUIVALENT_NOTE
@@ -234,5 +144,5 @@ def describe(value: Any, text: str, gate=None) -> dict | None:
                         call["equivalent_verdict"] = None
         calls.append(call)
     return {"kind": kind, "label": _KIND_LABELS.get(kind, kind),
-            "message": _message(kind, total, len(calls), dialects),
+            "message": _message(kind, total, len(calls), seen),
             "total": total, "calls": calls}

@@ -178,3 +178,9 @@ AGENTS_STEP_TITLES = {"format": "is this a pending action with its pair and obje
 AGENTS_REQUIRED_FIELDS = ("turn_id", "call_id", "name")
 AGENTS_BLOCKING_FIELDS = ("type", "turn_id", "call_id", "name", "arguments")
 RESULT_TYPE = "agent.session.input.tool_result"
+
+
+def bad_fields(item: dict, fields: tuple) -> list[str]:
+    """The fields of ``fields`` that are missing or not a non-empty string (rule 4 / 3)."""
+    get = item.get
+    return [f for f in fields if type(get(f)) is not str or not get(f)]

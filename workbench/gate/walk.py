@@ -15,10 +15,10 @@ from ..errors import WorkbenchError
 from ..jsontext import escape_token, json_equal, line_cols, locate_many, pointer_of, split_pointer
 from . import agents
 from .arguments import MISSING, Explained, compare, parse_text
-from .engine import AGENTS, bad_fields, decide
-from .rules import (AGENTS_BLOCKING_FIELDS, AGENTS_REQUIRED_FIELDS, AGENTS_RULE,
+from .envelope import describe
+from .rules import (AGENTS, AGENTS_BLOCKING_FIELDS, AGENTS_REQUIRED_FIELDS, AGENTS_RULE,
                     AGENTS_STEP_RULES, AGENTS_STEP_TITLES, BLOCKING_FIELDS, REQUIRED_FIELDS, RULE,
-                    STEP_RULES, STEP_TITLES, rule_ref)
+                    STEP_RULES, STEP_TITLES, bad_fields, rule_ref)
 from .sentences import kind, ok_reason, pasted_headline, reason, short
 
 _NOTES = {
@@ -64,7 +64,6 @@ def explain_text(g, item_text: str, *, envelope: bool = True, dialect: str = "au
         result["schema_warnings"] = g.schema_warnings
     result["envelope"] = None
     if envelope:
-        from .envelope import describe
         env = describe(parsed.value, item_text, g)
         result["envelope"] = env
         if env is not None:
@@ -75,9 +74,7 @@ def explain_text(g, item_text: str, *, envelope: bool = True, dialect: str = "au
 
 def explain(g, item: Any, item_text: str | None, dialect: str = "auto") -> dict:
     reader = Explained(g.limits)
-    out: list = []
-    verdict = decide(g, item, dialect, reader, out)
-    dialect, args, tool = out
+    verdict, dialect, args, tool = g.decide(item, dialect, reader)
     w = _Walk(dialect)
     fmt = _format_step(w, item, item_text, verdict, reader)
     steps = [fmt]

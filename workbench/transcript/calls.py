@@ -6,13 +6,16 @@ unchanged: this module only calls it).
 * Agents API actions (``turn_id``): the gate's ``agents_api`` dialect — :meth:`Gates.agents`
   for a pending action (its door-2 ``report`` and the ``tool_result`` to send), and
   :meth:`Gates.agents_verdict` where only the verdict is read (history calls).
-* Chat Completions ``tool_calls``: the gate has no Chat dialect, so the call is gated as its
-  Open Responses equivalent (``status`` from the choice's ``finish_reason``: ``length`` means
-  cut off); the call's ``dialect`` stays ``chat_completions``.
+* Any call of the neutral model (:meth:`Gates.verdict_of`): its dialect's walkable item by its
+  dialect's rule table (:func:`workbench.dialects.walkable`) — a Chat Completions call is gated
+  as the Open Responses item carrying it (its ``status`` the choice's stop state), which is
+  also what "walk this call" walks (``walk`` in the answer).
 """
 
 from __future__ import annotations
 
+from .. import dialects
+from ..dialects.model import text_or_none
 from ..errors import WorkbenchError
 
 
@@ -39,18 +42,11 @@ class Gates:
     def verdict(self, item: dict) -> str:
         return self.gate.verdict(item, dialect="open_responses")
 
-    # -- Chat Completions --------------------------------------------------------------
+    # -- any call of the neutral model ---------------------------------------------------
 
-    def chat(self, call: dict, complete: bool | None) -> str:
-        fn = call.get("function") if isinstance(call.get("function"), dict) else {}
-        item = {"type": "function_call", "id": call.get("id"), "call_id": call.get("id"),
-                "name": fn.get("name"), "arguments": fn.get("arguments")}
-        if complete is not False:
-            item["status"] = "completed"
-        elif complete is False:
-            item["status"] = "incomplete"
-        item = {k: v for k, v in item.items() if v is not None}
-        return self.verdict(item)
+    def verdict_of(self, call) -> str:
+        """The verdict of a neutral call: its walkable item, by its dialect's rules."""
+        return self.gate.verdict(dialects.walkable(call), dialect=dialects.gate_dialect(call))
 
     # -- Agents API --------------------------------------------------------------------
 
@@ -67,20 +63,19 @@ class Gates:
         return self.gate.verdict(action, dialect="agents_api")
 
 
-def call_entry(where: dict, dialect: str, value: dict, verdict: str, **extra) -> dict:
-    """One entry of ``calls``."""
-    item = value
-    name = item.get("name")
-    call_id = item.get("call_id")
-    if dialect == "chat_completions":
-        fn = item.get("function") if isinstance(item.get("function"), dict) else {}
-        name, call_id = fn.get("name"), item.get("id")
-    out = {**where, "dialect": dialect, "name": name if isinstance(name, str) else None,
-           "call_id": call_id if isinstance(call_id, str) else None, "verdict": verdict,
-           "execute": verdict == "ok"}
-    if dialect == "agents_api":
-        out["turn_id"] = item.get("turn_id")
-    elif isinstance(item.get("id"), str) and dialect == "open_responses":
-        out["id"] = item["id"]
+def call_entry(call, verdict: str, **extra) -> dict:
+    """One entry of ``calls`` for a neutral call: ``rules`` is the gate's rule table that gave
+    the verdict (a walk of the call uses it); a call the gate does not walk as it is (a Chat
+    tool call) carries ``walk``, the item "walk this call" walks."""
+    out = {"dialect": call.dialect, "name": text_or_none(call.name),
+           "call_id": text_or_none(call.call_id), "verdict": verdict,
+           "execute": verdict == "ok", "rules": dialects.gate_dialect(call)}
+    if call.dialect == "agents_api":
+        out["turn_id"] = call.turn_id
+    elif isinstance(call.id, str) and call.dialect == "open_responses":
+        out["id"] = call.id
+    walk = dialects.walkable(call)
+    if walk is not call.item:
+        out["walk"] = walk
     out.update({k: v for k, v in extra.items() if v is not None})
     return out

@@ -1,5 +1,5 @@
-"""Chat Completions: a response (``choices[].message.tool_calls``), a request's ``messages``
-(answers are ``role: "tool"`` messages with ``tool_call_id``), and a chunk stream.
+"""Chat Completions chunk streams, rebuilt (the envelope itself, its calls and their stop state
+are :mod:`workbench.dialects.chat`'s).
 
 A stream's tool calls arrive as ``delta.tool_calls[]`` keyed by ``index``: the id and type in the
 first delta, the name and the arguments split across deltas.  Arguments are joined as they come.
@@ -12,70 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .items import Entry
+from ..dialects import chat as dialect
 from .read import Piece, Source
 from .report import Place, Report
 from .report import key as key_of
-
-
-def call_entry(tc: dict, place: Place, pos: int) -> Entry:
-    """The pairing's :class:`Entry` of one Chat tool call (``{id, type, function}``)."""
-    fn = tc.get("function") if type(tc.get("function")) is dict else {}
-    return Entry("call", place, pos, tc, call_id=tc.get("id"), name=fn.get("name"),
-                 args=fn.get("arguments"), dialect="chat_completions")
-
-
-def completion_entries(value: dict, piece: Piece, base: str, pos0: int = 0):
-    """(entries, calls) of a Chat Completions response: calls as (tool_call, place,
-    complete)."""
-    entries: list[Entry] = []
-    calls = []
-    choices = value.get("choices")
-    pos = pos0
-    for i, ch in enumerate(choices if isinstance(choices, list) else ()):
-        if type(ch) is not dict:
-            continue
-        msg = ch.get("message")
-        if type(msg) is not dict:
-            continue
-        complete = ch.get("finish_reason") not in ("length", "content_filter")
-        for j, tc in enumerate(msg.get("tool_calls") or () if isinstance(msg.get("tool_calls"), list)
-                               else ()):
-            if type(tc) is not dict:
-                continue
-            place = Place(piece, f"{base}/choices/{i}/message/tool_calls/{j}")
-            entries.append(call_entry(tc, place, pos))
-            calls.append((tc, place, complete))
-            pos += 1
-    return entries, calls
-
-
-def message_entries(messages: list[tuple[Any, Place]]):
-    """(entries, calls) of a list of Chat messages."""
-    entries: list[Entry] = []
-    calls = []
-    pos = 0
-    for m, place in messages:
-        if type(m) is not dict:
-            continue
-        tcs = m.get("tool_calls")
-        if isinstance(tcs, list) and tcs:
-            for j, tc in enumerate(tcs):
-                if type(tc) is not dict:
-                    continue
-                p = Place(place.piece, f"{place.pointer}/tool_calls/{j}")
-                entries.append(call_entry(tc, p, pos))
-                calls.append((tc, p, True))
-                pos += 1
-            continue
-        if m.get("role") == "tool":
-            entries.append(Entry("output", place, pos, m, call_id=m.get("tool_call_id"),
-                                 dialect="chat_completions"))
-        else:
-            entries.append(Entry("other", place, pos, m,
-                                 continues=m.get("role") not in ("system", "developer")))
-        pos += 1
-    return entries, calls
 
 
 # --------------------------------------------------------------------------- the stream
@@ -250,14 +190,13 @@ class ChatStream:
         return rows
 
     def rebuilt_calls(self):
-        """(tool_call, place, complete, item index) of every rebuilt call."""
+        """(tool_call, place, stop state, item index) of every rebuilt call."""
         out = []
         for k, (index, state) in enumerate(self.choices.items()):
             fr = self.finish.get(index)
             # finished: a finish_reason other than a cut-off one, or (without any finish_reason)
             # the stream's closing data: [DONE]
-            complete = (fr not in ("length", "content_filter")) if fr is not None else \
-                self.done_seen
+            status = dialect.stop_state(fr, finished=self.done_seen)
             for c in state["calls"]:
-                out.append((c.tool_call(), c.place, complete, k))
+                out.append((c.tool_call(), c.place, status, k))
         return out

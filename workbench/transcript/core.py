@@ -10,10 +10,11 @@ from ..fields import Field, Fields
 from ..limits import DEFAULT_LIMITS, Limits
 from ..runtime.deadline import Deadline
 from ..runtime.memory import collector_paused
+from ..dialects import agents, chat, open_responses
 from . import chat as chat_mod
 from . import spec as spec_mod
 from .calls import Gates, call_entry
-from .items import Entry, envelopes, pair, portable, states
+from .items import envelopes, pair, portable, states
 from .kinds import detect
 from .read import Places, Source, read, split_array
 from .report import Place, Report
@@ -47,12 +48,15 @@ class Context:
         self.chat_timeline = None
         self.spec = spec_mod.SpecCheck(self)
 
-    def call(self, place: Place, dialect: str, value: dict, verdict: str, *, exact=True,
-             **extra) -> dict | None:
+    def call(self, call, verdict: str | None = None, *, exact=True, **extra) -> dict | None:
+        """List a neutral call (its verdict: the gate's for its walkable item unless given)."""
         if len(self.calls) >= MAX_CALLS:
             self.calls_left_off += 1
             return None
-        entry = call_entry({}, dialect, value, verdict, **extra)
+        if verdict is None:
+            verdict = self.gates.verdict_of(call)
+        entry = call_entry(call, verdict, **extra)
+        place = call.place
         self.calls.append((place, entry, exact))
         if place.piece is not None:
             self.places.want(place.piece, place.pointer)
@@ -61,26 +65,7 @@ class Context:
 
 # --------------------------------------------------------------------------- Open Responses
 
-def or_entries(placed: list[tuple[Any, Place]], pos0: int = 0) -> list[Entry]:
-    entries = []
-    for pos, (it, place) in enumerate(placed, pos0):
-        if type(it) is not dict:
-            continue
-        t = it.get("type")
-        t = t if isinstance(t, str) else None
-        cid = it.get("call_id")
-        if t == "function_call_output" or (t is not None and t.endswith("_output") and
-                                           isinstance(cid, str)):
-            entries.append(Entry("output", place, pos, it, call_id=cid))
-        elif t == "function_call" or (isinstance(cid, str) and t != "message" and
-                                      "role" not in it):
-            entries.append(Entry("call", place, pos, it, call_id=it.get("call_id"),
-                                 id=it.get("id"), name=it.get("name"),
-                                 args=it.get("arguments"), status=it.get("status"),
-                                 turn_id=it.get("turn_id")))
-        else:
-            entries.append(Entry("other", place, pos, it, continues=t != "reasoning"))
-    return entries
+or_entries = open_responses.read_items
 
 
 STATUS_NOTE = ("The spec's rule: an input function_call (FunctionCallItemParam) may omit "
@@ -92,15 +77,15 @@ def gate_or_calls(ctx: Context, placed, *, items_index: bool = False,
                   inputs: bool = False) -> None:
     for i, (it, place) in enumerate(placed):
         ctx.deadline.check()
-        if type(it) is dict and it.get("type") == "function_call":
-            if "turn_id" in it or type(it.get("arguments")) is dict:
-                ctx.call(place, "agents_api", it, ctx.gates.agents_verdict(it), pending=False,
-                         item=i if items_index else None)
-            else:
-                verdict = ctx.gates.verdict(it)
-                ctx.call(place, "open_responses", it, verdict, item=i if items_index else None,
-                         note=STATUS_NOTE if verdict == "status" and inputs and
-                         "status" not in it else None)
+        if agents.is_call(it):
+            ctx.call(agents.read_call(it, place, i), pending=False,
+                     item=i if items_index else None)
+        elif open_responses.is_call(it):
+            c = open_responses.read_call(it, place, i)
+            verdict = ctx.gates.verdict_of(c)
+            ctx.call(c, verdict, item=i if items_index else None,
+                     note=STATUS_NOTE if verdict == "status" and inputs and
+                     "status" not in it else None)
 
 
 def _items_of(ctx: Context, value: Any, base: str) -> list[tuple[Any, Place]]:
@@ -216,8 +201,9 @@ def analyse_item(ctx: Context) -> None:
     if type(v) is dict and v.get("type") == "function_call" and "turn_id" in v:
         # one Agents API action on its own: pending by being pasted; door 2 from the gate
         r = ctx.gates.agents(v)
-        ctx.call(placed[0][1], "agents_api", v, r["verdict"], pending=True,
-                 report=r.get("report"), tool_result=r.get("tool_result"), reason=r.get("reason"))
+        ctx.call(agents.read_call(v, placed[0][1], 0, pending=True), r["verdict"], pending=True,
+                 report=r.get("report"), tool_result=r.get("tool_result"),
+                 reason=r.get("reason"))
         return
     gate_or_calls(ctx, placed)
     if type(v) is dict and isinstance(v.get("type"), str):
@@ -227,33 +213,32 @@ def analyse_item(ctx: Context) -> None:
 
 # --------------------------------------------------------------------------- Chat
 
-def _gate_chat(ctx: Context, calls, *, items_index: bool = False) -> None:
-    for entry in calls:
-        tc, place, complete = entry[:3]
+def _gate_chat(ctx: Context, entries: list, items: list | None = None) -> None:
+    """List the calls of ``entries`` (``items``: a rebuilt stream's item index of each)."""
+    calls = [e for e in entries if e.kind == "call"]
+    for k, c in enumerate(calls):
         ctx.deadline.check()
-        ctx.call(place, "chat_completions", tc, ctx.gates.chat(tc, complete),
-                 item=entry[3] if items_index and len(entry) > 3 else None,
-                 exact=not items_index)
+        ctx.call(c, item=items[k] if items is not None else None, exact=items is None)
 
 
-def _pair_chat(ctx: Context, entries: list[Entry], *, last_turn: bool) -> None:
+def _pair_chat(ctx: Context, entries: list, *, last_turn: bool) -> None:
     pair(entries, ctx.report, ctx.deadline, ctx.limits, last_turn=last_turn,
          call_word="tool call", output_word="tool message")
 
 
 def analyse_chat_completion(ctx: Context) -> None:
-    entries, calls = chat_mod.completion_entries(ctx.src.value, ctx.src.pieces[0], "")
+    entries = chat.read_completion(ctx.src.value, ctx.src.pieces[0], "")
     _pair_chat(ctx, entries, last_turn=True)
-    _gate_chat(ctx, calls)
+    _gate_chat(ctx, entries)
 
 
 def analyse_chat_messages(ctx: Context) -> None:
     placed = _listed(ctx, "messages")
     envelopes(placed, ctx.report, chat=True)
-    entries, calls = chat_mod.message_entries(placed)
+    entries = chat.read_messages(placed)
     _pair_chat(ctx, entries, last_turn=False)
     ctx.outputs += sum(1 for e in entries if e.kind == "output")
-    _gate_chat(ctx, calls)
+    _gate_chat(ctx, entries)
 
 
 def analyse_chat_stream(ctx: Context) -> None:
@@ -265,10 +250,11 @@ def analyse_chat_stream(ctx: Context) -> None:
     ctx.events = cs.events
     ctx.items = cs.items()
     ctx.chat_timeline = cs.timeline()
-    calls = cs.rebuilt_calls()
-    entries = [chat_mod.call_entry(tc, place, k) for k, (tc, place, _c, _i) in enumerate(calls)]
+    rebuilt = cs.rebuilt_calls()
+    entries = [chat.read_call(tc, place, k, status) for k, (tc, place, status, _i)
+               in enumerate(rebuilt)]
     _pair_chat(ctx, entries, last_turn=True)
-    _gate_chat(ctx, calls, items_index=True)
+    _gate_chat(ctx, entries, [i for *_rest, i in rebuilt])
 
 
 # --------------------------------------------------------------------------- Responses streams
@@ -296,7 +282,7 @@ def analyse_response_stream(ctx: Context) -> None:
     segments = _segments(src.order)
     all_slots = []
     all_placed = []
-    entries: list[Entry] = []
+    entries: list = []
     before = len(ctx.report.findings)
     for k, order in enumerate(segments):
         rs = ResponsesStream(src, ctx.report, ctx.deadline, order=order)
@@ -317,8 +303,8 @@ def analyse_response_stream(ctx: Context) -> None:
     pair(entries, ctx.report, ctx.deadline, ctx.limits, last_turn=True)
     ctx.outputs += sum(1 for e in entries if e.kind == "output")
     for i, (it, place) in enumerate(all_placed):
-        if type(it) is dict and it.get("type") == "function_call":
-            ctx.call(place, "open_responses", it, ctx.gates.verdict(it), item=i,
+        if open_responses.is_call(it):
+            ctx.call(open_responses.read_call(it, place, i), item=i,
                      exact=all_slots[i].done_piece is not None)
     ctx.spec.events(src.pieces)  # the items are checked inside their output_item events
     # findings about an item's place belong to its timeline row

@@ -1,174 +1,245 @@
 """The checks between items of every kind: pairing of calls and outputs, the state machine of a
 response, the two envelopes, the portable core (``transcript-rules.md``).
 
-Every kind is first turned into a list of :class:`Entry` (a call, an output, or another item
-that shows the transcript went on), so one pairing walk serves Open Responses items, Chat
-messages, rebuilt streams and Agents sessions alike.
+Every kind is first read by its dialect (:mod:`workbench.dialects`) into the neutral model (a
+:class:`~workbench.dialects.model.Call`, an ``Output``, an ``Other`` item that shows the
+transcript went on), so one pairing walk serves Open Responses items, Chat messages, rebuilt
+streams and Agents sessions alike.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..gate.arguments import compare as same_arguments
 from ..limits import NEAR_MISS_BUDGET, Limits
-from .report import Place, Report, edit_diff, show_diff
+from ..dialects import chat, open_responses
+from .report import SEVERITY, Place, Report, edit_diff, show_diff
 
 CORE_TYPES = frozenset({"message", "function_call", "function_call_output"})
-
-
-class Entry:
-    """One item as the pairing sees it: ``kind`` is ``call``, ``output`` or ``other``."""
-
-    __slots__ = ("kind", "call_id", "id", "name", "args", "status", "place", "dialect",
-                 "turn_id", "pos", "item", "answered", "label", "continues")
-
-    def __init__(self, kind, place, pos, item=None, *, call_id=None, id=None, name=None,
-                 args=None, status=None, dialect="open_responses", turn_id=None, label="item",
-                 continues=True):
-        self.kind, self.place, self.pos, self.item = kind, place, pos, item
-        self.call_id, self.id, self.name, self.args = call_id, id, name, args
-        self.status, self.dialect, self.turn_id = status, dialect, turn_id
-        self.answered: list[Entry] = []
-        self.label = label
-        self.continues = continues  # an item after a call that shows the transcript went on
 
 
 def _q(v: Any) -> str:
     return f'"{v}"' if isinstance(v, str) else str(v)
 
 
-def _rel(role: str, e: Entry) -> tuple:
+def _rel(role: str, e) -> tuple:
     return (role, e.place, {"call_id": e.call_id if isinstance(e.call_id, str) else None,
                             "turn_id": e.turn_id})
 
 
-def pair(entries: list[Entry], report: Report, deadline, limits: Limits, *,
+class Pairing:
+    """What the pairing checks share for one transcript: the calls by call_id and by item id,
+    the words for a call and an output in this dialect, and the near-miss budget."""
+
+    def __init__(self, entries, report: Report, deadline, limits: Limits, *, last_turn: bool,
+                 call_word: str, output_word: str, earlier: bool):
+        self.entries, self.report, self.deadline, self.limits = entries, report, deadline, limits
+        self.last_turn, self.earlier = last_turn, earlier
+        self.call_word, self.output_word = call_word, output_word
+        self.by_call_id: dict[str, list] = {}
+        self.by_item_id: dict = {}
+        self.budget = [NEAR_MISS_BUDGET]
+        self.ids_by_len: dict[int, list[str]] = {}
+
+    def add(self, code: str, message: str, place, related=()):
+        return self.report.add(code, message, place, related)
+
+
+# The pairing table of transcript-rules.md as registered checks: (code, function) in the order
+# they are tried.  A call check returns True when it settled the call (no later check sees it);
+# an output check returns True when it claimed the output; a "left" check sees each call no
+# output answered.  The severity of each code is report.SEVERITY's.
+CALL_CHECKS: list[tuple[str, Callable]] = []
+OUTPUT_CHECKS: list[tuple[str, Callable]] = []
+LEFT_CHECKS: list[tuple[str, Callable]] = []
+
+
+def _check(table: list, code: str):
+    def register(fn):
+        assert code in SEVERITY, code
+        table.append((code, fn))
+        return fn
+    return register
+
+
+@_check(CALL_CHECKS, "empty_call_id")
+def _call_empty_id(p: Pairing, c) -> bool:
+    if c.call_id != "":
+        return not isinstance(c.call_id, str)   # no call_id string: nothing to pair
+    p.add("empty_call_id", f"This {p.call_word} has an empty call_id: no {p.output_word} "
+          "can ever be matched to it; the provider must mint a non-empty id.",
+          c.place.child("/call_id"))
+    return True
+
+
+@_check(CALL_CHECKS, "duplicate_replay")
+def _call_seen_before(p: Pairing, c) -> bool:
+    """A call_id seen before: the same call again (duplicate_replay, when name, turn and
+    arguments agree as the gate's replay rule compares them) or another call
+    (duplicate_call_id)."""
+    same = p.by_call_id.setdefault(c.call_id, [])
+    if same:
+        first = same[0]
+        rel = [_rel("first", first), _rel("second", c)]
+        if first.name == c.name and same_arguments(first.args, c.args, p.limits) and \
+                first.turn_id == c.turn_id:
+            p.add("duplicate_replay",
+                  f"The same call (call_id {_q(c.call_id)}, {c.name}) appears twice: "
+                  "replaying it runs the tool twice; drop the repeated copy.",
+                  c.place.child("/call_id"), rel)
+        else:
+            p.add("duplicate_call_id",
+                  f"Two different calls share call_id {_q(c.call_id)} (first "
+                  f"{first.name}, then {c.name}): an output cannot say which one it "
+                  "answers. Give each call its own id before replaying (a provider "
+                  "reusing call_0 across turns is the classic case).",
+                  c.place.child("/call_id"), rel)
+    same.append(c)
+    if isinstance(c.id, str) and c.id and c.id != c.call_id:
+        p.by_item_id.setdefault(c.id, c)
+    return True
+
+
+@_check(OUTPUT_CHECKS, "empty_call_id")
+def _output_empty_id(p: Pairing, o) -> bool:
+    if o.call_id != "":
+        return False
+    p.add("empty_call_id", f"This {p.output_word} has an empty call_id: it answers no "
+          "call. Copy the call's call_id exactly.", o.place.child("/call_id"))
+    return True
+
+
+@_check(OUTPUT_CHECKS, "orphan_output")
+def _output_without_id(p: Pairing, o) -> bool:
+    if isinstance(o.call_id, str):
+        return False
+    p.add("orphan_output", f"This {p.output_word} has no call_id string, so it answers "
+          "no call. Copy the call's call_id exactly.", o.place)
+    return True
+
+
+@_check(OUTPUT_CHECKS, "output_before_call")
+def _output_before_call(p: Pairing, o) -> bool:
+    matches = p.by_call_id.get(o.call_id)
+    if not matches or any(c.pos < o.pos for c in matches):
+        return False
+    c = matches[0]
+    p.add("output_before_call",
+          f"This {p.output_word} for call_id {_q(o.call_id)} comes before its {p.call_word}: "
+          f"move it after the {p.call_word}; a provider reads the items in order.",
+          o.place.child("/call_id"), [_rel("call", c)])
+    c.answered.append(o)
+    return True
+
+
+@_check(OUTPUT_CHECKS, "duplicate_output")
+def _output_answers(p: Pairing, o) -> bool:
+    """An output of a call before it: the answer (a second answer is duplicate_output)."""
+    matches = p.by_call_id.get(o.call_id)
+    if not matches:
+        return False
+    c = [c for c in matches if c.pos < o.pos][-1]
+    if c.answered:
+        p.add("duplicate_output",
+              f"A second {p.output_word} answers call_id {_q(o.call_id)} ({c.name}): keep "
+              "one answer per call.", o.place.child("/call_id"),
+              [_rel("call", c), _rel("first", c.answered[0])])
+    c.answered.append(o)
+    return True
+
+
+@_check(OUTPUT_CHECKS, "output_keyed_by_item_id")
+def _output_by_item_id(p: Pairing, o) -> bool:
+    target = p.by_item_id.get(o.call_id)
+    if target is None:
+        return False
+    p.add("output_keyed_by_item_id",
+          f"This {p.output_word} uses {_q(o.call_id)}, the item id of the call "
+          f"{target.name}, not its call_id {_q(target.call_id)}: the id names the "
+          f"stored item, call_id pins the answer. Use {_q(target.call_id)}.",
+          o.place.child("/call_id"), [_rel("call", target)])
+    target.answered.append(o)
+    return True
+
+
+@_check(OUTPUT_CHECKS, "near_miss_id")
+def _output_near_miss(p: Pairing, o) -> bool:
+    near = _near(o.call_id, p.ids_by_len, p.budget)
+    if near is None:
+        return False
+    meant, diff = near
+    c = p.by_call_id[meant][0]
+    p.add("near_miss_id",
+          f"This {p.output_word}'s call_id {_q(o.call_id)} matches no call, but is "
+          f"{len(diff)} edit{'s' if len(diff) != 1 else ''} from {_q(meant)} "
+          f"({c.name}): {show_diff(diff)}. Copy the call_id character for "
+          "character.", o.place.child("/call_id"),
+          [("call", c.place, {"call_id": meant, "diff": diff})])
+    return True
+
+
+@_check(OUTPUT_CHECKS, "orphan_output")
+def _output_orphan(p: Pairing, o) -> bool:
+    if p.earlier:   # the history continues a stored response: its call may be there
+        return True
+    p.add("orphan_output",
+          f"This {p.output_word}'s call_id {_q(o.call_id)} matches no {p.call_word} before it: "
+          f"its {p.call_word} is gone (dropped or cut from the history). Remove the "
+          f"{p.output_word} or restore its {p.call_word}.", o.place.child("/call_id"))
+    return True
+
+
+@_check(LEFT_CHECKS, "unanswered_call")
+def _left_unanswered(p: Pairing, c, last_pos: int) -> bool:
+    if p.last_turn or c.pos >= last_pos:
+        return False
+    p.add("unanswered_call",
+          f"The {p.call_word} {c.name} (call_id {_q(c.call_id)}) has no {p.output_word}, "
+          f"yet the transcript goes on after it: add its {p.output_word} right after "
+          "it, or a provider will refuse the history.", c.place, [_rel("call", c)])
+    return True
+
+
+@_check(LEFT_CHECKS, "pending_call")
+def _left_pending(p: Pairing, c, last_pos: int) -> bool:
+    p.add("pending_call",
+          f"The {p.call_word} {c.name} (call_id {_q(c.call_id)}) is in the last turn "
+          f"and still to be answered: gate it, run the tool, and send its "
+          f"{p.output_word} with the same call_id.", c.place)
+    return True
+
+
+def pair(entries: list, report: Report, deadline, limits: Limits, *,
          last_turn: bool = False, call_word: str = "call", output_word: str = "output",
          earlier: bool = False) -> None:
-    """The pairing table of ``transcript-rules.md`` over ``entries`` (in transcript order).
-    ``last_turn``: every call is in the last turn (a response's own output).  ``earlier``: the
-    history continues a stored response (``previous_response_id``), so an output may answer a
-    call that is not in the text: no ``orphan_output`` then.  Two calls with one call_id are
-    the same call (``duplicate_replay``) when name, turn and arguments agree, the arguments
-    compared as the gate's replay rule compares them (parsed, exact numbers)."""
-    by_call_id: dict[str, list[Entry]] = {}
-    by_item_id: dict[str, Entry] = {}
+    """The pairing table of ``transcript-rules.md`` over ``entries`` (the neutral model, in
+    transcript order), as the registered checks above.  ``last_turn``: every call is in the
+    last turn (a response's own output).  ``earlier``: the history continues a stored
+    response (``previous_response_id``), so an output may answer a call that is not in the
+    text: no ``orphan_output`` then.  Two calls with one call_id are the same call
+    (``duplicate_replay``) when name, turn and arguments agree, the arguments compared as
+    the gate's replay rule compares them (parsed, exact numbers)."""
+    p = Pairing(entries, report, deadline, limits, last_turn=last_turn, call_word=call_word,
+                output_word=output_word, earlier=earlier)
     calls = [e for e in entries if e.kind == "call"]
     for c in calls:
         deadline.check()
-        if c.call_id == "":
-            report.add("empty_call_id", f"This {call_word} has an empty call_id: no {output_word} "
-                       "can ever be matched to it; the provider must mint a non-empty id.",
-                       c.place.child("/call_id"))
-            continue
-        if not isinstance(c.call_id, str):
-            continue
-        same = by_call_id.setdefault(c.call_id, [])
-        if same:
-            first = same[0]
-            if first.name == c.name and same_arguments(first.args, c.args, limits) and \
-                    first.turn_id == c.turn_id:
-                report.add("duplicate_replay",
-                           f"The same call (call_id {_q(c.call_id)}, {c.name}) appears twice: "
-                           "replaying it runs the tool twice; drop the repeated copy.",
-                           c.place.child("/call_id"),
-                           [_rel("first", first), _rel("second", c)])
-            else:
-                report.add("duplicate_call_id",
-                           f"Two different calls share call_id {_q(c.call_id)} (first "
-                           f"{first.name}, then {c.name}): an output cannot say which one it "
-                           "answers. Give each call its own id before replaying (a provider "
-                           "reusing call_0 across turns is the classic case).",
-                           c.place.child("/call_id"),
-                           [_rel("first", first), _rel("second", c)])
-        same.append(c)
-        if isinstance(c.id, str) and c.id and c.id != c.call_id:
-            by_item_id.setdefault(c.id, c)
-    budget = [NEAR_MISS_BUDGET]
-    ids_by_len: dict[int, list[str]] = {}
-    for cid in by_call_id:
-        ids_by_len.setdefault(len(cid), []).append(cid)
-
+        any(fn(p, c) for _code, fn in CALL_CHECKS)
+    for cid in p.by_call_id:
+        p.ids_by_len.setdefault(len(cid), []).append(cid)
     for o in entries:
-        if o.kind != "output":
-            continue
-        deadline.check()
-        cid = o.call_id
-        here = o.place.child("/call_id")
-        if cid == "":
-            report.add("empty_call_id", f"This {output_word} has an empty call_id: it answers no "
-                       "call. Copy the call's call_id exactly.", here)
-            continue
-        if not isinstance(cid, str):
-            report.add("orphan_output", f"This {output_word} has no call_id string, so it answers "
-                       "no call. Copy the call's call_id exactly.", o.place)
-            continue
-        matches = by_call_id.get(cid)
-        if matches:
-            before = [c for c in matches if c.pos < o.pos]
-            if not before:
-                c = matches[0]
-                report.add("output_before_call",
-                           f"This {output_word} for call_id {_q(cid)} comes before its {call_word}: "
-                           f"move it after the {call_word}; a provider reads the items in order.",
-                           here, [_rel("call", c)])
-                c.answered.append(o)
-                continue
-            c = before[-1]
-            if c.answered:
-                report.add("duplicate_output",
-                           f"A second {output_word} answers call_id {_q(cid)} ({c.name}): keep "
-                           "one answer per call.", here,
-                           [_rel("call", c), _rel("first", c.answered[0])])
-            c.answered.append(o)
-            continue
-        target = by_item_id.get(cid)
-        if target is not None:
-            report.add("output_keyed_by_item_id",
-                       f"This {output_word} uses {_q(cid)}, the item id of the call "
-                       f"{target.name}, not its call_id {_q(target.call_id)}: the id names the "
-                       f"stored item, call_id pins the answer. Use {_q(target.call_id)}.",
-                       here, [_rel("call", target)])
-            target.answered.append(o)
-            continue
-        near = _near(cid, ids_by_len, budget)
-        if near is not None:
-            meant, diff = near
-            c = by_call_id[meant][0]
-            report.add("near_miss_id",
-                       f"This {output_word}'s call_id {_q(cid)} matches no call, but is "
-                       f"{len(diff)} edit{'s' if len(diff) != 1 else ''} from {_q(meant)} "
-                       f"({c.name}): {show_diff(diff)}. Copy the call_id character for "
-                       "character.", here,
-                       [("call", c.place, {"call_id": meant, "diff": diff})])
-            continue
-        if earlier:
-            continue
-        report.add("orphan_output",
-                   f"This {output_word}'s call_id {_q(cid)} matches no {call_word} before it: its "
-                   f"{call_word} is gone (dropped or cut from the history). Remove the "
-                   f"{output_word} or restore its {call_word}.", here)
-
-    # calls left without an answer
+        if o.kind == "output":
+            deadline.check()
+            any(fn(p, o) for _code, fn in OUTPUT_CHECKS)
+    # calls left without an answer (a call that is not complete is a state finding)
     later = [e.pos for e in entries if e.kind != "call" and e.continues]
     last_pos = max(later) if later else -1
     for c in calls:
-        if c.answered or not isinstance(c.call_id, str) or c.call_id == "":
+        if c.answered or not isinstance(c.call_id, str) or c.call_id == "" or \
+                c.status not in (None, "completed"):
             continue
-        if c.status not in (None, "completed"):
-            continue  # a call that is not complete is a state finding, not a pairing one
-        if not last_turn and c.pos < last_pos:
-            report.add("unanswered_call",
-                       f"The {call_word} {c.name} (call_id {_q(c.call_id)}) has no {output_word}, "
-                       f"yet the transcript goes on after it: add its {output_word} right after "
-                       "it, or a provider will refuse the history.",
-                       c.place, [_rel("call", c)])
-        else:
-            report.add("pending_call",
-                       f"The {call_word} {c.name} (call_id {_q(c.call_id)}) is in the last turn "
-                       f"and still to be answered: gate it, run the tool, and send its "
-                       f"{output_word} with the same call_id.", c.place)
+        any(fn(p, c, last_pos) for _code, fn in LEFT_CHECKS)
 
 
 def _near(cid: str, ids_by_len: dict, budget: list) -> tuple[str, list] | None:
@@ -231,15 +302,8 @@ def states(items: list[tuple[Any, Place]], status: Any, status_place: Place | No
 
 # --------------------------------------------------------------------------- envelopes
 
-def chat_shaped(v: Any) -> bool:
-    return type(v) is dict and (v.get("role") == "tool" or "tool_calls" in v or
-                                "tool_call_id" in v or
-                                (v.get("type") == "function" and type(v.get("function")) is dict))
-
-
-def responses_shaped(v: Any) -> bool:
-    return type(v) is dict and isinstance(v.get("type"), str) and (
-        v["type"] in ("function_call", "function_call_output") or "call_id" in v)
+chat_shaped = chat.shaped
+responses_shaped = open_responses.shaped
 
 
 def envelopes(items: list[tuple[Any, Place]], report: Report, *, chat: bool) -> None:

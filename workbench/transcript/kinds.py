@@ -1,47 +1,29 @@
-"""Which kind of transcript was pasted (the kinds table of ``transcript-rules.md``)."""
+"""Which kind of transcript was pasted (the kinds table of ``transcript-rules.md``): one JSON
+value is told by the one classifier (:func:`workbench.dialects.classify`), a list of values
+(a JSON array, JSON Lines, SSE) by what most of its first values are."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .items import chat_shaped
+from ..dialects import agents, chat, classify, open_responses
 from .read import Source
 
-
-def _is_event(v: Any) -> bool:
-    return type(v) is dict and isinstance(v.get("type"), str) and (
-        v["type"].startswith("response.") or v["type"] == "error")
+is_session = agents.is_session
 
 
-def _is_chunk(v: Any) -> bool:
-    if type(v) is not dict:
-        return False
-    if v.get("object") == "chat.completion.chunk":
-        return True
-    ch = v.get("choices")
-    return isinstance(ch, list) and any(type(c) is dict and "delta" in c for c in ch)
-
-
-def _is_agents_event(v: Any) -> bool:
-    return type(v) is dict and isinstance(v.get("type"), str) and v["type"].startswith(
-        "agent.session")
-
-
-def is_session(v: Any) -> bool:
-    if type(v) is not dict:
-        return False
-    if isinstance(v.get("session"), dict) and (isinstance(v.get("events"), list)
-                                               or _is_agents_event(v)):
-        return True
-    if _is_agents_event(v) or "required_actions" in v:
-        return True
-    if "type" not in v and "turn_id" in v and "call_id" in v and "success" in v:
-        return True  # a tool_result written without its type
-    if isinstance(v.get("object"), str) and v["object"].startswith("agent"):
-        return True
-    agent = v.get("agent")
-    return type(agent) is dict and any(k in v for k in ("input", "items", "environment",
-                                                        "status", "required_actions"))
+def _vote(v: dict) -> str | None:
+    if agents.is_event(v) or agents.is_session(v):
+        return "agents_session"
+    if open_responses.is_event(v):
+        return "response_stream"
+    if chat.is_chunk(v):
+        return "chat_stream"
+    if chat.shaped(v) and not isinstance(v.get("type"), str):
+        return "chat_messages"
+    if isinstance(v.get("type"), str):
+        return "item_list"
+    return None
 
 
 def _list_kind(values: list, form: str) -> str:
@@ -51,20 +33,13 @@ def _list_kind(values: list, form: str) -> str:
     between Chat messages and typed items to the items (as before)."""
     if not values:
         return "response_stream" if form == "sse" else "item_list"
-    dicts = [v for v in values[:500] if type(v) is dict]  # the first ones tell the kind
     votes = {"agents_session": 0, "response_stream": 0, "chat_stream": 0, "chat_messages": 0,
              "item_list": 0}
-    for v in dicts:
-        if _is_agents_event(v) or is_session(v):
-            votes["agents_session"] += 1
-        elif _is_event(v):
-            votes["response_stream"] += 1
-        elif _is_chunk(v):
-            votes["chat_stream"] += 1
-        elif chat_shaped(v) and not isinstance(v.get("type"), str):
-            votes["chat_messages"] += 1
-        elif isinstance(v.get("type"), str):
-            votes["item_list"] += 1
+    for v in values[:500]:  # the first ones tell the kind
+        if type(v) is dict:
+            k = _vote(v)
+            if k is not None:
+                votes[k] += 1
     if form == "sse" and not votes["chat_stream"] and not votes["agents_session"]:
         return "response_stream"
     best = max(votes.values())
@@ -82,21 +57,9 @@ def detect(src: Source) -> str:
     v = src.value
     if isinstance(v, list):
         return _list_kind(v, "json")
-    if type(v) is not dict:
-        return "item"
-    if is_session(v):
-        return "agents_session"
-    if v.get("object") == "response" or (isinstance(v.get("output"), list) and
-                                         ("status" in v or "type" not in v)):
-        return "response"
-    if _is_chunk(v):
-        return "chat_stream"
-    if isinstance(v.get("choices"), list):
-        return "chat_completion"
-    if isinstance(v.get("messages"), list):
-        return "chat_messages"
-    if "input" in v and (isinstance(v["input"], (list, str))) and "type" not in v:
-        return "item_list"
-    if _is_event(v):
-        return "response_stream"
-    return "item"
+    return classify(v)
+
+
+def kind_of_value(v: Any) -> str:
+    """The kind of one parsed JSON value, a list included."""
+    return _list_kind(v, "json") if isinstance(v, list) else classify(v)

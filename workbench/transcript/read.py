@@ -13,13 +13,14 @@ A stream is text, not JSON: a line that is neither an SSE field nor JSON is kept
 from __future__ import annotations
 
 import bisect
-
 import re
+from array import array
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import WorkbenchError
 from ..jsontext import LineIndex, locate_many, parse
+from ..limits import TRANSCRIPT_CHARS_PER_PIECE, TRANSCRIPT_FREE_PIECES
 
 SSE_FIELDS = ("data", "event", "id", "retry")
 _SSE_LINE = re.compile(r"(?:data|event|id|retry)(?::|$)|:")
@@ -62,14 +63,31 @@ class Source:
         self.value: Any = None
         self.line_count = 0
         self.order: list[tuple[int, str, Any]] = []  # (line, "piece" | "done" | "bad", ref)
+        # the JSON texts still to parse (read into pieces by _settle), kept compact
+        self.todo_texts: list[str] = []
+        self.todo_at = array("q")
+        self.todo_names: dict[int, str] = {}
+        self.budget = piece_budget(text)
 
 
 def _load(text: str, limits, field="text"):
     return parse(text, field=field, max_depth=limits.max_depth, warnings=False).value
 
 
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def one_line_ending(text: str) -> str:
+    """``text`` with each lone CR (a line ending SSE allows beside LF and CRLF, and old logs
+    use) written as LF: the same length, so every offset stays where it was, and every reader
+    and the line index see its lines."""
+    return _LONE_CR.sub("\n", text) if "\r" in text else text
+
+
 def read(text: str, limits, deadline) -> Source:
-    """Read ``text`` as one JSON value, JSON Lines or SSE (in that order of preference)."""
+    """Read ``text`` as one JSON value, JSON Lines or SSE (in that order of preference).  Line
+    endings may be LF, CRLF or CR (:func:`one_line_ending`)."""
+    text = one_line_ending(text)
     body = text.strip()
     if not body:
         raise WorkbenchError("parse_error", "The text is empty: paste a response, an item list, "
@@ -89,6 +107,11 @@ def read(text: str, limits, deadline) -> Source:
                 raise exc  # a document with a mistake, not JSON Lines
             return src
         src = Source(text, "json")
+        widest = len(value) if type(value) is list else max(
+            (len(v) for v in value.values() if type(v) is list), default=0) \
+            if type(value) is dict else 0
+        if widest >= src.budget:
+            raise over_budget(src, 1, 0)
         src.value = value
         src.pieces.append(Piece(value, 0, len(text), 1))
         src.order.append((1, "piece", src.pieces[0]))
@@ -119,7 +142,7 @@ def split_array(src: Source) -> list[Piece]:
 
 
 def _lines(text: str):
-    """(line number, start offset, content without the line break) of every line."""
+    """(line number, start offset, end offset without the line break) of every line."""
     n = 0
     pos = 0
     size = len(text)
@@ -136,25 +159,62 @@ def _lines(text: str):
         pos = end + 1
 
 
+def piece_budget(text: str) -> int:
+    """How many values (lines, events, array elements) a text may hold: every value costs a
+    few hundred bytes of bookkeeping whatever its size, so beyond the first
+    ``TRANSCRIPT_FREE_PIECES`` a text must carry ``TRANSCRIPT_CHARS_PER_PIECE`` characters per
+    value (real recordings carry 180 or more) — memory stays within 10× the text."""
+    return max(TRANSCRIPT_FREE_PIECES, len(text) // TRANSCRIPT_CHARS_PER_PIECE)
+
+
+def over_budget(src: Source, n: int, offset: int) -> WorkbenchError:
+    budget = piece_budget(src.text)
+    return WorkbenchError(
+        "too_large", f"The text holds more than {budget:,} lines or events ({len(src.text):,} "
+        f"characters; beyond the first {TRANSCRIPT_FREE_PIECES:,}, one per "
+        f"{TRANSCRIPT_CHARS_PER_PIECE} characters): this many tiny values is not a recording "
+        "of a model's calls. The bound was passed here; split the text or remove the filler "
+        "lines.", status=413, field="text", line=n, column=1, offset=offset, limit=budget)
+
+
 def _json_lines(text: str, limits, deadline) -> Source:
     src = Source(text, "json_lines")
     count = 0
+    check = deadline.check
     for n, start, stop in _lines(text):
-        deadline.check()
+        check()
         count = n
-        line = text[start:stop]
-        lead = len(line) - len(line.lstrip())
-        if lead == len(line):
+        while start < stop and text[start].isspace():
+            start += 1
+        if start == stop:
             continue
-        _piece_or_bad(src, line.strip(), start + lead, n, None, limits)
+        while text[stop - 1].isspace():
+            stop -= 1
+        _piece_or_bad(src, text[start:stop], start, n, None, limits)
     src.line_count = count
     _settle(src, limits, deadline)
     return src
 
 
 def _piece_or_bad(src: Source, data: str, offset: int, n: int, event_name, limits) -> None:
-    """Keep ``data`` (one JSON text) for :func:`_settle`, which parses them all at once."""
-    src.order.append([n, "todo", (data, offset, event_name)])
+    """Keep ``data`` (one JSON text) for :func:`_settle`, which parses them all at once.  Kept
+    compact (a text, an offset and a name in three flat lists; the order entry names its
+    index) and counted against :func:`piece_budget`."""
+    k = len(src.todo_texts)
+    if k + len(src.bad) >= src.budget:
+        raise over_budget(src, n, offset)
+    src.todo_texts.append(data)
+    src.todo_at.append(offset)
+    if event_name is not None:
+        src.todo_names[k] = event_name
+    src.order.append((n, "todo", k))
+
+
+def _bad(src: Source, bad: BadLine) -> None:
+    if len(src.todo_texts) + len(src.bad) >= src.budget:
+        raise over_budget(src, bad.line, bad.offset)
+    src.bad.append(bad)
+    src.order.append((bad.line, "bad", bad))
 
 
 MAX_BATCH_RETRIES = 32
@@ -167,69 +227,80 @@ def _balanced(t: str) -> bool:
     return (t[0] == "{" and t[-1] == "}") or (t[0] == "[" and t[-1] == "]")
 
 
-def _settle(src: Source, limits, deadline) -> None:
-    """Parse every piece's JSON text (jsontext, exact numbers).  Fast path: the pieces joined
-    into one JSON array and parsed in one call (each piece must look like one whole object or
-    array, and the count must come out right); a piece that breaks the array is parsed on its
-    own (its error is its bad line) and the rest joined again.  After many bad lines, or for
-    pieces that do not look whole, each piece is parsed on its own."""
-    todo = [e for e in src.order if e[1] == "todo"]
+def _parse_all(texts: list[str], limits, deadline) -> tuple[dict, dict]:
+    """The value (or the error) of each text, by index.  Fast path: the texts joined into one
+    JSON array and parsed in one call (each must look like one whole object or array, and the
+    count must come out right); a text that breaks the array is parsed on its own (its error
+    is its bad line) and the rest joined again.  After many bad lines, or for texts that do not
+    look whole, each is parsed on its own."""
     values: dict[int, Any] = {}
     errors: dict[int, WorkbenchError] = {}
-    rest = [k for k, e in enumerate(todo) if _balanced(e[2][0])]
+    rest = [k for k, t in enumerate(texts) if _balanced(t)]
     for _ in range(MAX_BATCH_RETRIES):
         if not rest:
             break
         deadline.check_now()
-        texts = [todo[k][2][0] for k in rest]
-        joined = "[" + ",".join(texts) + "]"
+        joined = "[" + ",".join([texts[k] for k in rest]) + "]"
         try:
             vs = parse(joined, field="text", max_depth=limits.max_depth + 1,
                        warnings=False).value
         except WorkbenchError as exc:
             if exc.code != "parse_error" or exc.offset is None:
                 break
-            # the piece holding the fault: parse it alone, then the others again
+            # the text holding the fault: parse it alone, then the others again
             starts, pos = [], 1
-            for t in texts:
+            for k in rest:
                 starts.append(pos)
-                pos += len(t) + 1
+                pos += len(texts[k]) + 1
+            del joined
             j = max(0, bisect.bisect_right(starts, exc.offset) - 1)
             k = rest.pop(j)
             try:
-                values[k] = parse(todo[k][2][0], field="text", max_depth=limits.max_depth,
-                                  warnings=False).value
+                values[k] = _load(texts[k], limits)
             except WorkbenchError as one:
                 errors[k] = one
             continue
+        del joined
         if len(vs) == len(rest):
             values.update(zip(rest, vs))
             rest = []
         break
-    for k, e in enumerate(todo):
+    for k, t in enumerate(texts):
         if k in values or k in errors:
             continue
         deadline.check()
         try:
-            values[k] = _load(e[2][0], limits)
+            values[k] = _load(t, limits)
         except WorkbenchError as exc:
             errors[k] = exc
+    return values, errors
+
+
+def _settle(src: Source, limits, deadline) -> None:
+    """Parse every kept JSON text (jsontext, exact numbers, :func:`_parse_all`) and put its
+    piece, or its bad line, in its place in ``order``; the texts are let go."""
+    texts, at, names = src.todo_texts, src.todo_at, src.todo_names
+    values, errors = _parse_all(texts, limits, deadline)
+    order = src.order
     count = 0
-    for k, e in enumerate(todo):
-        n, _, (data, offset, event_name) = e
+    for i, e in enumerate(order):
+        if e[1] != "todo":
+            continue
+        n, _, k = e
+        data, offset = texts[k], at[k]
         if k in errors:
-            exc = errors[k]
+            exc = errors.pop(k)
             where = offset + (exc.offset or 0)
             bad = BadLine(n, where, src.lines.line_col(where)[1], exc.message, data[:200])
             src.bad.append(bad)
-            e[1], e[2] = "bad", bad
+            order[i] = (n, "bad", bad)
             continue
-        piece = Piece(values[k], offset, offset + len(data), n, event_name, count)
+        piece = Piece(values.pop(k), offset, offset + len(data), n, names.get(k), count)
         count += 1
         src.pieces.append(piece)
-        e[1], e[2] = "piece", piece
+        order[i] = (n, "piece", piece)
+    src.todo_texts, src.todo_at, src.todo_names = [], array("q"), {}
     src.bad.sort(key=lambda b: b.line)
-    src.order = [tuple(e) for e in src.order]
 
 
 def _sse(text: str, limits, deadline) -> Source:
@@ -254,20 +325,16 @@ def _sse(text: str, limits, deadline) -> Source:
                 order.append((n, "done", (n, off)))
             elif stripped:
                 lead = len(joined) - len(joined.lstrip()) if joined[:1].isspace() else 0
-                order.append([n, "todo", (stripped, off + lead, event_name)])
+                _piece_or_bad(src, stripped, off + lead, n, event_name, limits)
         event_name = None
         data = []
         data_at = None
 
-    start = 0
     n = 0
     check = deadline.check
-    for raw in text.split("\n"):
-        n += 1
-        line_start = start
-        start += len(raw) + 1
+    for n, line_start, stop in _lines(text):
         check()
-        line = raw[:-1] if raw.endswith("\r") else raw
+        line = text[line_start:stop]
         if line.startswith("data: "):
             if data_at is None:
                 data_at = (n, line_start + 6)
@@ -301,12 +368,10 @@ def _sse(text: str, limits, deadline) -> Source:
             lead = len(line) - len(line.lstrip())
             _piece_or_bad(src, stripped, line_start + lead, n, None, limits)
             continue
-        bad = BadLine(n, line_start, 1, "not an SSE field (data:, event:, id:, retry:), a "
-                      "comment or JSON", line[:200])
-        src.bad.append(bad)
-        order.append((n, "bad", bad))
+        _bad(src, BadLine(n, line_start, 1, "not an SSE field (data:, event:, id:, retry:), a "
+                          "comment or JSON", line[:200]))
     dispatch()
-    src.line_count = n - 1 if text.endswith("\n") else n
+    src.line_count = n
     _settle(src, limits, deadline)
     return src
 

@@ -9,7 +9,8 @@ links) hold the finding itself and get its index with :meth:`Report.index_of`.
 
 from __future__ import annotations
 
-from .read import Piece, Places
+from ..dialects.model import Place, key  # noqa: F401  (the places findings point at)
+from .read import Places
 
 # code -> severity (transcript-rules.md and agents-rules.md, plus pending_call named there)
 SEVERITY = {
@@ -38,19 +39,6 @@ SEVERITY = {
 }
 CODES = list(SEVERITY)
 _RANK = {"error": 0, "warning": 1, "info": 2}
-
-
-class Place:
-    """Where something is: a pointer into a piece, or a bare line/column (a bad line)."""
-
-    __slots__ = ("piece", "pointer", "line", "column")
-
-    def __init__(self, piece: Piece | None, pointer: str = "", line=None, column=None):
-        self.piece, self.pointer, self.line, self.column = piece, pointer, line, column
-
-    def child(self, suffix: str) -> "Place":
-        """The place at ``suffix`` (``/call_id``…) below this one, in the same piece."""
-        return Place(self.piece, self.pointer + suffix)
 
 
 class Report:
@@ -189,15 +177,3 @@ def show_diff(diff: list[dict]) -> str:
         else:
             parts.append(f"a missing '{d['right']}' at {d['at']}")
     return ", ".join(parts)
-
-
-def key(v):
-    """``v`` as a dict key: strings, numbers, booleans and null as they are; anything else
-    (an object or array where an id or index belongs) as its JSON text."""
-    if v is None or type(v) in (str, int, bool):
-        return v
-    from ..jsontext import dumps_value
-    try:
-        return "json:" + dumps_value(v).decode("utf-8")
-    except Exception:  # pragma: no cover - every parsed value is writable
-        return repr(v)

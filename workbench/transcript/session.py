@@ -17,15 +17,16 @@ may carry its place, ``broken: true`` and the indices of its findings.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
+from ..dialects import agents
 from ..errors import WorkbenchError
 from ..jsontext import dumps_value
 from .read import split_array
-from .report import Place, edit_diff, show_diff
+from .report import SEVERITY, Place, edit_diff, show_diff
 from .report import key as key_of
 
-RESULT_TYPE = "agent.session.input.tool_result"
+RESULT_TYPE = agents.RESULT_TYPE
 ORCHESTRATION = ("create_subagent_call", "send_subagent_input_call", "wait_for_subagents_call",
                  "interrupt_subagent_call", "agent_message")
 
@@ -34,9 +35,7 @@ def _q(v) -> str:
     return f'"{v}"' if isinstance(v, str) else "missing"
 
 
-def _is_result(v: Any) -> bool:
-    return type(v) is dict and (v.get("type") == RESULT_TYPE or (
-        "type" not in v and "turn_id" in v and "call_id" in v and "success" in v))
+_is_result = agents.is_result
 
 
 def _pair_of(v: dict) -> tuple:
@@ -137,192 +136,171 @@ class Session:
     # -- the checks ---------------------------------------------------------------------
 
     def run(self) -> None:
+        """Gather the session, then its checks in order: door 1 (the tools), the history
+        items, the pending actions (door 2), the results matched to them, the actions left
+        unanswered; the chain and the results go to the context."""
         ctx = self.ctx
         self.gather()
         self._tools()
-        agent_id = self.agent.get("id") if self.agent and isinstance(self.agent.get("id"), str) \
-            else (self.agent.get("name") if self.agent and isinstance(self.agent.get("name"), str)
-                  else None)
-        subagents = self._subagents()
-        links: list[dict] = []
-        if agent_id is not None or self.agent is not None:
-            links.append({"object": "agent", "id": agent_id, "_at": self.agent_place})
-        turn_links: dict[str, dict] = {}
-        call_links: dict[tuple, dict] = {}
-        current_turn = [None]
-
-        def turn(tid, place):
-            if isinstance(tid, str) and tid != current_turn[0]:
-                current_turn[0] = tid
-                if tid not in turn_links:
-                    link = {"object": "turn", "id": tid, "_at": place}
-                    turn_links[tid] = link
-                    links.append(link)
-
-        history_pairs: dict[tuple, tuple] = {}
+        self.subagents = self._subagents()
+        self.links: list[dict] = []
+        self.turn_links: dict[str, dict] = {}
+        self.call_links: dict[tuple, dict] = {}
+        self.current_turn = None
+        self.history_pairs: dict[tuple, tuple] = {}
+        self.pending: dict[tuple, dict] = {}
+        self._agent_link()
         for it, place in _objects(self.history, ctx.deadline.check):
-            t = it.get("type")
-            if t == "handoff":
-                f = self.report.add("handoff_type",
-                                    "There is no item type handoff in the Agents API: this "
-                                    "confuses the SDK's in-process handoff object with the "
-                                    "session's orchestration items (create_subagent_call, "
-                                    "send_subagent_input_call …). Use those.",
-                                    place.child("/type"))
-                links.append({"object": "handoff", "id": it.get("id"), "_at": place,
-                              "_findings": [f] if f else None})
-                continue
-            if _is_result(it):
-                self.results.append((it, place))
-                continue
-            turn(it.get("turn_id"), place)
-            if t == "function_call":
-                pair = _pair_of(it)
-                who = it.get("agent_id") if "agent_id" in it else it.get("from")
-                link = _call_link(it, place, pending=False)
-                if isinstance(who, str) and who in subagents:
-                    link["agent_id"] = who
-                    self._flag(link, "subagent_function_call",
-                               f"This function call is attributed to the subagent "
-                               f"{_q(who)}: subagents cannot run function tools, so "
-                               "the host must not execute it. Route the request "
-                               "through the main agent.",
-                               place.child("/agent_id" if "agent_id" in it else "/from"),
-                               [("subagent", subagents[who])])
-                history_pairs.setdefault(pair, (it, place, link))
-                call_links.setdefault(pair, link)
-                links.append(link)
-                ctx.call(place, "agents_api", it, ctx.gates.agents_verdict(it), pending=False)
-            elif t in ORCHESTRATION:
-                if t == "create_subagent_call":
-                    links.append({"object": "subagent",
-                                  "id": it.get("subagent_id") or it.get("call_id") or it.get("id"),
-                                  "via": "create_subagent_call", "agent_id": it.get("agent_id"),
-                                  "_at": place})
-                else:
-                    link = {"object": t, "id": it.get("id") or it.get("call_id"), "_at": place}
-                    for k in ("subagent_id", "from", "agent_id"):
-                        if isinstance(it.get(k), str):
-                            link[k] = it[k]
-                    links.append(link)
-
-        # pending actions: door 2 through the gate
-        pending: dict[tuple, dict] = {}
+            self._history_item(it, place)
         for a, place in _objects(self.actions, ctx.deadline.check):
-            pair = _pair_of(a)
-            turn(a.get("turn_id"), place)
-            r = ctx.gates.agents(a)
-            link = _call_link(a, place, pending=True)
-            if pair in pending:
-                self._flag(link, "duplicate_call_id",
-                           f"Two pending actions share the pair turn_id {_q(pair[0])} / "
-                           f"call_id {_q(pair[1])}: one result cannot say which it "
-                           "answers.", place.child("/call_id"),
-                           [("first", pending[pair]["place"])])
-            entry = ctx.call(place, "agents_api", a, r["verdict"], pending=True,
-                             report=r.get("report"), tool_result=r.get("tool_result"),
-                             reason=r.get("reason"))
-            pending.setdefault(pair, {"action": a, "place": place, "gate": r, "link": link,
-                                      "answered": [], "entry": entry, "near": []})
-            links.append(link)
-            call_links[pair] = link
-
-        # results: matched by the exact pair.  Events count as given when the text holds a
-        # result, or is a snapshot with its events ({"session": …, "events": […]})
+            self._pending_action(a, place)
+        # events count as given when the text holds a result, or is a snapshot with its
+        # events ({"session": …, "events": […]})
         self.events_given = bool(self.results) or self.explicit_events
-        results_out = []
-        by_call_id: dict[str, list] = {}
-        for p, info in pending.items():
-            if isinstance(p[1], str):
-                by_call_id.setdefault(p[1], []).append(p)
-        for k, (res, place) in enumerate(self.results):
-            ctx.deadline.check()
-            pair = _pair_of(res)
-            link = {"object": "tool_result", "call_id": res.get("call_id"),
-                    "turn_id": res.get("turn_id"), "success": res.get("success"),
-                    "_at": place, "_findings": []}
-            matched = None
-            self._result_shape(res, place, link)
-            if pair in pending:
-                info = pending[pair]
-                matched = pair
-                if info["answered"]:
-                    self._flag(link, "duplicate_output",
-                               f"A second tool_result answers turn_id {_q(pair[0])} / "
-                               f"call_id {_q(pair[1])}: send exactly one result per "
-                               "action.", place.child("/call_id"),
-                               [("action", info["place"]),
-                                ("first", info["answered"][0])])
-                info["answered"].append(place)
-                if res.get("success") is True and info["gate"].get("execute") is False:
-                    self._flag(link, "result_executed_after_failed_check",
-                               f"This result says success: true, but the action's "
-                               f"arguments fail the tool's schema "
-                               f"({info['gate'].get('verdict')}): the host executed a "
-                               "call its own check refused. Answer success: false with "
-                               "the failing fields instead.",
-                               place.child("/success"),
-                               [("action", info["place"])])
-            elif pair in history_pairs:
-                it, hplace, hlink = history_pairs[pair]
-                self._flag(link, "history_call_answered",
-                           f"This result answers the history call {it.get('name')} "
-                           f"(call_id {_q(pair[1])}), which is not pending: it was "
-                           "answered in its own turn. Only required_actions wait for "
-                           "a result; drop this one.",
-                           place.child("/call_id"),
-                           [("call", hplace)])
-                matched = pair
-            else:
-                near = self._near(pair, pending, by_call_id)
-                if near is not None:
-                    p, diffs = near
-                    info = pending[p]
-                    words = "; ".join(f"{k} {_q(pair[0] if k == 'turn_id' else pair[1])} for "
-                                      f"{_q(p[0] if k == 'turn_id' else p[1])} ({show_diff(d)})"
-                                      for k, d in diffs.items())
-                    rel = {"turn_id": p[0], "call_id": p[1]}
-                    if "call_id" in diffs:
-                        rel["diff"] = diffs["call_id"]
-                    if "turn_id" in diffs:
-                        rel["turn_diff"] = diffs["turn_id"]
-                    f = self._flag(link, "result_pair_mismatch",
-                                   f"This result's pair differs from the pending action's: "
-                                   f"{words}. The harness matches the pair character for "
-                                   "character, so the action stays unanswered and the turn "
-                                   "stalls. Copy turn_id and call_id exactly.",
-                                   place.child("/call_id" if "call_id" in diffs else "/turn_id"),
-                                   [("action", info["place"], rel)])
-                    info["near"].append(f)
-                    info["link"]["_findings"].append(f)
-                else:
-                    self._flag(link, "result_without_action",
-                               f"This result (turn_id {_q(pair[0])}, call_id "
-                               f"{_q(pair[1])}) answers no pending action and no "
-                               "history call: nothing waits for it. Check the pair "
-                               "against required_actions.",
-                               place.child("/call_id"))
-            results_out.append({"_at": place, "turn_id": res.get("turn_id"),
-                                "call_id": res.get("call_id"), "success": res.get("success"),
-                                "matched": matched})
-            target = call_links.get(matched) if matched is not None else None
-            if target is not None and target in links:
-                links.insert(links.index(target) + 1 + sum(
-                    1 for x in links[links.index(target) + 1:]
-                    if x.get("object") == "tool_result" and x.get("call_id") == pair[1]), link)
-            else:
-                links.append(link)
+        results_out = [self._result(res, place) for res, place in self.results]
+        self._unanswered()
+        self._answered_by(results_out)
+        ctx.results = results_out
+        for link in self.links:
+            if not link.get("_findings"):
+                link.pop("_findings", None)
+        ctx.chain = {"session_id": self.session_id, "links": self.links}
+        ctx.outputs += len(self.results)
 
-        for p, info in pending.items():
+    # -- the chain ----------------------------------------------------------------------
+
+    def _agent_link(self) -> None:
+        agent = self.agent
+        agent_id = None
+        if agent is not None:
+            agent_id = agent.get("id") if isinstance(agent.get("id"), str) else (
+                agent.get("name") if isinstance(agent.get("name"), str) else None)
+            self.links.append({"object": "agent", "id": agent_id, "_at": self.agent_place})
+
+    def _turn(self, tid, place) -> None:
+        if isinstance(tid, str) and tid != self.current_turn:
+            self.current_turn = tid
+            if tid not in self.turn_links:
+                link = {"object": "turn", "id": tid, "_at": place}
+                self.turn_links[tid] = link
+                self.links.append(link)
+
+    # -- history items: one check per item type -------------------------------------------
+
+    def _history_item(self, it: dict, place) -> None:
+        t = it.get("type")
+        if t == "handoff":
+            self._handoff(it, place)
+        elif _is_result(it):
+            self.results.append((it, place))
+        else:
+            self._turn(it.get("turn_id"), place)
+            if t == "function_call":
+                self._history_call(it, place)
+            elif t in ORCHESTRATION:
+                self._orchestration(it, t, place)
+
+    def _handoff(self, it: dict, place) -> None:
+        f = self.report.add("handoff_type",
+                            "There is no item type handoff in the Agents API: this confuses "
+                            "the SDK's in-process handoff object with the session's "
+                            "orchestration items (create_subagent_call, "
+                            "send_subagent_input_call …). Use those.", place.child("/type"))
+        self.links.append({"object": "handoff", "id": it.get("id"), "_at": place,
+                           "_findings": [f] if f else None})
+
+    def _history_call(self, it: dict, place) -> None:
+        pair = _pair_of(it)
+        who = it.get("agent_id") if "agent_id" in it else it.get("from")
+        link = _call_link(it, place, pending=False)
+        if isinstance(who, str) and who in self.subagents:
+            link["agent_id"] = who
+            self._flag(link, "subagent_function_call",
+                       f"This function call is attributed to the subagent {_q(who)}: "
+                       "subagents cannot run function tools, so the host must not execute "
+                       "it. Route the request through the main agent.",
+                       place.child("/agent_id" if "agent_id" in it else "/from"),
+                       [("subagent", self.subagents[who])])
+        self.history_pairs.setdefault(pair, (it, place, link))
+        self.call_links.setdefault(pair, link)
+        self.links.append(link)
+        self.ctx.call(agents.read_call(it, place, 0), pending=False)
+
+    def _orchestration(self, it: dict, t: str, place) -> None:
+        if t == "create_subagent_call":
+            self.links.append({"object": "subagent",
+                               "id": it.get("subagent_id") or it.get("call_id") or it.get("id"),
+                               "via": "create_subagent_call", "agent_id": it.get("agent_id"),
+                               "_at": place})
+            return
+        link = {"object": t, "id": it.get("id") or it.get("call_id"), "_at": place}
+        for k in ("subagent_id", "from", "agent_id"):
+            if isinstance(it.get(k), str):
+                link[k] = it[k]
+        self.links.append(link)
+
+    # -- pending actions: door 2 through the gate ---------------------------------------
+
+    def _pending_action(self, a: dict, place) -> None:
+        ctx = self.ctx
+        pair = _pair_of(a)
+        self._turn(a.get("turn_id"), place)
+        r = ctx.gates.agents(a)
+        link = _call_link(a, place, pending=True)
+        if pair in self.pending:
+            self._flag(link, "duplicate_call_id",
+                       f"Two pending actions share the pair turn_id {_q(pair[0])} / "
+                       f"call_id {_q(pair[1])}: one result cannot say which it answers.",
+                       place.child("/call_id"), [("first", self.pending[pair]["place"])])
+        entry = ctx.call(agents.read_call(a, place, 0, pending=True), r["verdict"],
+                         pending=True, report=r.get("report"),
+                         tool_result=r.get("tool_result"), reason=r.get("reason"))
+        self.pending.setdefault(pair, {"action": a, "place": place, "gate": r, "link": link,
+                                       "answered": [], "entry": entry, "near": []})
+        self.links.append(link)
+        self.call_links[pair] = link
+
+    # -- results: the registered result checks, tried in order ---------------------------
+
+    def _result(self, res: dict, place) -> dict:
+        self.ctx.deadline.check()
+        pair = _pair_of(res)
+        link = {"object": "tool_result", "call_id": res.get("call_id"),
+                "turn_id": res.get("turn_id"), "success": res.get("success"),
+                "_at": place, "_findings": []}
+        self._result_shape(res, place, link)
+        matched = None
+        for _code, check in RESULT_CHECKS:
+            claimed, matched = check(self, res, pair, place, link)
+            if claimed:
+                break
+        self._place_result_link(link, matched, pair)
+        return {"_at": place, "turn_id": res.get("turn_id"), "call_id": res.get("call_id"),
+                "success": res.get("success"), "matched": matched}
+
+    def _place_result_link(self, link: dict, matched, pair) -> None:
+        """A result's link right after its call's (and the results before it), else last."""
+        links = self.links
+        target = self.call_links.get(matched) if matched is not None else None
+        if target is not None and target in links:
+            at = links.index(target) + 1
+            at += sum(1 for x in links[at:] if x.get("object") == "tool_result" and
+                      x.get("call_id") == pair[1])
+            links.insert(at, link)
+        else:
+            links.append(link)
+
+    def _unanswered(self) -> None:
+        for p, info in self.pending.items():
             if info["answered"] or info["near"]:
                 continue
             a = info["action"]
             if self.events_given:
                 self._flag(info["link"], "action_unanswered",
                            f"The pending action {a.get('name')} (turn_id {_q(p[0])}, "
-                           f"call_id {_q(p[1])}) has no tool_result among the events: "
-                           "the session waits for it. Gate it and answer it with the "
-                           "same pair.", info["place"])
+                           f"call_id {_q(p[1])}) has no tool_result among the events: the "
+                           "session waits for it. Gate it and answer it with the same pair.",
+                           info["place"])
             else:
                 self.report.add("pending_call",
                                 f"The pending action {a.get('name')} (turn_id {_q(p[0])}, "
@@ -330,20 +308,15 @@ class Session:
                                 f"{info['gate'].get('verdict')}; answer with the same pair.",
                                 info["place"])
 
-        # the result index for calls
-        index_of_pair = {}
+    def _answered_by(self, results_out: list) -> None:
+        """Each pending call's ``answered_by``: the indices of the results that answer it."""
+        index_of_pair: dict = {}
         for k, r in enumerate(results_out):
             if r["matched"] is not None:
                 index_of_pair.setdefault(r["matched"], []).append(k)
-        for p, info in pending.items():
+        for p, info in self.pending.items():
             if info["entry"] is not None:
                 info["entry"]["answered_by"] = index_of_pair.get(p, [])
-        ctx.results = results_out
-        for link in links:
-            if not link.get("_findings"):
-                link.pop("_findings", None)
-        ctx.chain = {"session_id": self.session_id, "links": links}
-        ctx.outputs += len(self.results)
 
     def _flag(self, link: dict, code: str, message: str, place, related=()):
         """A finding that breaks ``link`` (the chain shows it at the link)."""
@@ -366,7 +339,7 @@ class Session:
                        "\"order_id failed schema: expected ^[A-Z]-\\d{4}$\".",
                        place.child("/error" if "error" in res else "/success"))
 
-    def _near(self, pair, pending, by_call_id):
+    def _near(self, pair, pending):
         t, c = pair
         best = None
         for p in pending:
@@ -447,6 +420,89 @@ class Session:
                                 f"{n.get('message')}. A wide schema lets the model fill in "
                                 "what the host never meant to accept.", place,
                                 review=n.get("code"), **extra)
+
+
+# --------------------------------------------------------------------------- the result checks
+# (code, function) in the order they are tried; each returns (claimed, matched pair or None).
+
+RESULT_CHECKS: list[tuple[str, Callable]] = []
+
+
+def _result_check(code: str):
+    def register(fn):
+        assert code in SEVERITY, code
+        RESULT_CHECKS.append((code, fn))
+        return fn
+    return register
+
+
+@_result_check("duplicate_output")
+def _answers_pending(s: Session, res: dict, pair, place, link):
+    """The pair of a pending action: its answer (a second one is duplicate_output; success
+    after the gate refused the action is result_executed_after_failed_check)."""
+    info = s.pending.get(pair)
+    if info is None:
+        return False, None
+    if info["answered"]:
+        s._flag(link, "duplicate_output",
+                f"A second tool_result answers turn_id {_q(pair[0])} / call_id {_q(pair[1])}: "
+                "send exactly one result per action.", place.child("/call_id"),
+                [("action", info["place"]), ("first", info["answered"][0])])
+    info["answered"].append(place)
+    if res.get("success") is True and info["gate"].get("execute") is False:
+        s._flag(link, "result_executed_after_failed_check",
+                f"This result says success: true, but the action's arguments fail the tool's "
+                f"schema ({info['gate'].get('verdict')}): the host executed a call its own "
+                "check refused. Answer success: false with the failing fields instead.",
+                place.child("/success"), [("action", info["place"])])
+    return True, pair
+
+
+@_result_check("history_call_answered")
+def _answers_history(s: Session, res: dict, pair, place, link):
+    if pair not in s.history_pairs:
+        return False, None
+    it, hplace, _hlink = s.history_pairs[pair]
+    s._flag(link, "history_call_answered",
+            f"This result answers the history call {it.get('name')} (call_id {_q(pair[1])}), "
+            "which is not pending: it was answered in its own turn. Only required_actions "
+            "wait for a result; drop this one.", place.child("/call_id"), [("call", hplace)])
+    return True, pair
+
+
+@_result_check("result_pair_mismatch")
+def _near_pending(s: Session, res: dict, pair, place, link):
+    near = s._near(pair, s.pending)
+    if near is None:
+        return False, None
+    p, diffs = near
+    info = s.pending[p]
+    words = "; ".join(f"{k} {_q(pair[0] if k == 'turn_id' else pair[1])} for "
+                      f"{_q(p[0] if k == 'turn_id' else p[1])} ({show_diff(d)})"
+                      for k, d in diffs.items())
+    rel = {"turn_id": p[0], "call_id": p[1]}
+    if "call_id" in diffs:
+        rel["diff"] = diffs["call_id"]
+    if "turn_id" in diffs:
+        rel["turn_diff"] = diffs["turn_id"]
+    f = s._flag(link, "result_pair_mismatch",
+                f"This result's pair differs from the pending action's: {words}. The harness "
+                "matches the pair character for character, so the action stays unanswered "
+                "and the turn stalls. Copy turn_id and call_id exactly.",
+                place.child("/call_id" if "call_id" in diffs else "/turn_id"),
+                [("action", info["place"], rel)])
+    info["near"].append(f)
+    info["link"]["_findings"].append(f)
+    return True, None
+
+
+@_result_check("result_without_action")
+def _answers_nothing(s: Session, res: dict, pair, place, link):
+    s._flag(link, "result_without_action",
+            f"This result (turn_id {_q(pair[0])}, call_id {_q(pair[1])}) answers no pending "
+            "action and no history call: nothing waits for it. Check the pair against "
+            "required_actions.", place.child("/call_id"))
+    return True, None
 
 
 def analyse_session(ctx) -> None:

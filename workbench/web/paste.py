@@ -14,7 +14,8 @@ import json
 import re
 from collections.abc import Hashable
 
-from .. import transcript
+from .. import gallery, transcript
+from ..gate.rules import AGENTS_RULES, RULES
 from ..errors import WorkbenchError
 from ..jsontext import dumps_tree, dumps_value, locate_many, parse
 
@@ -87,13 +88,13 @@ def _piece(text: str, source: str | None, line: int | None, cache: dict | None =
 
 
 def _walk_text(result: dict, call: dict, text: str, cache: dict) -> str | None:
+    """The item text "walk this call" walks: the core's ``walk`` (a call the gate does not walk
+    as it is, a Chat tool call: its dialect's one mapping), else the call's exact text, else
+    its rebuilt item, else its place in the text."""
+    if isinstance(call.get("walk"), dict):
+        return _pretty(call["walk"])
     if isinstance(call.get("json"), str):          # the core gives the call's exact text
-        if call.get("dialect") != "chat_completions":
-            return call["json"]
-        try:
-            return _walkable(parse(call["json"], field="text", warnings=False).value)
-        except WorkbenchError:
-            return None
+        return call["json"]
     call_id = call.get("call_id")
     item = _function_calls(result, cache).get(call_id) if isinstance(call_id, Hashable) else None
     if item is None:
@@ -102,15 +103,8 @@ def _walk_text(result: dict, call: dict, text: str, cache: dict) -> str | None:
         if piece is None:
             return None
         span = locate_many(piece, [pointer]).get(pointer)
-        if span is None:
-            return None
-        if call.get("dialect") != "chat_completions":
-            return piece[span.start:span.end]
-        try:
-            item = parse(piece[span.start:span.end], field="text", warnings=False).value
-        except WorkbenchError:
-            return None
-    return _walkable(item)
+        return None if span is None else piece[span.start:span.end]
+    return _pretty(item)
 
 
 def _function_calls(result: dict, cache: dict) -> dict:
@@ -123,14 +117,6 @@ def _function_calls(result: dict, cache: dict) -> dict:
                     and isinstance(it.get("call_id"), Hashable)):
                 calls.setdefault(it.get("call_id"), it)
     return calls
-
-
-def _walkable(item) -> str | None:
-    if isinstance(item, dict) and isinstance(item.get("function"), dict):
-        fn = item["function"]   # a Chat tool call: the Open Responses item carrying it
-        item = {"type": "function_call", "id": item.get("id"), "call_id": item.get("id"),
-                "name": fn.get("name"), "arguments": fn.get("arguments"), "status": "completed"}
-    return None if item is None else _pretty(item)
 
 
 def _pretty(value) -> str:
@@ -182,64 +168,21 @@ def report(form: dict, limits) -> dict | None:
     return result
 
 
-# --------------------------------------------------------------------------- the gallery
+# --------------------------------------------------------------------------- the page
 
-def _sse(events: list[dict], tail: str = "") -> str:
-    out = []
-    for n, e in enumerate(events):
-        e = {"type": e["type"], "sequence_number": n, **{k: v for k, v in e.items() if k != "type"}}
-        out.append(f"event: {e['type']}\ndata: {json.dumps(e, separators=(',', ':'))}\n")
-    return "\n".join(out) + tail
-
-
-_FC = {"id": "fc_1", "type": "function_call", "status": "in_progress", "arguments": "",
-       "call_id": "call_7", "name": "get_latest_sales_report"}
-_RESP = {"id": "resp_1", "object": "response", "status": "in_progress", "output": []}
-
-# Ready examples of the report beside the gate's own cases (workbench/gate/cases.py and its
-# transcript and session cases): what those do not show yet.  ``findings`` are the codes the
-# transcript core must find in each (the tests check them through the real core and API).
-EXAMPLES: list[dict] = [
-    {"name": "stream-arguments-mismatch", "kind": "stream", "title": "Deltas that do not add up",
-     "findings": ["stream_arguments_mismatch"],
-     "teaches": "The argument deltas join to {\"region\":\"apac\"} but the done event says emea: a "
-                "client that keeps the deltas and one that keeps the done event run different calls.",
-     "item": _sse([{"type": "response.created", "response": _RESP},
-                   {"type": "response.output_item.added", "output_index": 0, "item": _FC},
-                   {"type": "response.function_call_arguments.delta", "item_id": "fc_1", "output_index": 0, "delta": "{\"region\":"},
-                   {"type": "response.function_call_arguments.delta", "item_id": "fc_1", "output_index": 0, "delta": "\"apac\"}"},
-                   {"type": "response.function_call_arguments.done", "item_id": "fc_1", "output_index": 0,
-                    "arguments": "{\"region\":\"emea\"}"},
-                   {"type": "response.output_item.done", "output_index": 0,
-                    "item": {**_FC, "status": "completed", "arguments": "{\"region\":\"emea\"}"}},
-                   {"type": "response.completed", "response": {**_RESP, "status": "completed"}}])},
-]
-
-GROUPS = [("item", "One item", "walked through format → schema → diff: one verdict"),
-          ("transcript", "Transcripts", "a response, a request's input, a Chat payload: the checks between the items"),
-          ("stream", "Streams", "recorded events: the order of the spec, the end, the rebuilt items"),
-          ("session", "Agents API sessions", "pending actions, their tool_result events and the chain of pins")]
-
-
-def example_by_name(name: str) -> dict | None:
-    return next((c for c in EXAMPLES if c["name"] == name), None)
-
-
-def gallery(ctx: dict) -> tuple[list[dict], list[dict]]:
-    """Every case the page shows (the gate's items and sessions, then these examples) and the
-    groups of the gallery: ``[{key, title, note, cases}]``, a case in the group of what the page
-    does with its text (a whole response is a transcript here, whatever the gate calls it)."""
-    seen: set = set()
-    cases = []
-    for c in (list(ctx.get("gallery") or []) + list(ctx.get("transcripts") or [])
-              + list(ctx.get("sessions") or []) + EXAMPLES):
-        if c["name"] not in seen:
-            seen.add(c["name"])
-            cases.append(c)
-    groups = {key: {"key": key, "title": title, "note": note, "cases": []} for key, title, note in GROUPS}
-    for c in cases:
-        kind = "stream" if c.get("group") == "stream" else c.get("kind")
-        key = kind if kind in groups and kind != "item" else (
-            "item" if one_item(c.get("item") or c.get("text") or "") else "transcript")
-        groups[key]["cases"].append(c)
-    return cases, [g for g in groups.values() if g["cases"]]
+def page_context(args) -> dict:
+    """What the Gate page's template needs beside form/result: the rules of both dialects, the
+    gallery (``gallery``: every case; ``gallery_groups``: grouped by what the page does with
+    each, :func:`workbench.gallery.grouped`), and for ``/gate?case=NAME`` (works without
+    JavaScript) the case loaded (``case``) and the form it fills (``form``)."""
+    ctx: dict = {"rules": RULES, "agents_rules": AGENTS_RULES, "gallery": gallery.ALL,
+                 "gallery_groups": gallery.grouped(one_item), "case": None}
+    name = args.get("case") if args is not None else None
+    case = gallery.by_name(name) if name else None
+    if case is not None:
+        ctx["case"] = case
+        # a session or transcript case is for the transcript view; pasted here, it is reported
+        ctx["form"] = {"item": gallery.text_of(case), "schema": gallery.tools_of(case),
+                       "original": case.get("original", ""),
+                       "dialect": case.get("dialect", "auto")}
+    return ctx

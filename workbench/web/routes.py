@@ -145,18 +145,12 @@ def gate_page():
     """The Gate page: "paste anything".  A text that is not one item (a transcript, a stream, an
     Agents session: :func:`.paste.one_item`) is answered by the transcript core and rendered as
     its report (``transcript``), so the page stays a plain form without JavaScript; one item (or
-    the core's ``kind: "item"``) is the gate's walk, as :func:`page` renders it.  The gallery is
-    grouped by what the page does with each case (:func:`.paste.gallery`)."""
+    the core's ``kind: "item"``) is the gate's walk, as :func:`page` renders it.  The page's
+    context (rules, the gallery grouped, a ``?case=`` loaded) is :func:`.paste.page_context`."""
     from . import paste
     view = VIEW["gate"]
-    extra = view.page_context(request.args)
+    extra = paste.page_context(request.args)
     prefill = extra.pop("form", None)
-    example = paste.example_by_name(request.args.get("case", "")) if not extra.get("case") else None
-    if example:
-        extra["case"], prefill = example, {"item": example["item"]}
-    elif prefill is not None and not prefill.get("schema") and (extra.get("case") or {}).get("tools"):
-        prefill["schema"] = extra["case"]["tools"]      # a transcript case's tools
-    extra["gallery"], extra["gallery_groups"] = paste.gallery(extra)
     form, result, transcript, error, status, mode = {}, None, None, None, 200, "item"
     try:
         form = form_body(view.text_fields) if request.method == "POST" else prefill

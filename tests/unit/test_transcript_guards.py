@@ -1,0 +1,109 @@
+"""Issue 21 rows 6 and 10: a stream is read with every line ending SSE allows (CR, LF, CRLF),
+and a transcript or stream of many tiny lines or events is bounded in memory (≤ 10× the
+input, measured as peak RSS in a child process) or refused with its place."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from workbench.errors import WorkbenchError
+from workbench.transcript import analyse
+
+from test_transcript import WEATHER_TOOL, fc_stream, sse
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("ending", ["\r", "\r\n", "\n"])
+def test_an_sse_stream_reads_alike_with_every_line_ending(ending):
+    lf = analyse(sse(*fc_stream()), json.dumps([WEATHER_TOOL]))
+    r = analyse(sse(*fc_stream()).replace("\n", ending), json.dumps([WEATHER_TOOL]))
+    assert r["kind"] == "response_stream" and r["source"] == "sse"
+    assert [(c["name"], c["call_id"], c["verdict"]) for c in r["calls"]] == \
+        [("get_weather", "call_1", "ok")]
+    assert [f["code"] for f in r["findings"]] == [f["code"] for f in lf["findings"]]
+    assert r["summary"]["lines"] == lf["summary"]["lines"]
+    assert [(c["line"], c["column"]) for c in r["calls"]] == \
+        [(c["line"], c["column"]) for c in lf["calls"]]
+
+
+def test_a_cr_only_stream_places_a_bad_line_at_its_line():
+    text = sse(*fc_stream()).replace("event: response.output_item.done",
+                                     "garbage here\nevent: response.output_item.done")
+    r = analyse(text.replace("\n", "\r"))
+    (f,) = [f for f in r["findings"] if f["code"] == "stream_bad_line"]
+    assert text.splitlines()[f["line"] - 1] == "garbage here"
+
+
+def test_cr_only_json_lines_are_lines():
+    lines = [json.dumps(e) for e in fc_stream()]
+    r = analyse("\r".join(lines))
+    assert r["source"] == "json_lines" and r["summary"]["lines"] == len(lines)
+    assert [c["verdict"] for c in r["calls"]] == ["ok"]
+
+
+# --------------------------------------------------------------------------- memory (row 6)
+
+CHILD = r"""
+import json, resource, sys
+from workbench.errors import WorkbenchError
+from workbench.transcript import analyse
+analyse('{"output": []}')                      # imports and compiled validators: the baseline
+shape, size = sys.argv[1], int(sys.argv[2])
+unit = {"lines": "[]\n", "events": "data: {}\n\n", "padded": "{}\n"}[shape]
+if shape == "padded":   # as many tiny values as the bound admits, the rest blank
+    count = size // 64 - 1
+    text = unit * count + " " * (size - len(unit) * count)
+else:
+    text = unit * (size // len(unit))
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:
+    r = analyse(text)
+    out = {"kind": r["kind"], "pieces": r["summary"].get("events")}
+except WorkbenchError as exc:
+    out = {"code": exc.code, "status": exc.status, "line": exc.line, "field": exc.field}
+out["growth"] = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) * 1024 / len(text)
+print(json.dumps(out))
+"""
+
+
+def _child(shape: str, size: int) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", CHILD, shape, str(size)], capture_output=True,
+                          text=True, timeout=120, env=env, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("shape", ["lines", "events"])
+def test_many_tiny_lines_or_events_are_refused_at_the_bound_in_little_memory(shape):
+    # 9 MB of [] lines took 2.3 GB (250x): now refused where the bound is passed
+    out = _child(shape, 2_000_000)
+    assert out["code"] == "too_large" and out["status"] == 413 and out["field"] == "text"
+    unit = {"lines": "[]\n", "events": "data: {}\n\n"}[shape]
+    size = len(unit) * (2_000_000 // len(unit))
+    assert out["line"] == (size // 64) * unit.count("\n") + 1
+    assert out["growth"] <= 10, out
+
+
+def test_as_many_tiny_values_as_the_bound_admits_stay_near_ten_times_the_input():
+    out = _child("padded", 2_000_000)
+    assert out["kind"] == "item_list" and out["pieces"] == 31_249
+    assert out["growth"] <= 13, out          # measured 11.7x (the bound's worst case)
+
+
+def test_the_bound_is_the_text_size_over_64_beyond_ten_thousand():
+    small = "{}\n" * 10_000
+    assert analyse(small)["summary"]["events"] == 10_000
+    with pytest.raises(WorkbenchError) as e:
+        analyse(small + "{}\n")
+    assert e.value.code == "too_large" and e.value.line == 10_001
+    with pytest.raises(WorkbenchError) as e:          # one JSON array of as many is refused too
+        analyse("[" + ",".join(["[]"] * 10_001) + "]")
+    assert e.value.code == "too_large" and e.value.line == 1

@@ -1,0 +1,124 @@
+"""Open Responses (and the Responses API): the only place that knows its envelope.
+
+* A response holds its items in ``output`` (its ``status`` the response's state); a request
+  holds the history in ``input``; a stream is ``response.*`` events (rebuilt by
+  :class:`workbench.transcript.streams.ResponsesStream`).
+* A call is a ``function_call`` item ``{id, call_id, name, arguments (a JSON text), status}``
+  (and, leniently, any typed item with a ``call_id`` that is not a message); the answer is a
+  ``function_call_output`` (or any ``*_output`` item with a ``call_id``).
+* The gate walks a call as it is (:func:`walkable`), by the Open Responses rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..jsontext import dumps_value
+from .model import Call, Other, Output, Place, text_or_none
+
+NAME = "open_responses"
+GATE = "open_responses"
+KINDS = ("response", "item_list", "response_stream", "item")
+LABELS = {"response": "a whole response", "stream_event": "a streaming event",
+          "item_list": "a list of items", "request": "a request body"}
+
+
+# --------------------------------------------------------------------------- recognising
+
+def is_event(v: Any) -> bool:
+    return type(v) is dict and isinstance(v.get("type"), str) and (
+        v["type"].startswith("response.") or v["type"] == "error")
+
+
+def shaped(v: Any) -> bool:
+    """An Open Responses call or output shape (type function_call / *_output, call_id)."""
+    return type(v) is dict and isinstance(v.get("type"), str) and (
+        v["type"] in ("function_call", "function_call_output") or "call_id" in v)
+
+
+def is_call(node: Any, parent_key: Any = None) -> bool:
+    return type(node) is dict and node.get("type") == "function_call"
+
+
+def is_response(v: Any) -> bool:
+    return type(v) is dict and (v.get("object") == "response" or (
+        isinstance(v.get("output"), list) and ("status" in v or "type" not in v)))
+
+
+def recognise(v: Any) -> str | None:
+    """The kind of one pasted value when it is an Open Responses envelope, else None."""
+    if type(v) is not dict:
+        return None
+    if is_response(v):
+        return "response"
+    if "input" in v and isinstance(v["input"], (list, str)) and "type" not in v:
+        return "item_list"
+    if is_event(v):
+        return "response_stream"
+    return None
+
+
+def envelope_kind(v: dict) -> str | None:
+    """The finer word the one-item gate uses for a pasted Open Responses value."""
+    t = v.get("type")
+    if v.get("object") == "response" or (isinstance(v.get("output"), list) and "type" not in v):
+        return "response"
+    if isinstance(t, str) and t.startswith("response.") and (
+            isinstance(v.get("response"), dict) or isinstance(v.get("item"), dict)):
+        return "stream_event"
+    if isinstance(v.get("tools"), list) and isinstance(v.get("input"), list):
+        return "request"
+    return None
+
+
+# --------------------------------------------------------------------------- reading
+
+def read_call(it: dict, place: Place | None = None, pos: int = 0) -> Call:
+    return Call(NAME, place, pos, it, name=it.get("name"), call_id=it.get("call_id"),
+                id=it.get("id"), args=it.get("arguments"), status=it.get("status"),
+                turn_id=it.get("turn_id"))
+
+
+def read_items(placed: list[tuple[Any, Place]], pos0: int = 0) -> list:
+    """The neutral entries of a list of items (``output``, ``input``, a log, a rebuilt
+    stream), in order; values that are not objects are left out."""
+    entries: list = []
+    for pos, (it, place) in enumerate(placed, pos0):
+        if type(it) is not dict:
+            continue
+        t = it.get("type")
+        t = t if isinstance(t, str) else None
+        cid = it.get("call_id")
+        if t == "function_call_output" or (t is not None and t.endswith("_output") and
+                                           isinstance(cid, str)):
+            entries.append(Output(NAME, place, pos, it, call_id=cid))
+        elif t == "function_call" or (isinstance(cid, str) and t != "message" and
+                                      "role" not in it):
+            entries.append(read_call(it, place, pos))
+        else:
+            entries.append(Other(NAME, place, pos, it, continues=t != "reasoning"))
+    return entries
+
+
+# --------------------------------------------------------------------------- writing
+
+def walkable(call: Call) -> Any:
+    """The item the gate walks: the call's own item."""
+    return call.item
+
+
+def write(call: Call) -> dict:
+    """The neutral call as an Open Responses ``function_call`` item (arguments as a JSON
+    text; the item id and the status only when the call has them: nothing is invented)."""
+    item: dict = {"type": "function_call"}
+    for k, v in (("id", call.id), ("call_id", call.call_id), ("name", call.name)):
+        if v is not None:
+            item[k] = v
+    args = call.args
+    if isinstance(args, (dict, list)):
+        item["arguments"] = dumps_value(args).decode("utf-8")
+    elif args is not None:
+        item["arguments"] = args
+    if text_or_none(call.status) is not None:
+        item["status"] = call.status
+    return item
