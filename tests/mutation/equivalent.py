@@ -8,4 +8,8 @@ was killed by a new test (tests/unit/test_pinned_*.py).
 from __future__ import annotations
 
 EQUIVALENT: list[dict] = [
+    {"group": "web-security", "function": "allowed_hosts",
+     "old": 'if extra_host and extra_host not in ("0.0.0.0", "::", ""):',
+     "new": 'if extra_host and extra_host not in ("0.0.0.0", "::", "XXXX"):',
+     "why": "the empty string never reaches the tuple: `extra_host and` already refuses it"},
 ]
