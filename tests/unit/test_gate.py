@@ -393,7 +393,8 @@ def test_unreadable_item_is_422_for_the_item_field_but_bad_arguments_are_a_verdi
     assert e.line == 1 and e.column
     with pytest.raises(WorkbenchError) as info:
         gate(j(call()), None, "{oops")
-    assert info.value.field == "original"
+    e = info.value
+    assert (e.code, e.field, e.status, e.line, e.column) == ("parse_error", "original", 422, 1, 2)
     # a readable item whose arguments string is not JSON: a verdict
     assert run(call(arguments="{oops"))["verdict"] == "arguments_parse"
 
@@ -780,18 +781,19 @@ def test_api_equals_the_core(server):
 
 def test_api_errors(server):
     status, r = server.api("gate", {})
-    assert status == 400 and r["error"]["field"] == "item"
+    assert status == 400 and (r["error"]["code"], r["error"]["field"]) == ("missing_field", "item")
     status, r = server.api("gate", {"item": {"type": "function_call"}})
-    assert status == 400 and r["error"]["field"] == "item"
+    assert status == 400 and (r["error"]["code"], r["error"]["field"]) == ("bad_type", "item")
     status, r = server.api("gate", {"item": "{\"type\": \"function_call\",}"})
     assert status == 422 and r["error"]["code"] == "parse_error" and r["error"]["field"] == "item"
     assert r["error"]["line"] == 1 and r["error"]["column"]
     status, r = server.api("gate", {"item": ""})
-    assert status == 422 and r["error"]["field"] == "item"
+    assert status == 422 and (r["error"]["code"], r["error"]["field"]) == ("parse_error", "item")
     status, r = server.api("gate", {"item": j(call()), "schema": "{\"type\": \"objekt\"}"})
     assert status == 422 and r["error"]["code"] == "schema_invalid" and r["error"]["field"] == "schema"
     status, r = server.api("gate", {"item": j(call()), "original": "nope"})
-    assert status == 422 and r["error"]["field"] == "original"
+    assert status == 422 and (r["error"]["code"], r["error"]["field"]) == ("parse_error", "original")
+    assert (r["error"]["line"], r["error"]["column"]) == (1, 1)
     status, r = server.api("gate", {"item": j(call()), "schema": None, "original": None})
     assert status == 200 and r["verdict"] == "ok"
 

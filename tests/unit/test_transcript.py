@@ -134,7 +134,7 @@ def test_an_unreadable_document_is_a_parse_error_but_a_stream_never_is():
     assert one(r, "stream_bad_line")["line"] == 1
     with pytest.raises(WorkbenchError) as e:
         analyse("   ")
-    assert e.value.status == 422
+    assert (e.value.code, e.value.field, e.value.status) == ("parse_error", "text", 422)
 
 
 # --------------------------------------------------------------------------- pairing
@@ -570,7 +570,8 @@ def test_calls_carry_places_and_verdicts_of_their_dialect():
     assert text.splitlines()[c["line"] - 1][c["column"] - 1] == "{"
     with pytest.raises(WorkbenchError) as e:
         analyse("[]", '{"type": "function", "name": "x", "parameters": ')
-    assert e.value.field == "tools" and e.value.status == 422
+    assert (e.value.code, e.value.field, e.value.status) == ("parse_error", "tools", 422)
+    assert (e.value.line, e.value.column) == (1, 49)
 
 
 def test_edit_diff():
