@@ -16,6 +16,7 @@ from ..errors import WorkbenchError, bad_request
 from ..fields import Field, Fields
 from ..jsontext import ORJSON_MAX_DEPTH, check_depth, dumps_tree, parse, plain_dumps
 from ..limits import DEFAULT_MAX_DEPTH
+from ..runtime.deadline import Deadline
 from . import lenient
 from ..jsontext import lines as jsonl
 
@@ -145,6 +146,10 @@ def _record(warning: dict) -> dict:
 def handle(body: dict, limits) -> dict:
     """``POST /api/format``: ``text``, ``indent`` (default 2), ``sort_keys`` (default false)."""
     v = REQUEST.read(body)
-    if v["input"] != "json":   # JSONC / JSON5 / YAML, only when asked for: see lenient.py
-        return lenient.format_lenient(v["text"], v["input"], v["indent"], v["sort_keys"], max_depth=limits.max_depth)
-    return format_text(v["text"], v["indent"], v["sort_keys"], max_depth=limits.max_depth)
+    # every input mode under the one work deadline: the pure-Python readers (JSON5, YAML) are
+    # library loops, so the interrupting watchdog stops them (no thread without a limit)
+    with Deadline(limits.work_timeout, "Formatting", "text").interrupting():
+        if v["input"] != "json":   # JSONC / JSON5 / YAML, only when asked for: see lenient.py
+            return lenient.format_lenient(v["text"], v["input"], v["indent"], v["sort_keys"],
+                                          max_depth=limits.max_depth)
+        return format_text(v["text"], v["indent"], v["sort_keys"], max_depth=limits.max_depth)

@@ -40,30 +40,63 @@ from ..limits import LENIENT_MAX_CHARS as MAX_CHARS  # JSON5 and YAML: the pure-
 
 # ---------------------------------------------------------------------------------------- JSONC
 
-_JSONC = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/|,(?=(?:\s|//[^\n]*|/\*.*?\*/)*[}\]])', re.S)
+# strings, comments and commas: everything else is copied as is (one left-to-right pass)
+_JSONC = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*|,')
+_JSONC_WS = re.compile(r"[ \t\r\n]*")
 _NOT_NEWLINE = re.compile(r"[^\r\n]")
 
 
 def strip_jsonc(text: str) -> tuple[str, dict[str, int]]:
-    """Blank the comments and trailing commas of ``text`` with spaces (offsets kept)."""
+    """Blank the comments and trailing commas of ``text`` with spaces (offsets kept), in one
+    left-to-right pass (linear: a comma is trailing when the next thing after it that is not
+    blank or a comment closes an array or object).  A ``/*`` that is never closed is the error,
+    at its place."""
     counts = {"comments": 0, "trailing_commas": 0}
-    parts: list[str] = []
-    last = 0
-    for m in _JSONC.finditer(text):
+    blanks: list[tuple[int, int]] = []   # spans to blank (a comma is known trailing only later)
+    comma = -1        # a comma not yet known to be trailing (its offset)
+    pos = 0
+    search = _JSONC.search
+    while True:
+        m = search(text, pos)
+        gap_at = _JSONC_WS.match(text, pos).end()   # the first thing after the last token
+        if comma >= 0 and (m is None or gap_at < m.start()):
+            if gap_at < len(text) and text[gap_at] in "]}":
+                blanks.append((comma, comma + 1))
+                counts["trailing_commas"] += 1
+            comma = -1
+        if m is None:
+            break
         tok = m.group()
+        start = m.start()
         c = tok[0]
         if c == '"':
+            comma = -1
+            pos = m.end()
             continue
-        parts.append(text[last:m.start()])
         if c == ",":
-            counts["trailing_commas"] += 1
-            parts.append(" ")
+            comma = start
+            pos = m.end()
+            continue
+        if tok == "/*":
+            end = text.find("*/", start + 2)
+            if end == -1:
+                raise error_at(text, start, "parse_error", "The comment opened here with /* is "
+                               "never closed (no */ follows)", field="text")
+            end += 2
         else:
-            counts["comments"] += 1
-            parts.append(_NOT_NEWLINE.sub(" ", tok))
-        last = m.end()
-    if not parts:
+            end = m.end()
+        counts["comments"] += 1
+        blanks.append((start, end))
+        pos = end
+    if not blanks:
         return text, counts
+    blanks.sort()
+    parts: list[str] = []
+    last = 0
+    for start, end in blanks:
+        parts.append(text[last:start])
+        parts.append(" " if end == start + 1 else _NOT_NEWLINE.sub(" ", text[start:end]))
+        last = end
     parts.append(text[last:])
     return "".join(parts), counts
 
