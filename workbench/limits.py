@@ -71,3 +71,5 @@ DIFF_DEPTH_CAP = 100  # levels below which a differing subtree is one replace
 DRAFT_MAX_EXAMPLES = 1000  # examples a drafted schema is inferred from
 RELEASE_AFTER_BYTES = 4 * 1024 * 1024  # request bodies above which the heap is trimmed after the answer
 LENIENT_MAX_CHARS = 1_000_000  # JSON5 / YAML input to Format (the pure-Python parsers take ~15 s and ~8 s per MB)
+LENIENT_MAX_EXPANSION = 2_000_000  # YAML: nodes + characters repeated by aliases in one document (a 370-byte 'billion laughs' expanded to 69 MB); bounds the output to about input + this
+JSON5_MAX_DEPTH = 40  # JSON5 nesting: the json5 package is recursive pure Python (~18 frames a level; it hit Python's recursion limit at ~55)

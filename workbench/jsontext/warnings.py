@@ -32,6 +32,14 @@ def _short(token: str) -> str:
     return token if len(token) < 40 else token[:37] + "…"
 
 
+def lone_surrogate_warning(value: str, pointer: str, place: dict) -> dict:
+    """The ``lone_surrogate`` warning of a string (or key) ``value`` at ``pointer``, placed."""
+    o = next(ord(c) for c in value if 0xD800 <= ord(c) <= 0xDFFF)
+    return {"code": "lone_surrogate",
+            "message": f"The string holds the lone surrogate \\u{o:04x}: it is not a character "
+                       "and many tools reject or replace it", "pointer": pointer, **place}
+
+
 def float_change(token: str) -> tuple[str, str] | None:
     """How a float64 reader changes the number ``token``: ``(code, message)``, or None when it
     reads the same value (``0.1``, ``1E-7``, ``2.50e+3``).  Public: other views warn with it."""
@@ -98,11 +106,8 @@ def find_warnings(text: str, duplicate_keys: list[str], long_int_tokens: list[st
                 for idx, c in enumerate(value):
                     o = ord(c)
                     if 0xD800 <= o <= 0xDFFF:
-                        found.append((start, {
-                            "code": "lone_surrogate",
-                            "message": f"The string holds the lone surrogate \\u{o:04x}: it is not a "
-                                       "character and many tools reject or replace it",
-                            "pointer": pointer_of(parts), **where(start)}))
+                        found.append((start, lone_surrogate_warning(value, pointer_of(parts),
+                                                                    where(start))))
                         break
         elif kind == "number" and long_ints:
             token = text[start:end]
