@@ -70,3 +70,15 @@ def test_many_distinct_duplicate_keys_are_all_found():
     a = format_text("[{" + body + "}]")
     dups = [w for w in a["warnings"] if w["code"] == "duplicate_key"]
     assert len(dups) == 3000 and dups[-1]["key"] == "k2999" and dups[-1]["pointer"] == "/0"
+
+
+@pytest.mark.parametrize("text, code", [("9" * 5000 + " x\n1", "parse_error"),
+                                        ("[" + "9" * 5000 + ", NaN]\n1", "parse_error"),
+                                        ("9" * 5000 + "\n" + "9" * 5000 + "\n1 2", "parse_error")])
+def test_a_fault_after_an_integer_past_the_digit_limit_is_placed(text, code):
+    # found by tests/api/test_hostile_format.py: the retry for integers beyond Python's digit
+    # limit let its JSONDecodeError escape (a 500)
+    from workbench.errors import WorkbenchError
+    with pytest.raises(WorkbenchError) as e:
+        format_text(text)
+    assert e.value.code == code and e.value.line is not None

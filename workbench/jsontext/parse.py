@@ -173,6 +173,10 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
                                    parse_constant=_reject_constant)
         try:
             value = decoder.decode(text)
+        except json.JSONDecodeError as exc:   # a fault after the long integer (it is a ValueError too)
+            raise diagnose(text, exc, field) from None
+        except _Constant as exc:
+            raise constant_error(text, str(exc), field) from None
         except RecursionError:
             raise too_deep(text, max_depth, field) from None
         except InvalidOperation:
