@@ -91,3 +91,5 @@ REFUSED_BODY_LINGER = 10.0  # seconds the server reads and drops a refused body,
 PATTERN_MAX_SIZE = 100_000  # atoms one pattern (or all of one schema's) compiles to, repetitions expanded (~28 MB, ~0.1 s to compile)
 PATTERN_CACHE_BUDGET = 200_000  # atoms of compiled patterns kept in the caches (patterns and checked schemas) at once
 VALIDATE_FRAMES = 12_000  # Python frames validation may recurse (jsonschema takes ~12 per schema level: max_depth's 512 levels need ~6,000; 8 MB thread stacks hold 11,500 of the deepest C frames)
+LENIENT_MAX_EXPANSION = 2_000_000  # YAML: nodes + characters repeated by aliases in one document (a 370-byte 'billion laughs' expanded to 69 MB); bounds the output to about input + this
+JSON5_MAX_DEPTH = 40  # JSON5 nesting: the json5 package is recursive pure Python (~18 frames a level; it hit Python's recursion limit at ~55)

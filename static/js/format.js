@@ -121,10 +121,11 @@ async function showResult(body, text, mine) {
   const stats = body.stats || {};
   input.setState({ kind: "ok" });
   delete input.ta.dataset.markedLine;
-  const kind = body.converted ? KIND_NAMES[body.converted.from] || "JSON" : "JSON";
+  const kind = body.converted ? KIND_NAMES[body.converted.from] || "JSON" : body.jsonl ? "JSON Lines" : "JSON";
   const minified = indentValue() === 0;
   const headline = h("div", { class: "headline good", id: "headline" },
-    `Valid ${kind}`, warnings.length ? ` · ${plural(warnings.length, "warning", "warnings")}` : "");
+    `Valid ${kind}`, body.jsonl ? ` · ${plural(body.lines, "value", "values")}` : "",
+    warnings.length ? ` · ${plural(warnings.length, "warning", "warnings")}` : "");
   const detail = h("div", { class: "muted detail" },
     `Formatted: ${plural(stats.lines_out ?? body.formatted.split("\n").length, "line", "lines")}, `,
     body.formatted.length > BIG_LIMIT ? `${(body.formatted.length / 1e6).toFixed(1)} million characters` : formatBytes(new Blob([body.formatted]).size),
@@ -135,45 +136,79 @@ async function showResult(body, text, mine) {
     parts.push(h("p", { class: "converted", id: "converted" }, h("strong", {}, `Converted from ${kind} to strict JSON: `),
       body.converted.summary, "."));
   }
+  if (body.jsonl) {   // the tree shows the values as one array; the output stays JSON Lines
+    parts.push(h("p", { class: "muted", id: "jsonl-note" },
+      `JSON Lines: ${plural(body.lines, "value")}, formatted one after another. The tree shows them as one array (value 1 is /0). `,
+      h("button", { type: "button", "data-act": "copy-jsonl", onclick: () => copyText(body.formatted, "Copied the JSON Lines") }, "Copy JSON Lines"),
+      " ",
+      h("button", { type: "button", onclick: () => download(body.formatted, `${baseName()}.jsonl`) }, "Download JSON Lines")));
+  }
   if (warnings.length) {
     parts.push(shortList(h("ul", { class: "warnings", id: "warnings" }), warnings.map((w) => warningItem(w)),
       { limit: WARNINGS_SHOWN, noun: "warnings" }));
   }
   summary.replaceChildren(...parts);
   document.getElementById("output")?.remove();
-  const sourceName = input.sourceName;
-  const base = sourceName ? sourceName.replace(/\.(json|jsonl|jsonc|json5|ya?ml|txt)$/i, "") : "formatted";
+  const base = baseName();
   if (minified) {
     viewer.clear();
     viewerEl.hidden = true;
-    showMinified(body.formatted, `${base}.min.json`);
+    showMinified(body.formatted, body.jsonl ? `${base}.min.jsonl` : `${base}.min.json`, body.jsonl);
     if (runs.isLatest(mine)) viewerEl.dataset.formattedFor = String(text.length);
     return;
   }
   hideMinified();
   viewerEl.hidden = false;
-  const rendering = viewer.setText(body.formatted, { indent: indentValue(), filename: `${base}.json` });
-  const warnPointers = [...new Set(warnings.map((w) => w.pointer).filter((p) => typeof p === "string"))];
+  const rendering = viewer.setText(body.jsonl ? linesAsArray(body.formatted) : body.formatted,
+    { indent: indentValue(), filename: `${base}.json` });
+  const warnPointers = [...new Set(warnings.map(treePointer).filter((p) => typeof p === "string"))];
   if (warnPointers.length) viewer.highlight(warnPointers, "warn");
   await rendering;
   if (runs.isLatest(mine)) viewerEl.dataset.formattedFor = String(text.length);
+}
+
+function baseName() {
+  const sourceName = input.sourceName;
+  return sourceName ? sourceName.replace(/\.(json|jsonl|jsonc|json5|ya?ml|txt)$/i, "") : "formatted";
+}
+
+/** The formatted JSON Lines (indented values one after another) as the text of one array, for
+ *  the tree: a value starts at a line that begins in column 1 with anything but a closing
+ *  bracket (inner lines are indented, and strings hold no line breaks). */
+function linesAsArray(text) {
+  const unit = indentValue() === "tab" ? "\t" : " ".repeat(indentValue());
+  const values = [];
+  let cur = [];
+  for (const line of text.split("\n")) {
+    if (cur.length && line && !/^[\s\]}]/.test(line)) { values.push(cur.join("\n")); cur = []; }
+    cur.push(line);
+  }
+  if (cur.length) values.push(cur.join("\n"));
+  return "[\n" + values.map((v) => v.replace(/^/gm, unit)).join(",\n") + "\n]";
+}
+
+/** A warning's pointer in the tree: a JSON Lines warning's pointer is inside its value (`record`). */
+function treePointer(w) {
+  if (typeof w.pointer !== "string") return null;
+  return w.record ? `/${w.record - 1}${w.pointer}` : w.pointer;
 }
 
 function hideMinified() { minEl.hidden = true; minEl.replaceChildren(); }
 
 /** The minified text itself: one line, wrapped in the page; a very long one is cut (Copy and
  *  Download give all of it), and "Show as a tree" opens it in the viewer. */
-function showMinified(text, filename) {
+function showMinified(text, filename, jsonl = false) {
   const cut = text.length > MINIFIED_SHOWN;
   const pre = h("pre", { class: "output minified-text", id: "minified-text" }, cut ? text.slice(0, MINIFIED_SHOWN) : text);
   minEl.replaceChildren(
     h("div", { class: "toolbar" },
-      h("span", { class: "muted" }, `Minified: one line, ${plural(text.length, "character")}`),
+      h("span", { class: "muted" }, `Minified: ${jsonl ? "one value per line" : "one line"}, ${plural(text.length, "character")}`),
       h("span", { class: "grow" }),
       h("button", { type: "button", "data-act": "copy-minified", onclick: () => copyText(text, "Copied the minified text") }, "Copy"),
       h("button", { type: "button", onclick: () => download(text, filename) }, "Download"),
       h("button", { type: "button", "data-act": "tree", title: "Open it in the tree viewer (indented there)", onclick: () => {
-        hideMinified(); viewerEl.hidden = false; viewer.setText(text, { indent: 2, filename });
+        hideMinified(); viewerEl.hidden = false;
+        viewer.setText(jsonl ? "[" + text.split("\n").join(",") + "]" : text, { indent: 2, filename });
       } }, "Show as a tree")),
     pre,
     cut ? h("p", { class: "muted" }, `The first ${plural(MINIFIED_SHOWN, "character")} are shown; Copy and Download give all ${text.length.toLocaleString("en-US")}.`) : "");
@@ -187,6 +222,7 @@ function warningItem(w) {
   } else if (w.line) {
     where.push(`line ${w.line}, column ${w.column}`);
   }
+  if (w.record) where.unshift(`value ${w.record}, `);
   return h("li", { "data-code": w.code, "data-pointer": w.pointer ?? "" },
     h("strong", {}, w.code), " ", w.message, " ",
     h("span", { class: "mono" }, `at ${w.pointer || "/"}${w.code === "duplicate_key" && w.key !== undefined ? ` key ${JSON.stringify(w.key)}` : ""}`),
@@ -197,7 +233,8 @@ function warningItem(w) {
 }
 
 function jumpTo(w) {
-  if (typeof w.pointer === "string") viewer.reveal(w.pointer);
+  const pointer = treePointer(w);
+  if (pointer !== null) viewer.reveal(pointer);
   const at = w.second || w;
   input.select(at.line, at.column);
 }

@@ -249,6 +249,13 @@ def test_the_page_works_with_javascript_off(browser, server):
         assert pg.locator("#headline").inner_text().startswith("Valid JSONC")
         assert "comments removed: 1 · trailing commas removed: 1" in pg.locator("#converted").inner_text()
         assert pg.locator("#output").inner_text() == '{\n    "a": 1.10\n}'
+        # JSON Lines are named, with their count (issue 27)
+        pg.fill("#text", '{"a": 1}\n{"a": 12345678901234567890}\n')
+        pg.select_option("#input_kind", "json")
+        pg.click("button#run")
+        pg.wait_for_load_state("load")
+        assert pg.locator("#headline").inner_text() == "Valid JSON Lines · 2 values · 1 warning"
+        assert "value 2, line 2" in pg.locator("#warnings").inner_text()
 
 
 def make_big_document(path: Path, target_bytes: int, shared: Path | None) -> int:
@@ -313,3 +320,35 @@ def test_twenty_megabytes_stay_usable(page, tmp_path, request):
     assert int(page.locator("#viewer").get_attribute("data-rows")) >= model_rows
     page.evaluate("() => document.querySelector('#viewer .jv-scroll').scrollTop = 0")
     row(page, "/0").wait_for()
+
+
+def test_json_lines_say_so_and_show_every_value(page, server):
+    # issue 27: 50 lines of items read "Valid JSON · 1 warning" while the tree said in red
+    # "Not valid JSON (line 21 …) Shown as plain text"; the page never said JSON Lines
+    items = [{"type": "function_call", "call_id": f"call_{i}", "n": i} for i in range(50)]
+    items[7]["n"] = 12345678901234567890   # one warning, in the 8th value
+    text = "\n".join(json.dumps(x) for x in items) + "\n"
+    status, body = server.api("format", {"text": text})
+    assert status == 200 and body["jsonl"] is True and body["lines"] == 50
+    page.goto("/format")
+    paste(page, text)
+    page.wait_for_selector(READY)
+    headline = page.locator("#headline").inner_text()
+    assert "JSON Lines" in headline and "50 values" in headline and "1 warning" in headline
+    assert "Not valid" not in page.locator("#viewer").inner_text()
+    assert page.locator("#viewer").get_attribute("data-state") == "ready"
+    # the tree holds the 50 values; the warning is marked at its value
+    assert row(page, "/0").count() == 1
+    assert int(page.locator("#viewer").get_attribute("data-rows")) >= 50 * 5
+    assert "value 8" in page.locator("#warnings").inner_text()
+    page.locator("#warnings button.jump").click()
+    row(page, "/7/n").wait_for()
+    assert '12345678901234567890' in row(page, "/7/n").inner_text()
+    # the output to copy stays JSON Lines (one value after another), not the array of the tree
+    lines_out = copied(page, "Copy JSON Lines")
+    assert lines_out == body["formatted"]
+    # minified: one value per line, said so
+    page.select_option("#indent", "0")
+    page.locator("#minified-text").wait_for()
+    assert "one value per line" in page.locator("#minified").inner_text()
+    assert page.locator("#minified-text").inner_text().count("\n") == 49

@@ -26,6 +26,7 @@ commit):
 
 from __future__ import annotations
 
+import json
 import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -33,7 +34,9 @@ from typing import Any
 import orjson
 
 from ..errors import WorkbenchError, bad_request
-from ..jsontext import dumps_tree, error_at, escape_token
+from ..jsontext import ORJSON_MAX_DEPTH, NumberText, dumps_tree, error_at, escape_token, plain_dumps
+from ..jsontext.warnings import lone_surrogate_warning
+from ..limits import JSON5_MAX_DEPTH, LENIENT_MAX_EXPANSION
 
 INPUTS = ("json", "jsonc", "json5", "yaml")
 from ..limits import LENIENT_MAX_CHARS as MAX_CHARS  # JSON5 and YAML: the pure-Python parsers take ~15 s and ~8 s per MB
@@ -116,13 +119,25 @@ _JSON5_TOKEN = re.compile(r"""
 _STRICT_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?\Z")
 
 
-def count_json5(text: str) -> dict[str, int]:
-    """What a JSON5 text has that strict JSON lacks, counted token by token."""
+def _json5_too_deep(text: str, at: int, max_depth: int) -> WorkbenchError:
+    own = max_depth > JSON5_MAX_DEPTH
+    return error_at(text, at, "too_deep", f"Nesting is deeper than the limit of "
+                    f"{min(max_depth, JSON5_MAX_DEPTH)} levels" + (
+                        " for JSON5 input (its reader, the json5 package, is recursive pure "
+                        f"Python; strict JSON, JSONC and YAML take {max_depth})" if own else ""),
+                    field="text", limit=min(max_depth, JSON5_MAX_DEPTH))
+
+
+def count_json5(text: str, max_depth: int = JSON5_MAX_DEPTH) -> dict[str, int]:
+    """What a JSON5 text has that strict JSON lacks, counted token by token; a nesting deeper
+    than ``max_depth`` (at most :data:`JSON5_MAX_DEPTH`) is refused at its place."""
+    asked, max_depth = max_depth, min(max_depth, JSON5_MAX_DEPTH)
     counts = {"comments": 0, "trailing_commas": 0, "single_quotes": 0, "unquoted_keys": 0,
               "numbers": 0}
     sig: list[tuple[str, str, int]] = []   # significant tokens: (kind, text, offset)
     pos = 0
     n = len(text)
+    depth = 0
     while pos < n:
         m = _JSON5_TOKEN.match(text, pos)
         if not m:   # something the parser will refuse (and place): stop counting there
@@ -132,7 +147,16 @@ def count_json5(text: str) -> dict[str, int]:
         if kind in ("lc", "bc"):
             counts["comments"] += 1
         elif kind != "ws":
-            sig.append((kind, m.group(), m.start()))
+            tok = m.group()
+            sig.append((kind, tok, m.start()))
+            if kind == "p" and tok in "[{":
+                depth += 1
+                if depth > max_depth:
+                    raise _json5_too_deep(text, m.start(), asked)
+            elif kind == "p" and tok in "]}":
+                depth -= 1
+            elif kind == "num" and len(tok) > _MAX_INT_BITS // 4 and tok.lstrip("+-")[:2] in ("0x", "0X"):
+                raise _big_int_error(text, m.start(), tok)
     for i, (kind, tok, at) in enumerate(sig):
         nxt = sig[i + 1][1] if i + 1 < len(sig) else ""
         if kind == "p" and tok == "," and nxt in ("}", "]"):
@@ -192,19 +216,18 @@ def _number_text(tok: str) -> str:
 def _read_json5(text: str, max_depth: int):
     import json5   # imported when asked for: the strict path never needs it
 
-    counts = count_json5(text)
+    counts = count_json5(text, max_depth)
     frag = lambda tok, base=10: orjson.Fragment(_number_text(tok).encode())  # noqa: E731
     try:
         value = json5.loads(text, parse_float=frag, parse_int=frag, parse_constant=frag,
                             object_pairs_hook=_pairs)
-    except RecursionError:
-        raise WorkbenchError("too_deep", f"The document is nested too deeply to read as JSON5 "
-                             f"(the limit is {max_depth} levels)", field="text") from None
+    except RecursionError:   # pragma: no cover - count_json5 refused the depth first
+        raise _json5_too_deep(text, 0, max_depth) from None
     except ValueError as e:
         raise _json5_error(text, str(e)) from None
-    warnings = []
-    _walk_dups(value, "", warnings, max_depth)
-    return value, counts, warnings
+    warnings: list[dict] = []
+    value, plain = _walk_json5(value, warnings)
+    return value, counts, warnings, plain
 
 
 _JSON5_ERR = re.compile(r"<string>:(\d+) (.*) at column (\d+)")
@@ -220,37 +243,342 @@ def _json5_error(text: str, message: str) -> WorkbenchError:
     return error_at(text, offset, "parse_error", f"Not valid JSON5: {what}", field="text")
 
 
-def _walk_dups(value, pointer: str, out: list, max_depth: int, depth: int = 0) -> None:
-    if depth > max_depth:
-        raise WorkbenchError("too_deep", f"The document is nested deeper than {max_depth} levels",
-                             field="text")
-    if isinstance(value, dict):
-        for k in getattr(value, "dups", ()):
-            out.append({"code": "duplicate_key", "key": k, "pointer": pointer,
-                        "message": f"The key {orjson.dumps(k).decode()} appears more than once; "
-                                   "the last value is kept"})
-        for k, v in value.items():
-            if isinstance(v, (dict, list)):
-                _walk_dups(v, f"{pointer}/{escape_token(k)}", out, max_depth, depth + 1)
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            if isinstance(v, (dict, list)):
-                _walk_dups(v, f"{pointer}/{i}", out, max_depth, depth + 1)
+def _walk_json5(root, out: list):
+    """Duplicate keys (the parser kept the last) and escaped surrogates of a JSON5 tree:
+    pairs joined into their character, lone ones kept and warned about; iterative.  Returns
+    the tree and whether the plain writer is needed (lone surrogates)."""
+    plain = False
+
+    def text(s: str, pointer: str) -> str:
+        nonlocal plain
+        s2, lone = join_surrogates(s)
+        if lone:
+            plain = True
+            out.append(lone_surrogate_warning(s2, pointer, {}))
+        return s2
+
+    if type(root) is str:
+        return text(root, ""), plain
+    work = [(root, "")] if isinstance(root, (dict, list)) else []
+    while work:
+        node, pointer = work.pop()
+        if isinstance(node, dict):
+            for k in getattr(node, "dups", ()):
+                out.append({"code": "duplicate_key", "key": k, "pointer": pointer,
+                            "message": f"The key {json.dumps(k, ensure_ascii=False)} appears more "
+                                       "than once; the last value is kept"})
+            if not all(k.isascii() for k in node):
+                fixed = {text(k, f"{pointer}/{escape_token(k)}"): v for k, v in node.items()}
+                if list(fixed) != list(node):
+                    node.clear()
+                    node.update(fixed)
+            for k, v in node.items():
+                if type(v) is str:
+                    if not v.isascii():
+                        node[k] = text(v, f"{pointer}/{escape_token(k)}")
+                elif isinstance(v, (dict, list)):
+                    work.append((v, f"{pointer}/{escape_token(k)}"))
+        else:
+            for i, v in enumerate(node):
+                if type(v) is str:
+                    if not v.isascii():
+                        node[i] = text(v, f"{pointer}/{i}")
+                elif isinstance(v, (dict, list)):
+                    work.append((v, f"{pointer}/{i}"))
+    return root, plain
 
 
 # ----------------------------------------------------------------------------------------- YAML
 
 _YAML_FLOAT_SPECIAL = re.compile(r"[-+]?\.(inf|nan)\Z", re.I)
+_YAML_TAG = "tag:yaml.org,2002:"
+_YAML11_TRUE = frozenset({"yes", "y", "on", "true"})
+_SURROGATE_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_NO_KEY = object()
+
+
+def _pair(m) -> str:
+    hi, lo = m.group()
+    return chr(0x10000 + ((ord(hi) - 0xD800) << 10) + (ord(lo) - 0xDC00))
+
+
+def join_surrogates(s: str) -> tuple[str, bool]:
+    """``s`` with every escaped surrogate pair (``"\\ud83d\\ude00"``, decoded one escape at a
+    time by the JSON5 and YAML readers) joined into its character; whether a lone one is left
+    (kept, and warned about, as strict JSON does)."""
+    if s.isascii() or not _LONE_SURROGATE.search(s):
+        return s, False
+    s = _SURROGATE_PAIR.sub(_pair, s)
+    return s, _LONE_SURROGATE.search(s) is not None
+
+
+class _Open:
+    """A YAML sequence or mapping being built: its JSON value, anchor, size (nodes and
+    characters, for the alias budget), height, the pending key and the keys' places."""
+
+    __slots__ = ("value", "anchor", "size", "height", "key", "first", "part")
+
+    def __init__(self, value, anchor, part):
+        self.value, self.anchor, self.part = value, anchor, part
+        self.size, self.height, self.key, self.first = 1, 1, _NO_KEY, {}
+
+
+def _big_int_error(text: str, at: int, v: str) -> WorkbenchError:
+    return error_at(text, at, "number_too_large", f"The integer {v[:20]}… has more than "
+                    f"{_MAX_INT_DIGITS:,} decimal digits (Python's limit for exact integer text): "
+                    "write it as a string", field="text")
+
+
+_MAX_INT_DIGITS = 4300   # Python's int-to-text digit limit (sys.get_int_max_str_digits)
+_MAX_INT_BITS = int(_MAX_INT_DIGITS * 3.3219)   # a hex/octal/binary integer about that long
+
+
+def _yaml_int(text: str, at: int, v: str, yaml11: bool) -> str | None:
+    """The decimal text of a YAML int scalar (1.2 core, or 1.1: binary, leading-0 octal,
+    base 60), exact at any length; None for a form with no number."""
+    s = v.replace("_", "")
+    sign = "-" if s.startswith("-") else ""
+    body = s.lstrip("+-")
+    try:
+        if body[:2] in ("0x", "0X"):
+            n = int(body[2:], 16)
+        elif body[:2] in ("0o", "0O"):
+            n = int(body[2:], 8)
+        elif body[:2] in ("0b", "0B"):
+            n = int(body[2:], 2)
+        elif yaml11 and ":" in body:
+            n = 0
+            for part in body.split(":"):
+                n = n * 60 + int(part)
+        elif yaml11 and len(body) > 1 and body.startswith("0"):
+            n = int(body[1:], 8)
+        elif body.isdigit():   # decimal: its digits as they are, at any length
+            digits = body.lstrip("0") or "0"
+            return ("-" if sign and digits != "0" else "") + digits
+        else:
+            return None
+    except ValueError:
+        return None
+    if n.bit_length() > _MAX_INT_BITS:
+        raise _big_int_error(text, at, v)
+    return ("-" if sign and n else "") + str(n)
+
+
+def _yaml_float(v: str, yaml11: bool) -> str:
+    s = v.replace("_", "")
+    if yaml11 and ":" in s:   # base 60 (1.1): 190:20:30.15
+        sign = -1 if s.startswith("-") else 1
+        total = Decimal(0)
+        for part in s.lstrip("+-").split(":"):
+            total = total * 60 + Decimal(part)
+        return _number_text(str(sign * total))
+    return _number_text(s)
+
+
+_YAML_FLOW = re.compile(r"""(?m)"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|(?:^|[ \t])#[^\n]*|[\[\]{}]""")
+
+
+def _yaml_flow_depth(text: str, max_depth: int) -> None:
+    """Refuse flow nesting (``[[[…``) deeper than ``max_depth`` before the YAML parser sees it:
+    its scanner checks every open flow level at each token, so 2,000 levels on one line took
+    seconds before the first event.  Brackets inside quotes and comments are not counted."""
+    if text.count("[") + text.count("{") <= max_depth:
+        return
+    depth = 0
+    for m in _YAML_FLOW.finditer(text):
+        c = m.group()[-1:]
+        if c in "[{" and len(m.group()) == 1:
+            depth += 1
+            if depth > max_depth:
+                raise error_at(text, m.start(), "too_deep", f"Nesting is deeper than the limit of "
+                               f"{max_depth} levels (YAML sequences and mappings inside each other)",
+                               field="text", limit=max_depth)
+        elif c in "]}" and len(m.group()) == 1:
+            depth = max(0, depth - 1)
 
 
 def _read_yaml(text: str, max_depth: int):
+    """Build the JSON value from ruamel.yaml's *events* (its parser is a state machine, its
+    composer recursive): one loop with an explicit stack, so any depth up to ``max_depth`` is
+    read and a deeper one refused at its place; an alias costs the size of what it repeats,
+    counted against :data:`~workbench.limits.LENIENT_MAX_EXPANSION`; scalars resolve as the
+    document's own ``%YAML`` version says (1.1: ``yes``/``on``/``Y`` are booleans, ``010`` is
+    octal); every rewrite is counted for ``changes``."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
-    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+    from ruamel.yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent,
+                                    MappingStartEvent, ScalarEvent, SequenceEndEvent,
+                                    SequenceStartEvent)
+    from ruamel.yaml.nodes import ScalarNode
 
     yaml = YAML(typ="safe", pure=True)
+    resolve = yaml.resolver.resolve
+    counts = {"aliases": 0, "keys_as_strings": 0, "kept_as_strings": 0, "numbers": 0,
+              "booleans": 0, "nulls": 0}
+    warnings: list[dict] = []
+    anchors: dict[str, tuple] = {}   # name → (value, size, height)
+    stack: list[_Open] = []
+    docs: list = []
+    state = {"expanded": 0, "yaml11": False, "plain": False}
+
+    def where(mark):
+        return {"line": mark.line + 1, "column": mark.column + 1}
+
+    def pointer(last=_NO_KEY):
+        parts = [f.part for f in stack[1:]] + ([] if last is _NO_KEY else [last])
+        return "".join("/" + escape_token(str(p)) for p in parts)
+
+    def checked(s: str, ev, last):
+        s, lone = join_surrogates(s)
+        if lone:
+            state["plain"] = True
+            warnings.append(lone_surrogate_warning(s, pointer(last), where(ev.start_mark)))
+        return s
+
+    def scalar(ev):
+        v = ev.value
+        tag = ev.tag
+        if tag is None or tag == "!":
+            tag = str(resolve(ScalarNode, v, ev.implicit))
+        if not tag.startswith(_YAML_TAG):
+            raise error_at(text, ev.start_mark.index, "not_json", f"The tag {tag} has no JSON form",
+                           field="text")
+        t = tag[len(_YAML_TAG):]
+        if t == "str":
+            return v
+        if t == "null":
+            if v != "null":
+                counts["nulls"] += 1
+            return None
+        if t == "bool":
+            if v not in ("true", "false"):
+                counts["booleans"] += 1
+            return v.lower() in _YAML11_TRUE
+        if t == "int":
+            out = _yaml_int(text, ev.start_mark.index, v, state["yaml11"])
+            if out is None:   # a form strict JSON has no number for: its text
+                counts["kept_as_strings"] += 1
+                return v
+            if out != v:
+                counts["numbers"] += 1
+            return orjson.Fragment(out.encode())   # exact, beyond 64 bits too
+        if t == "float":
+            if _YAML_FLOAT_SPECIAL.match(v):
+                raise error_at(text, ev.start_mark.index, "not_json", f"{v} has no JSON form: strict "
+                               "JSON has no infinities and no NaN", field="text")
+            out = _yaml_float(v, state["yaml11"])
+            if out != v:
+                counts["numbers"] += 1
+            return orjson.Fragment(out.encode())
+        counts["kept_as_strings"] += 1   # timestamp, binary, …: the text as written
+        return v
+
+    def too_deep(ev):
+        return error_at(text, ev.start_mark.index, "too_deep", f"Nesting is deeper than the "
+                        f"limit of {max_depth} levels (YAML sequences and mappings inside each "
+                        "other)", field="text", limit=max_depth)
+
+    def key_position():
+        return bool(stack) and stack[-1].key is _NO_KEY and type(stack[-1].value) is dict
+
+    def set_key(key: str, ev, is_str: bool):
+        top = stack[-1]
+        if not is_str:
+            counts["keys_as_strings"] += 1
+        key = checked(key, ev, key)
+        if key in top.first:
+            warnings.append({"code": "duplicate_key", "key": key, "pointer": pointer(),
+                             "first": top.first[key], "second": where(ev.start_mark),
+                             **where(ev.start_mark),
+                             "message": f"The key {json.dumps(key, ensure_ascii=False)} appears "
+                                        "more than once; the last value is kept"})
+            top.value.pop(key, None)
+        top.first[key] = where(ev.start_mark)
+        top.key = key
+        top.size += 1 + len(key)
+
+    _yaml_flow_depth(text, max_depth)
+    budget = LENIENT_MAX_EXPANSION
     try:
-        nodes = list(yaml.compose_all(text))
+        for ev in yaml.parse(text):
+            t = type(ev)
+            if t is ScalarEvent:
+                if key_position():
+                    tag = ev.tag if ev.tag not in (None, "!") else str(resolve(ScalarNode, ev.value, ev.implicit))
+                    set_key(ev.value, ev, tag == _YAML_TAG + "str")
+                    continue
+                value = scalar(ev)
+                if type(value) is str:
+                    value = checked(value, ev, stack[-1].key if stack and stack[-1].key is not _NO_KEY
+                                    else len(stack[-1].value) if stack else _NO_KEY)
+                size, height = 1 + len(ev.value), 0
+                if ev.anchor is not None:
+                    anchors[ev.anchor] = (value, size, height)
+            elif t is AliasEvent:
+                name = ev.anchor
+                if name not in anchors:
+                    opened = any(f.anchor == name for f in stack)
+                    raise error_at(text, ev.start_mark.index, "not_json" if opened else "parse_error",
+                                   f"The alias *{name} refers to the node that holds it: a recursive "
+                                   "structure has no JSON form" if opened else
+                                   f"The alias *{name} names no anchor (&{name}) before it",
+                                   field="text")
+                value, size, height = anchors[name]
+                counts["aliases"] += 1
+                state["expanded"] += size
+                if state["expanded"] > budget:
+                    line, column = where(ev.start_mark).values()
+                    raise error_at(text, ev.start_mark.index, "expansion_limit",
+                                   f"The alias *{name} (line {line}, column {column}) would expand "
+                                   f"the document past {budget:,} repeated nodes and characters "
+                                   "(aliases that repeat aliases grow exponentially: a 'billion "
+                                   "laughs'); write the repeated parts out or use fewer aliases",
+                                   field="text", alias=name, limit=budget)
+                if key_position():
+                    if type(value) is not str:
+                        raise error_at(text, ev.start_mark.index, "not_json", f"The alias *{name} "
+                                       "is used as a key but is not a string: no JSON form", field="text")
+                    set_key(value, ev, True)
+                    continue
+                if len(stack) + height > max_depth:
+                    raise too_deep(ev)
+            elif t is MappingStartEvent or t is SequenceStartEvent:
+                if key_position():
+                    raise error_at(text, ev.start_mark.index, "not_json",
+                                   "A key that is a list or a mapping has no JSON form", field="text")
+                if len(stack) >= max_depth:
+                    raise too_deep(ev)
+                part = None
+                if stack:
+                    top = stack[-1]
+                    part = top.key if type(top.value) is dict else len(top.value)
+                stack.append(_Open({} if t is MappingStartEvent else [], ev.anchor, part))
+                continue
+            elif t is MappingEndEvent or t is SequenceEndEvent:
+                done = stack.pop()
+                value, size, height = done.value, done.size, done.height
+                if done.anchor is not None:
+                    anchors[done.anchor] = (value, size, height)
+                if height > ORJSON_MAX_DEPTH // 2:
+                    state["plain"] = True
+            elif t is DocumentStartEvent:
+                state["yaml11"] = getattr(ev, "version", None) == (1, 1)
+                continue
+            else:
+                continue
+            if not stack:
+                docs.append(value)
+                continue
+            top = stack[-1]
+            top.size += size
+            if height + 1 > top.height:
+                top.height = height + 1
+            if type(top.value) is list:
+                top.value.append(value)
+            else:
+                top.value[top.key] = value
+                top.key = _NO_KEY
     except MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         msg = " ".join(str(x) for x in (e.context, e.problem) if x) or "not valid YAML"
@@ -258,89 +586,15 @@ def _read_yaml(text: str, max_depth: int):
             raise error_at(text, min(mark.index, len(text)), "parse_error", f"Not valid YAML: {msg}",
                            field="text") from None
         raise WorkbenchError("parse_error", f"Not valid YAML: {msg}", field="text") from None
-    except (YAMLError, RecursionError) as e:
+    except YAMLError as e:
         raise WorkbenchError("parse_error", f"Not valid YAML: {e}", field="text") from None
-    nodes = [n for n in nodes if n is not None]
-    if len(nodes) != 1:
-        raise WorkbenchError("not_one_document", f"The YAML text holds {len(nodes)} documents; "
+    if len(docs) != 1:
+        raise WorkbenchError("not_one_document", f"The YAML text holds {len(docs)} documents; "
                              "Format reads one (split it at the '---' lines)", field="text")
-    counts = {"aliases": 0, "keys_as_strings": 0, "kept_as_strings": 0}
-    warnings: list[dict] = []
-    seen: set[int] = set()
-    TAG = "tag:yaml.org,2002:"
-
-    def where(node):
-        return {"line": node.start_mark.line + 1, "column": node.start_mark.column + 1}
-
-    def scalar(node, pointer):
-        tag, v = node.tag, node.value
-        if not tag.startswith(TAG):
-            raise error_at(text, node.start_mark.index, "not_json", f"The tag {tag} has no JSON form",
-                           field="text")
-        t = tag[len(TAG):]
-        if t == "str":
-            return v
-        if t == "null":
-            return None
-        if t == "bool":
-            return v.lower() == "true"
-        if t == "int":
-            s = v.replace("_", "")
-            sign = -1 if s.startswith("-") else 1
-            body = s.lstrip("+-")
-            base = 16 if body[:2] in ("0x", "0X") else 8 if body[:2] in ("0o", "0O") else 10
-            try:
-                n = sign * int(body[2:] if base != 10 else body, base)
-            except ValueError:   # a form strict JSON has no number for (0b…): its text
-                counts["kept_as_strings"] += 1
-                return v
-            return orjson.Fragment(str(n).encode())   # exact, beyond 64 bits too
-        if t == "float":
-            if _YAML_FLOAT_SPECIAL.match(v):
-                raise error_at(text, node.start_mark.index, "not_json", f"{v} has no JSON form: strict "
-                               "JSON has no infinities and no NaN", field="text")
-            return orjson.Fragment(_number_text(v.replace("_", "")).encode())
-        counts["kept_as_strings"] += 1   # timestamp, binary, …: the text as written
-        return v
-
-    def build(node, pointer, depth):
-        if depth > max_depth:
-            raise WorkbenchError("too_deep", f"The document is nested deeper than {max_depth} levels",
-                                 field="text")
-        if id(node) in seen and not isinstance(node, ScalarNode):
-            counts["aliases"] += 1
-        seen.add(id(node))
-        if isinstance(node, ScalarNode):
-            return scalar(node, pointer)
-        if isinstance(node, SequenceNode):
-            return [build(n, f"{pointer}/{i}", depth + 1) for i, n in enumerate(node.value)]
-        if isinstance(node, MappingNode):
-            out: dict = {}
-            first: dict = {}
-            for knode, vnode in node.value:
-                if not isinstance(knode, ScalarNode):
-                    raise error_at(text, knode.start_mark.index, "not_json",
-                                   "A key that is a list or a mapping has no JSON form", field="text")
-                key = knode.value
-                if knode.tag != TAG + "str":
-                    counts["keys_as_strings"] += 1
-                if key in first:
-                    warnings.append({"code": "duplicate_key", "key": key, "pointer": pointer,
-                                     "first": first[key], "second": where(knode), **where(knode),
-                                     "message": f"The key {orjson.dumps(key).decode()} appears more "
-                                                "than once; the last value is kept"})
-                    out.pop(key, None)
-                first[key] = where(knode)
-                out[key] = build(vnode, f"{pointer}/{escape_token(key)}", depth + 1)
-            return out
-        raise WorkbenchError("not_json", "A YAML node with no JSON form", field="text")  # pragma: no cover
-
-    try:
-        value = build(nodes[0], "", 0)
-    except RecursionError:
-        raise WorkbenchError("too_deep", "The document is nested too deeply", field="text") from None
+    if state["yaml11"]:
+        counts["yaml_1_1"] = 1
     counts["comments"] = _yaml_comments(text)
-    return value, counts, warnings
+    return docs[0], counts, warnings, state["plain"]
 
 
 _YAML_COMMENT = re.compile(r"""(?m)(?:^|[ \t])#|"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'""")
@@ -353,6 +607,45 @@ def _yaml_comments(text: str) -> int:
 
 # ---------------------------------------------------------------------------------------- answer
 
+def _dumps(value, indent, sort_keys: bool, plain: bool) -> str:
+    """The strict JSON text of a converted tree (numbers ``orjson.Fragment``): orjson, or the
+    plain writer where orjson cannot (lone surrogates, more than 254 levels)."""
+    if not plain:
+        try:
+            return dumps_tree(value, indent, sort_keys)
+        except (orjson.JSONEncodeError, TypeError):
+            pass
+    return plain_dumps(_text_numbers(value), indent, sort_keys)
+
+
+def _text_numbers(root):
+    """A copy of the tree with every ``orjson.Fragment`` a :class:`NumberText` (for the plain
+    writer); iterative, any depth."""
+    def conv(v):
+        if type(v) is orjson.Fragment:
+            return NumberText(orjson.dumps(v).decode())
+        return v
+    if not isinstance(root, (dict, list)):
+        return conv(root)
+    top = {} if isinstance(root, dict) else []
+    work = [(root, top)]
+    while work:
+        src, dst = work.pop()
+        items = src.items() if isinstance(src, dict) else enumerate(src)
+        for k, v in items:
+            if isinstance(v, (dict, list)):
+                c = {} if isinstance(v, dict) else []
+                work.append((v, c))
+                v = c
+            else:
+                v = conv(v)
+            if isinstance(dst, dict):
+                dst[k] = v
+            else:
+                dst.append(v)
+    return top
+
+
 _SAID = {
     "comments": "comments removed: {}",
     "trailing_commas": "trailing commas removed: {}",
@@ -362,6 +655,9 @@ _SAID = {
     "aliases": "YAML aliases expanded: {}",
     "keys_as_strings": "keys that were not strings written as strings: {}",
     "kept_as_strings": "dates and other tagged values kept as strings: {}",
+    "booleans": "YAML booleans written true/false (yes, on, Y, True …): {}",
+    "nulls": "YAML nulls written null (~, empty values, Null …): {}",
+    "yaml_1_1": "read as YAML 1.1, as its %YAML directive says (yes/no/on/off are booleans, 010 is octal)",
 }
 _NAMES = {"jsonc": "JSONC", "json5": "JSON5", "yaml": "YAML"}
 
@@ -384,8 +680,8 @@ def format_lenient(text: str, kind: str, indent: Any = 2, sort_keys: bool = Fals
             raise WorkbenchError("too_large", f"{_NAMES[kind]} input is read up to "
                                  f"{MAX_CHARS:,} characters (this one has {len(text):,}): its parser is "
                                  "pure Python and slow; convert it elsewhere first", status=413, field=field)
-        value, counts, warnings = (_read_json5 if kind == "json5" else _read_yaml)(text, max_depth)
-        formatted = dumps_tree(value, indent, sort_keys)
+        value, counts, warnings, plain = (_read_json5 if kind == "json5" else _read_yaml)(text, max_depth)
+        formatted = _dumps(value, indent, sort_keys, plain)
         answer = {"formatted": formatted, "warnings": warnings, "stats": core.stats(text, formatted)}
     changes = [{"code": k, "count": n, "message": _SAID[k].format(n)} for k, n in counts.items() if n]
     summary = " · ".join(c["message"] for c in changes) if changes else \

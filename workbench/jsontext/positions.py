@@ -205,14 +205,16 @@ class _StopWalk(Exception):
     pass
 
 
-def walk(text: str, interesting: list[int], visit) -> None:
+def walk(text: str, interesting: list[int], visit, *, keys: bool = False) -> None:
     """Walk the valid JSON ``text`` in Python, only as far as needed to reach the sorted
     ``interesting`` offsets: a value that holds none of them is skipped with the C scanner,
     and the walk stops as soon as none is left ahead.
 
     ``visit(kind, parts, start, end, extra)`` is called for values and events on the way:
     ``"string"`` and ``"number"`` values (extra None) and ``"duplicate"`` keys (start/end the
-    first and second key offsets, extra the key); ``parts`` is the list of path parts.
+    first and second key offsets, extra the key), and with ``keys`` every member name of the
+    objects entered (``"key"``, start/end its quotes' offsets, extra the name); ``parts`` is
+    the list of path parts.
     Arrays are entered without measuring them first (they are where large documents are
     large); objects are measured in C and entered only when they hold an offset.
     """
@@ -235,6 +237,8 @@ def walk(text: str, interesting: list[int], visit) -> None:
                 while True:
                     kstart = j
                     key, j = _scanstring(text, j + 1)
+                    if keys:
+                        visit("key", parts, kstart, j, key)
                     if key in seen:
                         visit("duplicate", parts, seen[key], kstart, key)
                     else:

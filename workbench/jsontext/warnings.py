@@ -32,30 +32,51 @@ def _short(token: str) -> str:
     return token if len(token) < 40 else token[:37] + "…"
 
 
+def lone_surrogate_warning(value: str, pointer: str, place: dict) -> dict:
+    """The ``lone_surrogate`` warning of a string (or key) ``value`` at ``pointer``, placed."""
+    o = next(ord(c) for c in value if 0xD800 <= ord(c) <= 0xDFFF)
+    return {"code": "lone_surrogate",
+            "message": f"The string holds the lone surrogate \\u{o:04x}: it is not a character "
+                       "and many tools reject or replace it", "pointer": pointer, **place}
+
+
 def float_change(token: str) -> tuple[str, str] | None:
     """How a float64 reader changes the number ``token``: ``(code, message)``, or None when it
     reads the same value (``0.1``, ``1E-7``, ``2.50e+3``).  Public: other views warn with it."""
     try:
         exact = Decimal(token)
     except (InvalidOperation, ValueError):
-        return None
+        return _huge_exponent_change(token)
     if not exact.is_finite() or exact == 0:
         return None
     f = float(token)
     if math.isinf(f):
-        return "float_overflow", (
-            f"The number {_short(token)} is beyond the float64 range (about ±1.8e308): JavaScript's "
-            "JSON.parse and Python's float read it as "
-            f"{'-' if f < 0 else ''}Infinity, Go's encoding/json refuses it")
+        return _OVERFLOW[0], _OVERFLOW[1].format(_short(token), "-" if f < 0 else "")
     if f == 0.0:
-        return "float_underflow", (
-            f"The number {_short(token)} is closer to 0 than the smallest float64 (about 5e-324): "
-            "JavaScript, Python's float and other float64 readers read it as 0")
+        return _UNDERFLOW[0], _UNDERFLOW[1].format(_short(token))
     if Decimal(repr(f)) != exact:
         return "float_precision", (
             f"The number {_short(token)} has more precision than a float64 holds: JavaScript, "
             f"Python's float and other float64 readers read it as {repr(f)}")
     return None
+
+
+_OVERFLOW = ("float_overflow", "The number {} is beyond the float64 range (about ±1.8e308): "
+             "JavaScript's JSON.parse and Python's float read it as {}Infinity, Go's encoding/json "
+             "refuses it")
+_UNDERFLOW = ("float_underflow", "The number {} is closer to 0 than the smallest float64 (about "
+              "5e-324): JavaScript, Python's float and other float64 readers read it as 0")
+
+
+def _huge_exponent_change(token: str) -> tuple[str, str] | None:
+    """A number whose exponent no ``Decimal`` holds (``1e4000000000000000000``): its exponent's
+    sign decides (a mantissa of any written length cannot outweigh it); zero stays zero."""
+    mantissa, e, exponent = token.lower().partition("e")
+    if not e or not exponent.lstrip("+-").isdigit() or not mantissa.strip("-.0"):
+        return None
+    if exponent.startswith("-"):
+        return _UNDERFLOW[0], _UNDERFLOW[1].format(_short(token))
+    return _OVERFLOW[0], _OVERFLOW[1].format(_short(token), "-" if token.startswith("-") else "")
 
 
 def find_warnings(text: str, duplicate_keys: list[str], long_int_tokens: list[str],
@@ -69,12 +90,18 @@ def find_warnings(text: str, duplicate_keys: list[str], long_int_tokens: list[st
                   if "\\ud" in text or "\\uD" in text else [])
     unsafe = {t for t in long_int_tokens if len(t) > 4000 or abs(int(t)) > JS_SAFE_INTEGER}
     changed = {t: c for t in set(float_tokens) if (c := float_change(t))}
-    long_ints = _occurrences(text, unsafe | set(changed))
+    needles = unsafe | set(changed)
+    long_ints = _number_offsets(text, needles) if needles else []
     if not (dup_keys_check or surrogates or long_ints):
         return []
-    key_offsets = _occurrences(text, {s for k in set(duplicate_keys)
-                                      for s in (json.dumps(k, ensure_ascii=False), json.dumps(k))}
-                               ) if dup_keys_check else []
+    distinct = set(duplicate_keys)
+    if not dup_keys_check:
+        key_offsets: list[int] = []
+    elif len(distinct) <= _FEW_KEYS:   # a search per spelling of each repeated key
+        key_offsets = _occurrences(text, {s for k in distinct for s in
+                                          (json.dumps(k, ensure_ascii=False), json.dumps(k))})
+    else:   # many distinct repeated keys: one pass entering every object
+        key_offsets = [m.start() for m in re.finditer(r"\{", text)]
     interesting = sorted(set(key_offsets) | set(surrogates) | set(long_ints))
 
     def where(offset):
@@ -91,6 +118,11 @@ def find_warnings(text: str, duplicate_keys: list[str], long_int_tokens: list[st
                            + f": readers differ — {DUPLICATE_READERS}",
                 "pointer": pointer_of(parts), "key": extra, **second,
                 "first": first, "second": second}))
+        elif kind == "key":
+            k = bisect.bisect_left(surrogates, start)
+            if k < len(surrogates) and surrogates[k] < end and _has_surrogate(extra):
+                found.append((start, lone_surrogate_warning(extra, pointer_of(parts + [extra]),
+                                                            where(start))))
         elif kind == "string" and surrogates:
             k = bisect.bisect_left(surrogates, start)
             if k < len(surrogates) and surrogates[k] < end:
@@ -98,11 +130,8 @@ def find_warnings(text: str, duplicate_keys: list[str], long_int_tokens: list[st
                 for idx, c in enumerate(value):
                     o = ord(c)
                     if 0xD800 <= o <= 0xDFFF:
-                        found.append((start, {
-                            "code": "lone_surrogate",
-                            "message": f"The string holds the lone surrogate \\u{o:04x}: it is not a "
-                                       "character and many tools reject or replace it",
-                            "pointer": pointer_of(parts), **where(start)}))
+                        found.append((start, lone_surrogate_warning(value, pointer_of(parts),
+                                                                    where(start))))
                         break
         elif kind == "number" and long_ints:
             token = text[start:end]
@@ -118,7 +147,7 @@ def find_warnings(text: str, duplicate_keys: list[str], long_int_tokens: list[st
                     "pointer": pointer_of(parts), **where(start)}))
 
     try:
-        walk(text, interesting, visit)
+        walk(text, interesting, visit, keys=bool(surrogates))
     except RecursionError:
         # nesting near Python's own limit (a caller that checks depth later): the positions
         # cannot be walked; say what was found, without places
@@ -129,9 +158,26 @@ def find_warnings(text: str, duplicate_keys: list[str], long_int_tokens: list[st
         # a key written with escapes was not found by its plain spelling: walk every object
         found.clear()
         walk(text, sorted(set(m.start() for m in re.finditer(r"\{", text)) | set(surrogates)
-                           | set(long_ints)), visit)
+                           | set(long_ints)), visit, keys=bool(surrogates))
     found.sort(key=lambda t: t[0])
     return [w for _, w in found]
+
+
+_FEW_KEYS = 8   # distinct repeated keys searched for by their spelling (more: every object walked)
+# where a number that may warn can start: an exponent, or 16 or more digits and dots (an integer
+# beyond 2^53, a float with more digits than a float64 keeps); one regex pass over the text
+_NUMBER_CANDIDATE = re.compile(r"(?<![\w.+\-])-?(?:\d+(?:\.\d+)?[eE][+-]?\d+|[\d.]{16,})")
+
+
+def _number_offsets(text: str, needles: set[str]) -> list[int]:
+    """Offsets of the number tokens in ``needles``, found in one pass (linear: before, each
+    distinct token searched the whole text).  A hit inside a string is harmless: the walker
+    only warns about the number values it meets."""
+    return [m.start() for m in _NUMBER_CANDIDATE.finditer(text) if m.group() in needles]
+
+
+def _has_surrogate(s: str) -> bool:
+    return any(0xD800 <= ord(c) <= 0xDFFF for c in s)
 
 
 def _occurrences(text: str, needles: set[str]) -> list[int]:

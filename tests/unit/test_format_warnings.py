@@ -1,0 +1,84 @@
+"""Format's warnings: every one found, placed, and in time linear in the text (issues 25, 27)."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from workbench.format import format_text
+from workbench.jsontext.warnings import float_change
+
+
+def codes(text):
+    return [(w["code"], w["pointer"]) for w in format_text(text)["warnings"]]
+
+
+@pytest.mark.parametrize("token, code", [
+    ("1e4000000000000000000", "float_overflow"), ("-1e4000000000000000000", "float_overflow"),
+    ("1e-4000000000000000000", "float_underflow"), ("1e400000000", "float_overflow"),
+    ("0.4e" + "0066" + "9" * 40 + "006", "float_overflow"), ("2e-" + "9" * 30, "float_underflow")])
+def test_exponents_past_decimal_range_still_warn(token, code):
+    # issue 27 / 23: [1e4000000000000000000] had no float_overflow ([1e400000000] did)
+    assert float_change(token)[0] == code
+    assert codes(f"[{token}]") == [(code, "/0")]
+
+
+@pytest.mark.parametrize("token", ["0e4000000000000000000", "0.000e-99999999999999999999999"])
+def test_zero_with_any_exponent_is_no_change(token):
+    assert float_change(token) is None and codes(f"[{token}]") == []
+
+
+def test_jsontestsuite_huge_exponent_warns(conformance):
+    text = (conformance / "jsontestsuite" / "test_parsing" / "i_number_huge_exp.json").read_text()
+    assert codes(text) == [("float_overflow", "/0")]
+
+
+def test_a_lone_surrogate_in_a_key_is_warned_at_the_key():
+    a = format_text('{"ok": 1,\n "k\\ud800": {"\\udc01": 2}}')
+    got = [(w["code"], w["pointer"], w["line"], w["column"]) for w in a["warnings"]]
+    assert got == [("lone_surrogate", "/k\ud800", 2, 2), ("lone_surrogate", "/k\ud800/\udc01", 2, 14)]
+
+
+def _ids_document(n: int, seed: int = 7) -> str:
+    rnd = random.Random(seed)
+    items = ",\n".join(
+        f'{{"id": {rnd.randrange(2**60, 2**63)}, "s": "{rnd.randrange(2**60, 2**63)}", '
+        f'"p": {rnd.randrange(10**6)}.{rnd.randrange(10**17, 10**18)}, "x": [1, 2, {{"y": "é"}}]}}'
+        for _ in range(n))
+    return "[" + items + "]"
+
+
+def test_every_distinct_big_integer_is_warned_in_linear_time():
+    # issue 25: each distinct integer above 2^53 searched the whole text (str.find): quadratic
+    small, big = _ids_document(1000), _ids_document(8000)
+    t = time.perf_counter()
+    a = format_text(small)
+    t_small = time.perf_counter() - t
+    t = time.perf_counter()
+    b = format_text(big)
+    t_big = time.perf_counter() - t
+    assert sum(w["code"] == "unsafe_integer" for w in b["warnings"]) == 8000
+    assert sum(w["code"] == "float_precision" for w in b["warnings"]) == 8000
+    assert [w["pointer"] for w in a["warnings"][:2]] == ["/0/id", "/0/p"]
+    assert t_big < 8 * 2.5 * max(t_small, 0.01)
+
+
+def test_many_distinct_duplicate_keys_are_all_found():
+    body = ", ".join(f'"k{i}": 1, "k{i}": 2' for i in range(3000))
+    a = format_text("[{" + body + "}]")
+    dups = [w for w in a["warnings"] if w["code"] == "duplicate_key"]
+    assert len(dups) == 3000 and dups[-1]["key"] == "k2999" and dups[-1]["pointer"] == "/0"
+
+
+@pytest.mark.parametrize("text, code", [("9" * 5000 + " x\n1", "parse_error"),
+                                        ("[" + "9" * 5000 + ", NaN]\n1", "parse_error"),
+                                        ("9" * 5000 + "\n" + "9" * 5000 + "\n1 2", "parse_error")])
+def test_a_fault_after_an_integer_past_the_digit_limit_is_placed(text, code):
+    # found by tests/api/test_hostile_format.py: the retry for integers beyond Python's digit
+    # limit let its JSONDecodeError escape (a 500)
+    from workbench.errors import WorkbenchError
+    with pytest.raises(WorkbenchError) as e:
+        format_text(text)
+    assert e.value.code == code and e.value.line is not None
