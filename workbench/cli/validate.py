@@ -118,7 +118,8 @@ def run(args) -> int:
 def run_jsonl(args, body: dict, limits, doc_label: str, schema_label: str, labels: dict) -> int:
     from ..runtime import collector_paused
     from ..validate import prepare
-    validation = prepare(body, limits)  # the schema read, checked and compiled once
+    # the schema read, checked and compiled once; --quiet (and not --json): no warnings looked for
+    validation = prepare(body, limits, warnings=args.json or not args.quiet)
     f = common.open_binary(args.document, "document")
     invalid = 0
     schema_noted = False
