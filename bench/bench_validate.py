@@ -169,10 +169,8 @@ def line_schema() -> dict:
     return {"$schema": SCHEMA["$schema"], **SCHEMA["items"]}
 
 
-def time_plain_lines(path: Path) -> tuple[float, set, int, dict, float]:
-    from jsonschema import Draft202012Validator
-
-    validator = Draft202012Validator(line_schema())
+def per_line(validator, path: Path) -> tuple[float, set, int, dict, float]:
+    """``json.loads`` and ``iter_errors`` of ``validator`` on every line of ``path``, in this process."""
     c0, t0 = time.process_time(), time.perf_counter()
     items, count = set(), 0
     with open(path, encoding="utf-8") as f:
@@ -182,23 +180,17 @@ def time_plain_lines(path: Path) -> tuple[float, set, int, dict, float]:
                 items.add(i)
                 count += len(errors)
     return time.perf_counter() - t0, items, count, {}, time.process_time() - c0
+
+
+def time_plain_lines(path: Path) -> tuple[float, set, int, dict, float]:
+    from jsonschema import Draft202012Validator
+    return per_line(Draft202012Validator(line_schema()), path)
 
 
 def time_rs_lines(path: Path) -> tuple[float, set, int, dict, float]:
-    """jsonschema-rs (Rust, floats, no positions) in a per-line loop: ``json.loads`` and
-    ``iter_errors`` on every line, in this process."""
+    """jsonschema-rs (Rust, floats, no positions) in the same per-line loop."""
     import jsonschema_rs
-
-    validator = jsonschema_rs.validator_for(line_schema())
-    c0, t0 = time.process_time(), time.perf_counter()
-    items, count = set(), 0
-    with open(path, encoding="utf-8") as f:
-        for i, line in enumerate(f):
-            errors = list(validator.iter_errors(json.loads(line)))
-            if errors:
-                items.add(i)
-                count += len(errors)
-    return time.perf_counter() - t0, items, count, {}, time.process_time() - c0
+    return per_line(jsonschema_rs.validator_for(line_schema()), path)
 
 
 def time_command_lines(path: Path, schema_path: Path, mode: str = "json") -> tuple[float, set, int, dict, float]:
