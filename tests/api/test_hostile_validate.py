@@ -131,20 +131,12 @@ def check(server, path: str, body: dict) -> None:
                 assert isinstance(err[k], int) and err[k] >= 1, answer
 
 
-def test_hostile_validate(hostile_server):
+@pytest.mark.parametrize("path,bodies", [("/api/validate", validate_bodies), ("/api/validate/draft", draft_bodies)])
+def test_hostile_input(hostile_server, path, bodies):
     @SETTINGS
-    @given(validate_bodies)
+    @given(bodies)
     def run(body):
-        check(hostile_server, "/api/validate", body)
-    run()
-    assert peak_rss_mb(hostile_server.proc.pid) < PEAK_RSS_MB
-
-
-def test_hostile_draft(hostile_server):
-    @SETTINGS
-    @given(draft_bodies)
-    def run(body):
-        check(hostile_server, "/api/validate/draft", body)
+        check(hostile_server, path, body)
     run()
     assert peak_rss_mb(hostile_server.proc.pid) < PEAK_RSS_MB
 

@@ -226,3 +226,27 @@ def test_a_fault_after_an_integer_past_the_digit_limit_is_a_parse_error(client):
         assert status == 422, body
         assert (body["error"]["code"], body["error"]["field"], body["error"]["column"]) == \
             ("parse_error", "document", column), body
+
+
+# --------------------------------------------------------------------------- issue 25: --jsonl --quiet
+
+def test_jsonl_quiet_reports_the_same_errors_as_the_full_path(files):
+    """--quiet reads each line with the quick reader and answers valid lines without the error
+    functions: its error lines are those of the full path, line for line."""
+    from conftest import run_workbench
+    schema = files("s.json", json.dumps({"type": "object", "required": ["id"], "additionalProperties": False,
+                                         "properties": {"id": {"type": "integer", "minimum": 0},
+                                                        "name": {"type": "string", "pattern": "^[a-z]+$"},
+                                                        "x": {"type": "number", "multipleOf": 1}}}))
+    lines = ['{"id": 1}', '{"id": -1, "extra": true}', '{"id": 12345678901234567890123, "name": "ok"}',
+             '{"id": 2, "name": "NO"}', "[1,]", '{"id": 1, "id": "dup"}', '{"id": 3, "x": 1.0000000000000000000000000000001}',
+             '{"id": 4, "name": "\\ud800"}', "", '{"id": 5}  ', '\ufeff{"id": 6}', '{"id": NaN}',
+             '{"id": 7, "x": 1' + "0" * 5000 + "}", '{"id": 8, "name": "' + "a" * 30000 + '"}']
+    doc = files("d.jsonl", "\n".join(lines) + "\n")
+    full = run_workbench("validate", "--jsonl", doc, "--schema", schema)
+    quiet = run_workbench("validate", "--jsonl", "--quiet", doc, "--schema", schema)
+    assert quiet[0] == full[0] == 2  # a line that is not JSON: exit 2
+    assert quiet[1] == full[1]
+    # the invalid lines: a negative id and an extra key, an upper-case name, the duplicate's
+    # string id, the inexact multiple, a lone surrogate against the pattern
+    assert sorted({int(line.split(" ")[1].split(":")[0]) for line in full[1].splitlines()}) == [2, 4, 6, 7, 8]

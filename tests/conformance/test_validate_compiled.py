@@ -505,3 +505,43 @@ def test_patterns_called_linear_are_fast_on_adversarial_strings():
             compiled.search(s)
             assert time.perf_counter() - t0 < 0.25, (p, s[:12], len(s))
     assert linear > 300
+
+
+# --------------------------------------------------------------------------- the quick path of --jsonl
+
+@pytest.mark.parametrize("folder", list(DRAFTS))
+def test_official_suite_quick_path_answers_as_the_full_path(conformance, folder):
+    """``prepare(..., warnings=False)`` (``workbench validate --jsonl --quiet``) reads each line
+    with :func:`workbench.jsontext.quick_value` and answers a document the compiled check finds
+    valid without the error functions: on every required test of the official suite its answer
+    is the full path's, warnings aside (issue 25)."""
+    from workbench.jsontext import dumps_value
+    from workbench.validate import prepare
+    suite = suite_dir(conformance)
+    n_quick = n_tests = 0
+    for fname, group in groups(suite, folder):
+        body = {"schema": dumps_value(group["schema"]).decode(), "draft": DRAFTS[folder]}
+        try:
+            quick = prepare(body, LIMITS, warnings=False)
+            full = prepare(body, LIMITS)
+        except WorkbenchError:
+            continue  # refused up front, the same for both
+        for test in group["tests"]:
+            document = dumps_value(test["data"]).decode()
+            name = f"{folder}/{fname} :: {group['description']} :: {test['description']}"
+            try:
+                a = quick.run(document)
+            except WorkbenchError as exc:
+                a = ("refused", exc.code)
+            try:
+                b = full.run(document)
+            except WorkbenchError as exc:
+                b = ("refused", exc.code)
+            n_tests += 1
+            if isinstance(b, dict):
+                assert b["valid"] is test["valid"] or b.get("tool") is not None, name
+                b["warnings"] = []
+                n_quick += b["valid"]
+            assert a == b, name
+    print(f"\n{folder}: {n_tests} tests, {n_quick} valid answered by the quick path, all as the full path")
+    assert n_tests > 500

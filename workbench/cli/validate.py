@@ -102,7 +102,8 @@ def run(args) -> int:
             body["draft"] = args.draft
         if args.tool:
             body["tool"] = args.tool
-        validation = prepare(body, limits)  # the schema read, checked and compiled once
+        # the schema read, checked and compiled once; --quiet (and not --json): no warnings looked for
+        validation = prepare(body, limits, warnings=args.json or not args.quiet)
     except common.Unreadable as exc:
         common.print_error(exc.body, schema_label, as_json=args.json, labels=labels)
         return common.EXIT_UNREADABLE

@@ -91,6 +91,34 @@ def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT
         return parsed
 
 
+#: what :func:`quick_value` returns for a text it leaves to :func:`parse`
+NOT_QUICK = object()
+_QUICK_SCAN = json.JSONDecoder(parse_float=Decimal, parse_constant=_reject_constant).scan_once
+_JSON_SPACE = " \t\n\r"
+
+
+def quick_value(text: str, max_depth: int = DEFAULT_MAX_DEPTH):
+    """The exact value of ``text`` -- the same as ``parse(text, warnings=False).value`` -- read
+    without positions, warnings or hooks but for numbers, for a caller that validates many small
+    documents; :data:`NOT_QUICK` for anything :func:`parse` should read and report itself (a
+    fault, a byte order mark, a lone surrogate, more brackets than ``max_depth``, an integer
+    past Python's digit limit)."""
+    if text.startswith("\ufeff") or text.count("[") + text.count("{") > max_depth:
+        return NOT_QUICK
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return NOT_QUICK
+    try:  # the C scanner itself (JSONDecoder.decode is two Python calls around it)
+        value, end = _QUICK_SCAN(text, len(text) - len(text.lstrip(_JSON_SPACE)))
+    except (StopIteration, ValueError, _Constant, RecursionError, InvalidOperation):
+        return NOT_QUICK
+    if end != len(text) and text[end:].strip(_JSON_SPACE):
+        return NOT_QUICK
+    return value
+
+
 def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
            keep_duplicates: bool = False, floats: bool = False) -> tuple[Parsed, tuple]:
     """Parse ``text`` strictly.  ``numbers`` is ``"exact"`` (int / Decimal),

@@ -61,9 +61,12 @@ def _deep_enough() -> None:
     up at 80 nested ``properties``), when the threads' stacks hold that many: 8 MB (Linux's
     default) holds 11,500 of the deepest C frames measured; a smaller stack gets its share."""
     stack = threading.stack_size()
-    if not stack:
-        soft = resource.getrlimit(resource.RLIMIT_STACK)[0]
-        stack = soft if soft > 0 else 2 * 1024 * 1024
+    if not stack:  # glibc gives new threads the main thread's limit (2 MB when unlimited)
+        if sys.platform.startswith("linux"):
+            soft = resource.getrlimit(resource.RLIMIT_STACK)[0]
+            stack = soft if soft > 0 else 2 * 1024 * 1024
+        else:  # macOS threads get 512 kB: Python's default stands
+            stack = 512 * 1024
     frames = min(VALIDATE_FRAMES, stack * VALIDATE_FRAMES // (8 * 1024 * 1024))
     if sys.getrecursionlimit() < frames:
         sys.setrecursionlimit(frames)

@@ -29,7 +29,7 @@ from ..runtime import Deadline
 from .checked import CheckedSchema, bounded, compile_schema, too_deep
 from .dialects import DRAFT_URIS
 from .messages import error_text
-from .patterns import PatternError, regex_time_limit
+from .patterns import DEFAULT_REGEX_TIMEOUT, PatternError, regex_time_limit
 
 @dataclass(slots=True, eq=False)
 class _Found:
@@ -177,6 +177,8 @@ def validity_check(compiled: CheckedSchema, limits=DEFAULT_LIMITS):
     if not fast.needs_budget:
         return fast.is_valid
     check, regex_timeout, work_timeout = fast.is_valid, limits.regex_timeout, limits.work_timeout
+    if not work_timeout and regex_timeout == DEFAULT_REGEX_TIMEOUT:
+        return check  # no deadline, and search() falls back to this very regex timeout: no contexts
 
     def check_bounded(value) -> bool:
         try:

@@ -413,7 +413,7 @@ def linear_limit(pattern: str) -> int:
 # --------------------------------------------------------------------------- matching in bounded time
 
 _state = threading.local()
-_DEFAULT_REGEX_TIMEOUT = 1.0
+DEFAULT_REGEX_TIMEOUT = 1.0  # a thread that set no regex_time_limit (the default of limits.regex_timeout)
 
 
 @contextlib.contextmanager
@@ -443,7 +443,7 @@ def search(pattern: str, string: str) -> bool:
     compiled = compile_ecma(pattern)
     if len(string) <= linear_limit(pattern):  # provably bounded: no timeout (see above)
         return compiled.search(string) is not None
-    limit = getattr(_state, "regex_timeout", _DEFAULT_REGEX_TIMEOUT)
+    limit = getattr(_state, "regex_timeout", DEFAULT_REGEX_TIMEOUT)
     deadline = current()
     remaining = deadline.remaining() if deadline is not None else None
     if remaining is not None and remaining <= 0:
