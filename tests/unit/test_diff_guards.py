@@ -256,3 +256,14 @@ def test_runs_of_removed_and_added_items_are_exact(left, right):
     assert sum(s[1] for s in view["segments"]) == view["left"].count("\n") + 1
     runs = [s for s in view["segments"] if s[0] in ("del", "add")]
     assert len(runs) == 1 and max(runs[0][1], runs[0][2]) >= 40
+
+
+def test_the_deepdiff_engine_stops_at_the_deadline():
+    left = [{"id": i, "v": [i, i + 1, {"w": str(i)}]} for i in range(900)]
+    right = [{"id": i, "v": [i + 1, i, {"w": str(-i)}]} for i in reversed(range(900))]
+    t = time.monotonic()
+    with pytest.raises(WorkbenchError) as e:
+        run(left, right, DEFAULT_LIMITS.with_(work_timeout=0.3), engine="deepdiff",
+            ignore_order=True)
+    assert e.value.code == "timeout"
+    assert time.monotonic() - t < 0.3 + 1.5
