@@ -195,7 +195,7 @@ def main(argv=None):
           f"reverse: {reverse_n:,} items ({len(rlt) / 1e6:.2f} MB)")
 
     rows = []
-    with Server() as server:
+    with Server(env={"WORKBENCH_WORK_TIMEOUT": "0"}) as server:     # timed, not stopped
         def api(l_text, r_text, **opts):
             def run():
                 t0 = time.perf_counter()

@@ -22,7 +22,7 @@ from workbench.diff.render import Render
 from workbench.diff.walk import Differ
 from workbench.errors import WorkbenchError
 from workbench.jsontext import dumps_value
-from workbench.limits import DEFAULT_LIMITS
+from workbench.limits import DEFAULT_LIMITS, DIFF_MAX_WARNINGS
 from workbench.runtime import Deadline
 
 
@@ -193,7 +193,7 @@ def peak_kb():
 
 from workbench.diff import handle
 from workbench.jsontext import dumps_value
-from workbench.limits import DEFAULT_LIMITS
+from workbench.limits import DEFAULT_LIMITS, DIFF_MAX_WARNINGS
 n = int(sys.argv[1])
 left = "[" + ("0,1,2,3,4,5,6,7,8,9," * (n // 10))[:-1] + "]"    # (no list of n strings)
 handle({"left": "[1]", "right": "[2]"}, DEFAULT_LIMITS)          # imports settled
@@ -267,3 +267,13 @@ def test_the_deepdiff_engine_stops_at_the_deadline():
             ignore_order=True)
     assert e.value.code == "timeout"
     assert time.monotonic() - t < 0.3 + 1.5
+
+
+def test_warnings_are_listed_up_to_a_cap_and_counted():
+    """Each distinct integer beyond 2^53 is a warning; the answer lists the first
+    DIFF_MAX_WARNINGS of each side and counts all (2,000 ids were 0.5 MB of a 1 MB answer)."""
+    ids = [(1 << 60) + 7 * i for i in range(300)]
+    out = run(ids, ids[:-1], view=False)
+    assert out["warning_count"] == 599
+    assert len(out["warnings"]) == 2 * DIFF_MAX_WARNINGS
+    assert {w["field"] for w in out["warnings"]} == {"left", "right"}

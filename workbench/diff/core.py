@@ -51,7 +51,7 @@ from .walk import Differ
 from ..errors import WorkbenchError
 from ..fields import Field, Fields
 from ..jsontext import check_depth, dumps_value, parse
-from ..limits import DEFAULT_LIMITS, Limits
+from ..limits import DEFAULT_LIMITS, DIFF_MAX_WARNINGS as MAX_WARNINGS, Limits
 from ..runtime import Deadline, collector_paused
 
 REQUEST = Fields(
@@ -234,13 +234,17 @@ def _handle(body: dict, limits: Limits) -> dict:
         rparsed = parse(right_text, field="right", max_depth=limits.max_depth, check_depth=False)
         left = texts.decode(left_text, lparsed.value)
         right = texts.decode(right_text, rparsed.value)
-    warnings = ([{**w, "field": "left"} for w in lparsed.warnings]
-                + [{**w, "field": "right"} for w in rparsed.warnings])
+    # the first DIFF_MAX_WARNINGS of each side (2,000 distinct 64-bit ids are 2,000 warnings:
+    # more of the answer than the changes); warning_count has all
+    warnings = ([{**w, "field": "left"} for w in lparsed.warnings[:MAX_WARNINGS]]
+                + [{**w, "field": "right"} for w in rparsed.warnings[:MAX_WARNINGS]])
+    warning_count = len(lparsed.warnings) + len(rparsed.warnings)
     if opts.engine == "deepdiff":
         check_depth(lparsed, limits.max_depth, "left")
         check_depth(rparsed, limits.max_depth, "right")
         out = deepdiff_report(left, right, opts, limits, deadline, Export(texts))
         out["warnings"] = warnings
+        out["warning_count"] = warning_count
         out["options"] = opts.public()
         return out
 
@@ -270,6 +274,7 @@ def _handle(body: dict, limits: Limits) -> dict:
             result["merge_patch_notes"] = [{"pointer": "", "reason": "too_deep", "message":
                                             "the merge patch nests too deeply to be written"}]
     result["warnings"] = warnings
+    result["warning_count"] = warning_count
     result["exact_text"] = source.exact
     result["options"] = opts.public()
     if ignore is None and opts.match_key is None and node is not None:
