@@ -30,12 +30,21 @@ otherwise; for ``move`` the source, ``from``/``to``); ``right_pointer`` when a r
 sits elsewhere in right; ``left``/``right``: exact JSON text as written; ``left_line``/
 ``right_line`` in the input; ``seg``: the view segment that shows it.  ``patch``: RFC 6902
 operations turning left into right exactly (with ``ignore_order``/ignored paths: into a document
-equal to right under those options); ``merge_patch``: the same as an RFC 7386 merge patch, with
-``merge_patch_notes`` where one cannot say it (see :mod:`.patch`).  ``equal`` is true when there
+equal to right under those options); where the operations for a value would outweigh the value
+itself it is one ``replace`` (``patch_replaced`` lists those pointers), so the patch never grows
+past about the size of right.  With ``merge_patch: true`` (only then: for a changed array it is
+the whole right array) ``merge_patch_text``: the same as an RFC 7386 merge patch, written once,
+with ``merge_patch_notes`` where one cannot say it (see :mod:`.patch`).  ``equal`` is true when there
 is no change; numbers written differently, values within the tolerance and equal JSON-in-strings
 are *notes*: they still get a ``replace`` in the patch (so it reproduces right's text), and
 ``patch_note`` then says that the patch only rewrites them.  ``suggest``: a ``match_key`` that
-would pair reordered items, with the number of changes it gives.
+would pair reordered items, with the number of changes it gives.  ``warnings``: the first
+DIFF_MAX_WARNINGS of each side, ``warning_count`` all.
+
+Bounds: every phase (parse, alignment, walk, view, patches, texts, DeepDiff) runs under the
+request's work deadline (cooperative checks, and the watchdog around library loops); the change
+list is capped at ``max_changes`` (``truncated``), each change text at DIFF_MAX_TEXT
+(``left_truncated``/``right_truncated``), the merge patch's notes at DIFF_MERGE_MAX_NOTES.
 """
 
 from __future__ import annotations
