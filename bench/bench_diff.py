@@ -43,13 +43,15 @@ WORDS = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu 
 NAMES = ("Zoë", "Łukasz", "Søren", "Ηλέκτρα", "Дмитрий", "أحمد", "佐藤", "김민준", "Ngọc", "José")
 
 
-def make_item(rng: random.Random, n: int, ids: set) -> dict:
+def make_item(rng: random.Random, n: int, ids: set, wide_ids: bool = True) -> dict:
     """A realistic Open Responses-like function call of about 500 bytes: a distinct 64-bit id
-    (beyond float64's exact integers), decimals written with their own digits (``12.50``),
-    non-ASCII text, a nested (deep) context and a small map.  Seeded: the same pair per seed."""
-    uid = rng.getrandbits(64) | (1 << 60)
+    (beyond float64's exact integers; ``wide_ids=False``: below 2^52), decimals written with
+    their own digits (``12.50``), non-ASCII text, a nested (deep) context and a small map.
+    Seeded: the same pair per seed."""
+    bits, top = (64, 1 << 60) if wide_ids else (52, 0)
+    uid = rng.getrandbits(bits) | top
     while uid in ids:
-        uid = rng.getrandbits(64) | (1 << 60)
+        uid = rng.getrandbits(bits) | top
     ids.add(uid)
     args = {"location": rng.choice(WORDS).title(), "days": rng.randint(1, 14),
             "who": rng.choice(NAMES)}
@@ -111,14 +113,14 @@ def mutate(doc, rng: random.Random, fraction: float):
     return out
 
 
-def make_pair(target_bytes: int, seed: int = 7, fraction: float = 0.01):
+def make_pair(target_bytes: int, seed: int = 7, fraction: float = 0.01, wide_ids: bool = True):
     """Two documents of about ``target_bytes``: ``{"items": [...], "index": {...}}`` (deep items,
     a wide map of 2,000 ids), the second with ``fraction`` of the leaves changed."""
     rng = random.Random(seed)
     ids: set = set()
     items, size, n = [], 2, 0
     while size < target_bytes * 0.95:
-        item = make_item(rng, n, ids)
+        item = make_item(rng, n, ids, wide_ids)
         items.append(item)
         size += len(write(item)) + 2
         n += 1
@@ -195,7 +197,7 @@ def main(argv=None):
           f"reverse: {reverse_n:,} items ({len(rlt) / 1e6:.2f} MB)")
 
     rows = []
-    with Server() as server:
+    with Server(env={"WORKBENCH_WORK_TIMEOUT": "0"}) as server:     # timed, not stopped
         def api(l_text, r_text, **opts):
             def run():
                 t0 = time.perf_counter()

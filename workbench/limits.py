@@ -79,6 +79,7 @@ DIFF_LOCATE_LIMIT = 2_000_000  # characters above which change texts are written
 DIFF_TOLERANCE_MAX_CHARS = 100  # characters of a diff tolerance number (a 5,000-digit tolerance means nothing)
 DIFF_TOLERANCE_MAX_EXPONENT = 1000  # a diff tolerance lies within 1e-1000 .. 1e1000 (1e9999999% would overflow the arithmetic)
 DIFF_MERGE_MAX_NOTES = 1000  # places a merge patch cannot express listed in one answer (merge_patch_note_count has all)
+DIFF_MAX_WARNINGS = 100  # warnings listed per side of a diff (unsafe integers, duplicate keys…; warning_count has all)
 DIFF_DEPTH_CAP = 100  # levels below which a differing subtree is one replace
 DRAFT_MAX_EXAMPLES = 1000  # examples a drafted schema is inferred from
 RELEASE_AFTER_BYTES = 4 * 1024 * 1024  # request bodies or answers above which the heap is trimmed after the answer

@@ -255,6 +255,7 @@ function showResult(body, request) {
   for (const w of body.warnings || []) {
     extra.push(h("div", { class: "warn-line" }, h("strong", {}, `${w.field}: ${w.code}`), ` ${w.message} at ${w.pointer || "/"} (line ${w.line}, column ${w.column})`));
   }
+  if (body.warning_count > (body.warnings || []).length) extra.push(h("div", { class: "muted small", id: "warning-count" }, `… ${plural(body.warning_count - body.warnings.length, "more warning")} not listed.`));
   if (body.suggest) extra.push(suggestLine(body.suggest));
   const ignored = ignoredPanel(body);
   if (ignored) extra.push(ignored);

@@ -152,10 +152,12 @@ def test_a_parse_error_names_the_side_and_marks_the_input(page, server):
 
 def test_five_megabyte_pair_stays_responsive(page, server, tmp_path):
     sys.path.insert(0, str(ROOT / "bench"))
-    from bench_diff import make_pair
-    left, right = make_pair(5_000_000)
-    (tmp_path / "left.json").write_text(json.dumps(left, indent=1))
-    (tmp_path / "right.json").write_text(json.dumps(right, indent=1))
+    from bench_diff import make_pair, write
+    # ids below 2^52: this test is about the page; the warnings' cost of 9,000 distinct 64-bit
+    # ids (a search of the whole text per id) is Format's part of issue 25
+    left, right = make_pair(5_000_000, wide_ids=False)
+    (tmp_path / "left.json").write_text(json.dumps(json.loads(write(left)), indent=1))
+    (tmp_path / "right.json").write_text(json.dumps(json.loads(write(right)), indent=1))
     page.goto("/diff")
     t0 = time.time()
     page.locator("#left_file").set_input_files(str(tmp_path / "left.json"))

@@ -97,6 +97,9 @@ def lcs_pairs(a: Sequence[Hashable], b: Sequence[Hashable],
             out.extend(found)
             continue
         small = (a1 - a0) * (b1 - b0) <= EXACT_SM_LIMIT
+        if not small and min(a1 - a0, b1 - b0) <= SHORT_SIDE:
+            out.extend(_greedy(a, b, a0, a1, b0, b1))
+            continue
         sm = SequenceMatcher(None, a[a0:a1], b[b0:b1], autojunk=not small)
         if small or deadline is None:
             blocks = sm.get_matching_blocks()
@@ -111,6 +114,26 @@ def lcs_pairs(a: Sequence[Hashable], b: Sequence[Hashable],
 
 
 MYERS_WORK = 2_000_000      # steps before Myers gives up (then SequenceMatcher decides)
+SHORT_SIDE = 8              # a range this short against a long one is matched greedily
+
+
+def _greedy(a, b, a0, a1, b0, b1):
+    """Pairs for a short range against a long one (5 million items against ``[2]``): each
+    item of the short side at its next occurrence on the long side, found by ``list.index``
+    (C speed) — where SequenceMatcher would walk the long side in Python."""
+    flip = a1 - a0 > b1 - b0
+    if flip:
+        a, b, a0, a1, b0, b1 = b, a, b0, b1, a0, a1
+    pairs = []
+    at = b0
+    for i in range(a0, a1):
+        try:
+            j = b.index(a[i], at, b1)
+        except ValueError:
+            continue
+        pairs.append((j, i) if flip else (i, j))
+        at = j + 1
+    return pairs
 
 
 def myers(a, b, a0, a1, b0, b1, budget: int = MYERS_WORK, tick=None):

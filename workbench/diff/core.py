@@ -30,12 +30,21 @@ otherwise; for ``move`` the source, ``from``/``to``); ``right_pointer`` when a r
 sits elsewhere in right; ``left``/``right``: exact JSON text as written; ``left_line``/
 ``right_line`` in the input; ``seg``: the view segment that shows it.  ``patch``: RFC 6902
 operations turning left into right exactly (with ``ignore_order``/ignored paths: into a document
-equal to right under those options); ``merge_patch``: the same as an RFC 7386 merge patch, with
-``merge_patch_notes`` where one cannot say it (see :mod:`.patch`).  ``equal`` is true when there
+equal to right under those options); where the operations for a value would outweigh the value
+itself it is one ``replace`` (``patch_replaced`` lists those pointers), so the patch never grows
+past about the size of right.  With ``merge_patch: true`` (only then: for a changed array it is
+the whole right array) ``merge_patch_text``: the same as an RFC 7386 merge patch, written once,
+with ``merge_patch_notes`` where one cannot say it (see :mod:`.patch`).  ``equal`` is true when there
 is no change; numbers written differently, values within the tolerance and equal JSON-in-strings
 are *notes*: they still get a ``replace`` in the patch (so it reproduces right's text), and
 ``patch_note`` then says that the patch only rewrites them.  ``suggest``: a ``match_key`` that
-would pair reordered items, with the number of changes it gives.
+would pair reordered items, with the number of changes it gives.  ``warnings``: the first
+DIFF_MAX_WARNINGS of each side, ``warning_count`` all.
+
+Bounds: every phase (parse, alignment, walk, view, patches, texts, DeepDiff) runs under the
+request's work deadline (cooperative checks, and the watchdog around library loops); the change
+list is capped at ``max_changes`` (``truncated``), each change text at DIFF_MAX_TEXT
+(``left_truncated``/``right_truncated``), the merge patch's notes at DIFF_MERGE_MAX_NOTES.
 """
 
 from __future__ import annotations
@@ -51,7 +60,7 @@ from .walk import Differ
 from ..errors import WorkbenchError
 from ..fields import Field, Fields
 from ..jsontext import check_depth, dumps_value, parse
-from ..limits import DEFAULT_LIMITS, Limits
+from ..limits import DEFAULT_LIMITS, DIFF_MAX_WARNINGS as MAX_WARNINGS, Limits
 from ..runtime import Deadline, collector_paused
 
 REQUEST = Fields(
@@ -234,13 +243,17 @@ def _handle(body: dict, limits: Limits) -> dict:
         rparsed = parse(right_text, field="right", max_depth=limits.max_depth, check_depth=False)
         left = texts.decode(left_text, lparsed.value)
         right = texts.decode(right_text, rparsed.value)
-    warnings = ([{**w, "field": "left"} for w in lparsed.warnings]
-                + [{**w, "field": "right"} for w in rparsed.warnings])
+    # the first DIFF_MAX_WARNINGS of each side (2,000 distinct 64-bit ids are 2,000 warnings:
+    # more of the answer than the changes); warning_count has all
+    warnings = ([{**w, "field": "left"} for w in lparsed.warnings[:MAX_WARNINGS]]
+                + [{**w, "field": "right"} for w in rparsed.warnings[:MAX_WARNINGS]])
+    warning_count = len(lparsed.warnings) + len(rparsed.warnings)
     if opts.engine == "deepdiff":
         check_depth(lparsed, limits.max_depth, "left")
         check_depth(rparsed, limits.max_depth, "right")
         out = deepdiff_report(left, right, opts, limits, deadline, Export(texts))
         out["warnings"] = warnings
+        out["warning_count"] = warning_count
         out["options"] = opts.public()
         return out
 
@@ -270,6 +283,7 @@ def _handle(body: dict, limits: Limits) -> dict:
             result["merge_patch_notes"] = [{"pointer": "", "reason": "too_deep", "message":
                                             "the merge patch nests too deeply to be written"}]
     result["warnings"] = warnings
+    result["warning_count"] = warning_count
     result["exact_text"] = source.exact
     result["options"] = opts.public()
     if ignore is None and opts.match_key is None and node is not None:

@@ -53,20 +53,20 @@ def deepdiff_report(left, right, opts, limits, deadline, export) -> dict:
         kwargs["exclude_obj_callback"] = excluded
     if opts.tolerance is not None and opts.tolerance[0] is not None:
         kwargs["math_epsilon"] = float(opts.tolerance[0])
-    with deadline.interrupting():
-        tree = DeepDiff(left, right, **kwargs)
     report: list = []
-    for kind in sorted(tree.keys()):
-        for level in sorted(tree[kind], key=lambda lv: lv.path()):
-            parts = level.path(output_format="list")
-            rec = {"type": kind, "path": level.path(), "pointer": pointer_of(parts)}
-            if not isinstance(level.t1, NotPresent):
-                rec["left"] = _text(level.t1, export)
-            if not isinstance(level.t2, NotPresent):
-                rec["right"] = _text(level.t2, export)
-            report.append(rec)
-            if len(report) >= limits.max_changes:
-                break
+    with deadline.interrupting():       # DeepDiff and the reading of its report
+        tree = DeepDiff(left, right, **kwargs)
+        for kind in sorted(tree.keys()):
+            for level in sorted(tree[kind], key=lambda lv: lv.path()):
+                parts = level.path(output_format="list")
+                rec = {"type": kind, "path": level.path(), "pointer": pointer_of(parts)}
+                if not isinstance(level.t1, NotPresent):
+                    rec["left"] = _text(level.t1, export)
+                if not isinstance(level.t2, NotPresent):
+                    rec["right"] = _text(level.t2, export)
+                report.append(rec)
+                if len(report) >= limits.max_changes:
+                    break
     return {"engine": "deepdiff", "engine_version": __version__, "equal": not report,
             "count": len(report), "deepdiff": report,
             "note": "DeepDiff's own report (a second opinion): its change types and paths, "

@@ -25,7 +25,7 @@ from decimal import Decimal
 import orjson
 
 from .align import Fenwick
-from .walk import ADD, DEL, EQ, MVT, NEAR, NUM, OBJ, PAIR, REP, STR, SUB
+from .walk import ADD, ADDS, DEL, DELS, EQ, MVT, NEAR, NUM, OBJ, PAIR, REP, STR, SUB
 from ..jsontext import ctext_fast, escape_token, same_json
 from ..limits import DIFF_MERGE_MAX_NOTES as MERGE_MAX_NOTES
 
@@ -125,15 +125,18 @@ class Patch:
 
     def _ordered(self, entries, l, r, path):
         n = len(l)
-        dels = sorted((e[1] for e in entries if e[0] == DEL), reverse=True)
-        # phase 1: removals, highest index first (indices are the left ones)
-        for i in dels:
-            p = ptr(path, i)
-            self.op({"op": "remove", "path": p}, len(p) + 28)
+        # phase 1: removals, highest index first (indices are the left ones; run entries are
+        # expanded as they are written, so a patch written whole stops early)
+        runs = sorted([(e[1], 1) for e in entries if e[0] == DEL]
+                      + [(e[1], e[2]) for e in entries if e[0] == DELS], reverse=True)
+        for first, count in runs:
+            for i in range(first + count - 1, first - 1, -1):
+                p = ptr(path, i)
+                self.op({"op": "remove", "path": p}, len(p) + 28)
         # phase 2: moves, in target order; positions from a Fenwick tree over slots
         moves = sorted((e for e in entries if e[0] == MVT), key=lambda e: e[2])
-        if moves:
-            removed = set(dels)
+        if moves:       # (an array with moves has no run entries)
+            removed = {first for first, _ in runs}
             moved_from = {e[1] for e in moves}
             # target order of the items that stay (anchors/pairs) and the moved ones
             stay = {}          # j -> i for EQ/PAIR
@@ -176,10 +179,10 @@ class Patch:
                     self.op({"op": "move", "from": f, "path": p}, len(p) + len(f) + 32)
         # phase 3: additions in right order, at their final index
         for e in entries:
-            if e[0] == ADD:
-                j = e[2]
-                p = ptr(path, j)
-                self.op({"op": "add", "path": p, "value": r[j]}, len(p) + 30 + _size(r[j]))
+            if e[0] == ADD or e[0] == ADDS:
+                for j in (range(e[1], e[1] + e[2]) if e[0] == ADDS else (e[2],)):
+                    p = ptr(path, j)
+                    self.op({"op": "add", "path": p, "value": r[j]}, len(p) + 30 + _size(r[j]))
         # phase 4: changes inside paired items, which now sit at their right index
         for e in entries:
             if e[3] is not None:

@@ -27,7 +27,7 @@ from decimal import Decimal
 import orjson
 
 from .patch import ptr
-from .walk import ADD, DEL, EQ, MVF, MVT, NEAR, NUM, OBJ, PAIR, REP, STR, key_order
+from .walk import ADD, ADDS, DEL, DELS, EQ, MVF, MVT, NEAR, NUM, OBJ, PAIR, REP, STR, key_order
 from ..jsontext import encode_string, plain_dumps, scalar_text
 
 _FMT = orjson.OPT_INDENT_2
@@ -120,15 +120,22 @@ class StrCtx:
         self.outer_lp, self.outer_rp = outer_lp, outer_rp
 
 
-def run_length(entries, k, tag) -> int:
-    """How many entries from ``k`` on are ``tag`` (DEL or ADD) at consecutive indices of their side."""
+_RUNS = {DEL: DEL, ADD: ADD, DELS: DEL, ADDS: ADD}
+
+
+def run_at(entries, k):
+    """The run of removed (or added) items at entry ``k``: ``(DEL|ADD, first index on its side,
+    count, entries it takes)`` — a run entry, or DEL/ADD entries at consecutive indices."""
+    tag, i, j, _ = entries[k]
+    if tag == DELS or tag == ADDS:
+        return _RUNS[tag], i, j, 1
     side = 1 if tag == DEL else 2
     first = entries[k][side]
     end = k + 1
     total = len(entries)
     while end < total and entries[end][0] == tag and entries[end][side] == first + (end - k):
         end += 1
-    return end - k
+    return tag, first, end - k, end - k
 
 
 class Render:
@@ -401,13 +408,13 @@ class Render:
             while k < total:
                 tag, i, j, child = entries[k]
                 self.tick()
-                if tag == DEL or tag == ADD:
-                    cnt = run_length(entries, k, tag)
-                    k += cnt
+                if tag in _RUNS:
+                    tag, first, cnt, used = run_at(entries, k)
+                    k += used
                     if tag == DEL:
-                        self.changes_run("remove", lp, l, i, cnt, ctx)
+                        self.changes_run("remove", lp, l, first, cnt, ctx)
                     else:
-                        self.changes_run("add", rp, r, j, cnt, ctx)
+                        self.changes_run("add", rp, r, first, cnt, ctx)
                     continue
                 k += 1
                 if tag == MVF or tag == MVT:
@@ -447,22 +454,22 @@ class Render:
                 self.seg("eq", lbody + ("," if seen_l < n else ""), rbody + ("," if seen_r < m else ""))
                 k = k2
                 continue
-            if tag == DEL or tag == ADD:
+            if tag in _RUNS:
                 # a run of removed (or added) items, contiguous on their side: one segment and
                 # one orjson call (5 million removed items are one block of lines, not 5
                 # million segments)
-                cnt = run_length(entries, k, tag)
-                k += cnt
+                tag, first, cnt, used = run_at(entries, k)
+                k += used
                 if tag == DEL:
                     seen_l += cnt
-                    self.changes_run("remove", lp, l, i, cnt, ctx)
-                    self.seg("del", fmt_items(l[i:i + cnt], level + 1) + ("," if seen_l < n else ""),
-                             None)
+                    self.changes_run("remove", lp, l, first, cnt, ctx)
+                    self.seg("del", fmt_items(l[first:first + cnt], level + 1)
+                             + ("," if seen_l < n else ""), None)
                 else:
                     seen_r += cnt
-                    self.changes_run("add", rp, r, j, cnt, ctx)
-                    self.seg("add", None,
-                             fmt_items(r[j:j + cnt], level + 1) + ("," if seen_r < m else ""))
+                    self.changes_run("add", rp, r, first, cnt, ctx)
+                    self.seg("add", None, fmt_items(r[first:first + cnt], level + 1)
+                             + ("," if seen_r < m else ""))
                 continue
             k += 1
             if tag == PAIR:

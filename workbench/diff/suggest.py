@@ -7,7 +7,7 @@ never costs more than a small part of the diff."""
 from __future__ import annotations
 
 from .render import Render
-from .walk import ADD, ARR, DEL, MVF, OBJ, PAIR, STR, SUB, Differ
+from .walk import ADD, ADDS, ARR, DEL, DELS, MVF, OBJ, PAIR, STR, SUB, Differ
 from ..jsontext import ctext
 
 KEYS = ("call_id", "id", "item_id", "key")
@@ -35,7 +35,7 @@ def _arrays(node, out, depth=0):
 def _candidate(node):
     """A key that every item of both arrays carries, unique on each side, shared by some."""
     _, entries, l, r, _unordered = node
-    tags = {e[0] for e in entries}
+    tags = {{DELS: DEL, ADDS: ADD}.get(e[0], e[0]) for e in entries}
     loose = MVF in tags or (ADD in tags and DEL in tags)
     if not (loose or PAIR in tags):
         return None

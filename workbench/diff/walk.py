@@ -19,7 +19,9 @@ The plan is a tree of tuples (only along differing paths):
   the left key order; ``ignored`` the keys the ignore patterns skipped, ``hidden`` the ones of
   those whose values differ, as ``(key, pattern numbers)`` (the answer counts them)
 * ``(ARR, entries, l, r, unordered)`` entries ``(tag, i, j, child)`` in display order, tag one
-  of EQ, PAIR, DEL, ADD, MVF (move source), MVT (move target)
+  of EQ, PAIR, DEL, ADD, MVF (move source), MVT (move target); or ``(DELS|ADDS, first, count,
+  None)``: a run of at least RUN_MIN removed (left indices) or added (right indices) items, in
+  arrays without moves (5 million removals are one entry, not 5 million tuples)
 * ``(STR, l, r, inner, lparsed, rparsed)``  two strings holding JSON, compared parsed
   (``inner`` None: same JSON written differently — a note)
 """
@@ -40,6 +42,8 @@ from ..limits import DIFF_DEPTH_CAP as DEPTH_CAP
 REP, NUM, OBJ, ARR, STR, NEAR = range(6)
 ADD, DEL, SUB = "add", "del", "sub"
 EQ, PAIR, MVF, MVT = "eq", "pair", "mvf", "mvt"
+DELS, ADDS = "dels", "adds"     # a run of removed / added items: (tag, first index, count, None)
+RUN_MIN = 32                    # removals or additions in a row written as one run entry
 # DEPTH_CAP: deeper differing subtrees are one replace (the walk takes up to 5 Python frames per
 # level; Python's recursion limit is 1,000)
 IGN_ID = b"\x00ignored"
@@ -551,11 +555,15 @@ class Differ:
         for ai, aj in anchors:
             tick()
             if ai != pi or aj != pj:           # a gap before this anchor
-                li = [i for i in range(pi, ai) if i not in move_to]
-                rj = [j for j in range(pj, aj) if j not in move_from]
+                # (ranges where nothing moved: 5 million removed items need no list of them)
+                li = [i for i in range(pi, ai) if i not in move_to] if move_to else range(pi, ai)
+                rj = [j for j in range(pj, aj) if j not in move_from] if move_from else range(pj, aj)
                 gap = pair_gap(li, rj, lambda i, j: sim(l[i], r[j])) if li and rj else []
                 x, y = pi, pj
                 for gi, gj in gap + [(ai, aj)]:
+                    if not move_to and gi - x >= RUN_MIN:     # (an array with moves has no runs)
+                        add((DELS, x, gi - x, None))
+                        x = gi
                     while x < gi:
                         tick()
                         if x in move_to:
@@ -563,6 +571,9 @@ class Differ:
                         else:
                             add((DEL, x, -1, None))
                         x += 1
+                    if not move_from and gj - y >= RUN_MIN:
+                        add((ADDS, y, gj - y, None))
+                        y = gj
                     while y < gj:
                         tick()
                         if y in move_from:
