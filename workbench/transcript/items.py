@@ -124,11 +124,15 @@ def _output_before_call(p: Pairing, o) -> bool:
     matches = p.by_call_id.get(o.call_id)
     if not matches or any(c.pos < o.pos for c in matches):
         return False
-    c = matches[0]
-    p.add("output_before_call",
-          f"This {p.output_word} for call_id {_q(o.call_id)} comes before its {p.call_word}: "
-          f"move it after the {p.call_word}; a provider reads the items in order.",
-          o.place.child("/call_id"), [_rel("call", c)])
+    return _answered_wrongly(p, o, matches[0], "output_before_call",
+                             f"This {p.output_word} for call_id {_q(o.call_id)} comes before "
+                             f"its {p.call_word}: move it after the {p.call_word}; a provider "
+                             "reads the items in order.")
+
+
+def _answered_wrongly(p: Pairing, o, c, code: str, message: str) -> bool:
+    """``o`` answers ``c``, but not as it should (``code``, at the output's call_id)."""
+    p.add(code, message, o.place.child("/call_id"), [_rel("call", c)])
     c.answered.append(o)
     return True
 
@@ -154,13 +158,11 @@ def _output_by_item_id(p: Pairing, o) -> bool:
     target = p.by_item_id.get(o.call_id)
     if target is None:
         return False
-    p.add("output_keyed_by_item_id",
-          f"This {p.output_word} uses {_q(o.call_id)}, the item id of the call "
-          f"{target.name}, not its call_id {_q(target.call_id)}: the id names the "
-          f"stored item, call_id pins the answer. Use {_q(target.call_id)}.",
-          o.place.child("/call_id"), [_rel("call", target)])
-    target.answered.append(o)
-    return True
+    return _answered_wrongly(p, o, target, "output_keyed_by_item_id",
+                             f"This {p.output_word} uses {_q(o.call_id)}, the item id of the "
+                             f"call {target.name}, not its call_id {_q(target.call_id)}: the id "
+                             "names the stored item, call_id pins the answer. Use "
+                             f"{_q(target.call_id)}.")
 
 
 @_check(OUTPUT_CHECKS, "near_miss_id")
