@@ -107,3 +107,20 @@ def test_the_bound_is_the_text_size_over_64_beyond_ten_thousand():
     with pytest.raises(WorkbenchError) as e:          # one JSON array of as many is refused too
         analyse("[" + ",".join(["[]"] * 10_001) + "]")
     assert e.value.code == "too_large" and e.value.line == 1
+
+
+# --------------------------------------------------------------------------- issue 23: real shapes
+
+def test_a_bom_before_pretty_json_is_dropped_and_said():
+    # it switched the reader to JSON Lines: three stream_bad_line and an orphan_output
+    value = {"input": [{"type": "message", "role": "user", "content": "hi"},
+                       {"type": "function_call", "id": "fc_1", "call_id": "call_1",
+                        "name": "get_weather", "arguments": "{}", "status": "completed"},
+                       {"type": "function_call_output", "call_id": "call_1", "output": "x"}]}
+    plain = analyse(json.dumps(value, indent=2))
+    r = analyse("\ufeff" + json.dumps(value, indent=2))
+    assert r["source"] == "json" and r["kind"] == "item_list"
+    assert [f["code"] for f in r["findings"]] == ["bom"] + [f["code"] for f in plain["findings"]]
+    assert r["findings"][0]["severity"] == "info" and r["findings"][0]["line"] == 1
+    assert [(c["call_id"], c["line"], c["column"]) for c in r["calls"]] == \
+        [(c["call_id"], c["line"], c["column"]) for c in plain["calls"]]

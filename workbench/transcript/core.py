@@ -362,6 +362,11 @@ def analyse(text: str, tools: str | None = None, *, limits: Limits = DEFAULT_LIM
         src = read(text, limits, deadline)
         kind = detect(src)
         ctx = Context(src, gates, limits, deadline)
+        if src.bom:
+            ctx.report.add("bom", "The text begins with a byte-order mark (U+FEFF): it was "
+                           "dropped before reading. JSON must not begin with one (RFC 8259); "
+                           "a strict reader refuses the text, so save it as UTF-8 without a BOM.",
+                           Place(None, "", 1, 1))
         ANALYSERS[kind](ctx)
         deadline.check_now()
         return _answer(ctx, kind)
