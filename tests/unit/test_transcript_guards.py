@@ -124,3 +124,55 @@ def test_a_bom_before_pretty_json_is_dropped_and_said():
     assert r["findings"][0]["severity"] == "info" and r["findings"][0]["line"] == 1
     assert [(c["call_id"], c["line"], c["column"]) for c in r["calls"]] == \
         [(c["call_id"], c["line"], c["column"]) for c in plain["calls"]]
+
+
+def _realworld(name: str):
+    from conftest import shared_dir
+    root = shared_dir()
+    if root is None:
+        pytest.skip("../shared is not here")
+    return json.loads((root / "reference/realworld/transcripts" / name).read_text())
+
+
+def test_an_array_of_responses_with_a_stray_tool_calls_null_keeps_every_call():
+    # read as "Chat Completions messages · 0 calls" before: every call vanished
+    response = _realworld("023_vercel-ai__azure__azure-tool-call.1.json")
+    calls = [o for o in response["output"] if o.get("type") == "function_call"]
+    assert calls
+    other = {**response, "id": "resp_other", "tool_calls": None}
+    r = analyse(json.dumps([response, other], indent=1))
+    assert r["kind"] == "item_list"
+    assert [c["call_id"] for c in r["calls"]] == [c["call_id"] for c in calls] * 2
+
+
+SESSION_ITEMS = [
+    {"type": "message", "id": "msg_1", "role": "user", "turn_id": "turn_1", "content": "hi"},
+    {"type": "create_subagent_call", "id": "sc_1", "turn_id": "turn_1", "call_id": "call_s",
+     "subagent_id": "sub_1"},
+    {"type": "function_call", "id": "fc_1", "turn_id": "turn_1", "call_id": "call_1",
+     "name": "lookup_order", "arguments": {"order_id": "A-1"}, "agent_id": "sub_1"},
+    {"type": "handoff", "id": "h_1", "turn_id": "turn_1"},
+]
+
+
+@pytest.mark.parametrize("shape", ["list_object", "data", "session", "bare"])
+def test_every_shape_of_a_session_is_read_as_a_session(shape):
+    value = {"list_object": {"object": "list", "data": SESSION_ITEMS},
+             "data": {"data": SESSION_ITEMS},
+             "session": {"id": "sess_1", "status": "idle", "items": SESSION_ITEMS},
+             "bare": SESSION_ITEMS}[shape]
+    r = analyse(json.dumps(value, indent=1))
+    assert r["kind"] == "agents_session"
+    codes = {f["code"] for f in r["findings"]}
+    assert {"handoff_type", "subagent_function_call"} <= codes, codes
+    (call,) = r["calls"]
+    assert call["dialect"] == "agents_api" and call["pending"] is False
+
+
+def test_the_list_form_of_input_items_is_an_item_list():
+    items = [{"type": "message", "role": "user", "content": "hi"},
+             {"type": "function_call_output", "call_id": "call_9", "output": "x"}]
+    r = analyse(json.dumps({"object": "list", "data": items}))
+    assert r["kind"] == "item_list"
+    (f,) = [f for f in r["findings"] if f["code"] == "orphan_output"]
+    assert f["pointer"] == "/data/1/call_id"

@@ -15,7 +15,7 @@ from . import chat as chat_mod
 from . import spec as spec_mod
 from .calls import Gates, call_entry
 from .items import envelopes, pair, portable, states
-from .kinds import detect
+from .kinds import detect, listed_data
 from .read import Places, Source, read, split_array
 from .report import Place, Report
 from .streams import ResponsesStream
@@ -133,7 +133,11 @@ def _listed(ctx: Context, key: str):
     src = ctx.src
     if src.form == "json":
         v = src.value
-        return _items_of(ctx, v.get(key), "/" + key) if type(v) is dict else _items_of(ctx, v, "")
+        if type(v) is not dict:
+            return _items_of(ctx, v, "")
+        if listed_data(v) is not None and key not in v:
+            key = "data"   # the API's list form
+        return _items_of(ctx, v.get(key), "/" + key)
     return _pieces_placed(ctx)
 
 

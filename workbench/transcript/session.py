@@ -81,7 +81,7 @@ class Session:
         if type(s.get("agent")) is dict and self.agent is None:
             self.agent = s["agent"]
             self.agent_place = Place(piece, base + "/agent")
-        for key in ("items", "input"):
+        for key in ("items", "input", "data"):
             items = s.get(key)
             if isinstance(items, list):
                 for i, it in enumerate(items):
@@ -102,8 +102,12 @@ class Session:
             return
         if type(ev.get("session")) is dict:
             self.take_session(ev["session"], piece, base + "/session")
-        elif "required_actions" in ev or "items" in ev or type(ev.get("agent")) is dict:
+        elif "required_actions" in ev or "items" in ev or type(ev.get("agent")) is dict or \
+                isinstance(ev.get("data"), list):
             self.take_session(ev, piece, base)
+        elif agents.is_item(ev):   # a bare list of session items
+            self.history.append((ev, Place(piece, base)))
+            return
         if type(ev.get("item")) is dict:
             self.history.append((ev["item"], Place(piece, base + "/item")))
         if isinstance(ev.get("session_id"), str) and self.session_id is None:
