@@ -67,6 +67,7 @@ export function summaryLine(r) {
   const sev = counts(r.findings || []);
   const s = r.summary || {};
   const parts = [KIND_LABEL[r.kind] || r.kind, plural(s.calls ?? (r.calls || []).length, "call")];
+  if (s.blocked) parts.push(`${Number(s.blocked).toLocaleString("en-US")} blocked`);
   if (s.outputs) parts.push(plural(s.outputs, "output"));
   parts.push(plural(s.errors ?? sev.error, "error"), plural(s.warnings ?? sev.warning, "warning"));
   const infos = s.infos ?? sev.info;
@@ -345,5 +346,6 @@ export function renderReport(r, ctx) {
   }
   const walkBox = h("section", { class: "call-walk", id: "call-walk", "aria-live": "polite", hidden: true });
   nodes.push(fsec, callsSection(r, ctx), walkBox);
-  return { nodes, headline, good: sev.error === 0, goToFinding, walkBox };
+  // green only when no error is found and no call is blocked
+  return { nodes, headline, good: sev.error === 0 && !(r.summary || {}).blocked, goToFinding, walkBox };
 }

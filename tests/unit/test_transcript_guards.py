@@ -176,3 +176,19 @@ def test_the_list_form_of_input_items_is_an_item_list():
     assert r["kind"] == "item_list"
     (f,) = [f for f in r["findings"] if f["code"] == "orphan_output"]
     assert f["pointer"] == "/data/1/call_id"
+
+
+def test_the_headline_counts_blocked_calls_and_no_message_says_none():
+    # "5 calls · 0 errors" in green while a call was blocked; "The call None …"
+    items = [{"type": "message", "role": "user", "content": "hi"},
+             {"type": "function_call", "id": "fc_1", "call_id": "call_1", "arguments": "{oops",
+              "status": "completed"}]
+    r = analyse(json.dumps({"object": "response", "status": "completed", "output": items}))
+    assert r["summary"]["blocked"] == 1 and r["calls"][0]["verdict"] == "missing_fields"
+    (f,) = [f for f in r["findings"] if f["code"] == "pending_call"]
+    assert "None" not in f["message"] and "(no name)" in f["message"]
+    session = {"id": "s", "agent": {"id": "a"}, "required_actions": [
+        {"type": "function_call", "turn_id": "t1", "call_id": "c1", "arguments": {}}]}
+    r = analyse(json.dumps(session))
+    assert r["summary"]["blocked"] == 1
+    assert all("None" not in f["message"] for f in r["findings"]), r["findings"]

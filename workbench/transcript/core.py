@@ -426,7 +426,9 @@ def _answer(ctx: Context, kind: str) -> dict:
             p = link.pop("_at", None)
             if p is not None and p.piece is not None:
                 link.update({k: v for k, v in ctx.places.where(p.piece, p.pointer).items()})
-    summary = {"calls": len(ctx.calls) + ctx.calls_left_off, "outputs": ctx.outputs,
+    summary = {"calls": len(ctx.calls) + ctx.calls_left_off,
+               "blocked": sum(1 for _p, e, _x in ctx.calls if not e["execute"]),
+               "outputs": ctx.outputs,
                "errors": counts["error"], "warnings": counts["warning"], "infos": counts["info"],
                "lines": ctx.src.line_count}
     if ctx.src.form != "json" or kind in ("response_stream", "chat_stream"):
