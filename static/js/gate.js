@@ -98,7 +98,10 @@ const runLatest = latestOnly(async (signal, text) => {
     const a = await postLarge("/api/transcript", req, { signal });
     const unavailable = a.status === 404 || a.status === 405 || a.body?.error?.code === "not_available";
     if (a.ok && a.body.kind && a.body.kind !== "item") return { mode: "transcript", answer: a };
-    if (!a.ok && !unavailable && look === "transcript") return { mode: "transcript", answer: a };
+    // the transcript's own refusal of a text it read (too large, too slow…) is its answer; a
+    // text it cannot read as JSON is the gate's to place
+    const textError = a.body?.error?.field === "text" && a.body?.error?.code !== "parse_error";
+    if (!a.ok && !unavailable && (look === "transcript" || textError)) return { mode: "transcript", answer: a };
   }
   return { mode: "item", answer: await postLarge("/api/gate", request(), { signal }) };
 });

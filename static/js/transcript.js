@@ -1,8 +1,8 @@
 // The Gate page's report for what is not one item: a transcript, a stream or an Agents session
 // (POST /api/transcript; the shape is documented in workbench/transcript/__init__.py).
 //
-//   sniff(text)            "empty" | "item" | "transcript" | "ask" (a cheap look; the server's
-//                          `kind` is the truth: "ask" means post to /api/transcript and see)
+//   sniff(text)            "empty" | "item" | "transcript" | "ask" (a cheap look at the lines;
+//                          one JSON value is "ask": post to /api/transcript, its `kind` says)
 //   renderReport(r, ctx)   {nodes, headline, good, goToFinding(i)}: the kind and a one-line count,
 //                          the calls with their verdicts (a click walks one through the gate),
 //                          the findings grouped by severity with their places as links into the
@@ -26,27 +26,17 @@ export const KIND_LABEL = {
   chat_stream: "Chat Completions stream", agents_session: "Agents API session", item: "one item",
 };
 const SEVERITIES = [["error", "Errors", "✗"], ["warning", "Warnings", "!"], ["info", "Notes", "i"]];
-const CONTAINER_ARRAYS = ["output", "input", "messages", "choices", "items", "required_actions", "events"];
-const CONTAINER_OBJECTS = new Set(["response", "chat.completion", "chat.completion.chunk", "agent.session"]);
 
 export function plural(n, word, many = word + "s") {
   return `${Number(n).toLocaleString("en-US")} ${n === 1 ? word : many}`;
 }
 
-/** Is this JSON value a container of items (a transcript, a session…) rather than one item? */
-function containerLike(v) {
-  if (Array.isArray(v)) return true;
-  if (!v || typeof v !== "object") return false;
-  if (typeof v.type === "string") return /^(response|agent\.session)\./.test(v.type);  // one event
-  if (CONTAINER_OBJECTS.has(v.object)) return true;
-  if (CONTAINER_ARRAYS.some((k) => Array.isArray(v[k]))) return true;
-  return Boolean((v.session && typeof v.session === "object") || (v.agent && typeof v.agent === "object"));
-}
-
 const SSE_START = /^(?:event|data|id|retry):/;
 const EVENT_LINE = /^\s*\{\s*"(?:type|object)"\s*:\s*"(?:response\.|chat\.completion\.chunk|agent\.session\.)/;
 
-/** A cheap look at the text: one item, or a transcript / stream / session. */
+/** A cheap look at the text: a transcript / stream / session by its lines, else "ask": what one
+ *  JSON value is, the server's one classifier says (the transcript's `kind`; "item" goes to the
+ *  gate).  Never a second classifier of JSON values here. */
 export function sniff(text) {
   const t = text.trimStart();
   if (!t) return "empty";
@@ -55,7 +45,8 @@ export function sniff(text) {
   if (t[0] !== "{") return /^(?:event|data):/m.test(head) ? "transcript" : "item";
   if (t.length > PARSE_LIMIT) return "ask";
   try {
-    return containerLike(JSON.parse(t)) ? "transcript" : "item";
+    JSON.parse(t);
+    return "ask";
   } catch {
     // JSON Lines (its first line may be cut short): one of the first lines is a whole value on
     // its own, or reads like an event; or SSE with a prefix
@@ -76,6 +67,7 @@ export function summaryLine(r) {
   const sev = counts(r.findings || []);
   const s = r.summary || {};
   const parts = [KIND_LABEL[r.kind] || r.kind, plural(s.calls ?? (r.calls || []).length, "call")];
+  if (s.blocked) parts.push(`${Number(s.blocked).toLocaleString("en-US")} blocked`);
   if (s.outputs) parts.push(plural(s.outputs, "output"));
   parts.push(plural(s.errors ?? sev.error, "error"), plural(s.warnings ?? sev.warning, "warning"));
   const infos = s.infos ?? sev.info;
@@ -354,5 +346,6 @@ export function renderReport(r, ctx) {
   }
   const walkBox = h("section", { class: "call-walk", id: "call-walk", "aria-live": "polite", hidden: true });
   nodes.push(fsec, callsSection(r, ctx), walkBox);
-  return { nodes, headline, good: sev.error === 0, goToFinding, walkBox };
+  // green only when no error is found and no call is blocked
+  return { nodes, headline, good: sev.error === 0 && !(r.summary || {}).blocked, goToFinding, walkBox };
 }

@@ -225,3 +225,18 @@ def test_no_function_over_120_lines_in_these_rooms():
                         n.end_lineno - n.lineno >= 120:
                     long.append((str(p), n.name, n.end_lineno - n.lineno + 1))
     assert long == []
+
+
+def _texts():
+    for c in gallery.ALL:
+        yield pytest.param(gallery.text_of(c), gallery.tools_of(c) or None, id=c["name"])
+    for p in _recordings():
+        yield pytest.param(p.read_text(encoding="utf-8"), None, id=p.name)
+
+
+@pytest.mark.parametrize("text, tools", list(_texts()))
+def test_no_message_prints_none_for_a_missing_value(text, tools):
+    import re
+    r = analyse(text, tools)
+    words = [f["message"] for f in r["findings"]] + [c.get("reason") or "" for c in r["calls"]]
+    assert not [w for w in words if re.search(r"\bNone\b|\bundefined\b", w)]

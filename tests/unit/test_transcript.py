@@ -581,6 +581,11 @@ def test_edit_diff():
     assert edit_diff("x", "x") == []
 
 
+def test_bom_is_dropped_and_said():
+    f = one(run("\ufeff" + json.dumps({"output": [], "status": "completed"}, indent=1)), "bom")
+    assert (f["line"], f["column"]) == (1, 1)
+
+
 def test_zz_every_code_was_found():
     """Runs last in this module: every code of the two tables came up in a case above."""
     missing = sorted(set(CODES) - FOUND)

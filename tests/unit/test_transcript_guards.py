@@ -107,3 +107,88 @@ def test_the_bound_is_the_text_size_over_64_beyond_ten_thousand():
     with pytest.raises(WorkbenchError) as e:          # one JSON array of as many is refused too
         analyse("[" + ",".join(["[]"] * 10_001) + "]")
     assert e.value.code == "too_large" and e.value.line == 1
+
+
+# --------------------------------------------------------------------------- issue 23: real shapes
+
+def test_a_bom_before_pretty_json_is_dropped_and_said():
+    # it switched the reader to JSON Lines: three stream_bad_line and an orphan_output
+    value = {"input": [{"type": "message", "role": "user", "content": "hi"},
+                       {"type": "function_call", "id": "fc_1", "call_id": "call_1",
+                        "name": "get_weather", "arguments": "{}", "status": "completed"},
+                       {"type": "function_call_output", "call_id": "call_1", "output": "x"}]}
+    plain = analyse(json.dumps(value, indent=2))
+    r = analyse("\ufeff" + json.dumps(value, indent=2))
+    assert r["source"] == "json" and r["kind"] == "item_list"
+    assert [f["code"] for f in r["findings"]] == ["bom"] + [f["code"] for f in plain["findings"]]
+    assert r["findings"][0]["severity"] == "info" and r["findings"][0]["line"] == 1
+    assert [(c["call_id"], c["line"], c["column"]) for c in r["calls"]] == \
+        [(c["call_id"], c["line"], c["column"]) for c in plain["calls"]]
+
+
+def _realworld(name: str):
+    from conftest import shared_dir
+    root = shared_dir()
+    if root is None:
+        pytest.skip("../shared is not here")
+    return json.loads((root / "reference/realworld/transcripts" / name).read_text())
+
+
+def test_an_array_of_responses_with_a_stray_tool_calls_null_keeps_every_call():
+    # read as "Chat Completions messages · 0 calls" before: every call vanished
+    response = _realworld("023_vercel-ai__azure__azure-tool-call.1.json")
+    calls = [o for o in response["output"] if o.get("type") == "function_call"]
+    assert calls
+    other = {**response, "id": "resp_other", "tool_calls": None}
+    r = analyse(json.dumps([response, other], indent=1))
+    assert r["kind"] == "item_list"
+    assert [c["call_id"] for c in r["calls"]] == [c["call_id"] for c in calls] * 2
+
+
+SESSION_ITEMS = [
+    {"type": "message", "id": "msg_1", "role": "user", "turn_id": "turn_1", "content": "hi"},
+    {"type": "create_subagent_call", "id": "sc_1", "turn_id": "turn_1", "call_id": "call_s",
+     "subagent_id": "sub_1"},
+    {"type": "function_call", "id": "fc_1", "turn_id": "turn_1", "call_id": "call_1",
+     "name": "lookup_order", "arguments": {"order_id": "A-1"}, "agent_id": "sub_1"},
+    {"type": "handoff", "id": "h_1", "turn_id": "turn_1"},
+]
+
+
+@pytest.mark.parametrize("shape", ["list_object", "data", "session", "bare"])
+def test_every_shape_of_a_session_is_read_as_a_session(shape):
+    value = {"list_object": {"object": "list", "data": SESSION_ITEMS},
+             "data": {"data": SESSION_ITEMS},
+             "session": {"id": "sess_1", "status": "idle", "items": SESSION_ITEMS},
+             "bare": SESSION_ITEMS}[shape]
+    r = analyse(json.dumps(value, indent=1))
+    assert r["kind"] == "agents_session"
+    codes = {f["code"] for f in r["findings"]}
+    assert {"handoff_type", "subagent_function_call"} <= codes, codes
+    (call,) = r["calls"]
+    assert call["dialect"] == "agents_api" and call["pending"] is False
+
+
+def test_the_list_form_of_input_items_is_an_item_list():
+    items = [{"type": "message", "role": "user", "content": "hi"},
+             {"type": "function_call_output", "call_id": "call_9", "output": "x"}]
+    r = analyse(json.dumps({"object": "list", "data": items}))
+    assert r["kind"] == "item_list"
+    (f,) = [f for f in r["findings"] if f["code"] == "orphan_output"]
+    assert f["pointer"] == "/data/1/call_id"
+
+
+def test_the_headline_counts_blocked_calls_and_no_message_says_none():
+    # "5 calls · 0 errors" in green while a call was blocked; "The call None …"
+    items = [{"type": "message", "role": "user", "content": "hi"},
+             {"type": "function_call", "id": "fc_1", "call_id": "call_1", "arguments": "{oops",
+              "status": "completed"}]
+    r = analyse(json.dumps({"object": "response", "status": "completed", "output": items}))
+    assert r["summary"]["blocked"] == 1 and r["calls"][0]["verdict"] == "missing_fields"
+    (f,) = [f for f in r["findings"] if f["code"] == "pending_call"]
+    assert "None" not in f["message"] and "(no name)" in f["message"]
+    session = {"id": "s", "agent": {"id": "a"}, "required_actions": [
+        {"type": "function_call", "turn_id": "t1", "call_id": "c1", "arguments": {}}]}
+    r = analyse(json.dumps(session))
+    assert r["summary"]["blocked"] == 1
+    assert all("None" not in f["message"] for f in r["findings"]), r["findings"]

@@ -41,9 +41,19 @@ def is_call(node: Any, parent_key: Any = None) -> bool:
     return type(node) is dict and node.get("type") == "function_call" and "turn_id" in node
 
 
+def is_item(v: Any) -> bool:
+    """A session item (it carries the ``turn_id`` of its turn)."""
+    return type(v) is dict and isinstance(v.get("type"), str) and "turn_id" in v and \
+        not is_event(v)
+
+
 def is_session(v: Any) -> bool:
+    """A session object (its ``items`` — even with only ``id`` and ``status`` beside them —,
+    ``required_actions``, ``agent``), a session event, a tool_result, or a bundle."""
     if type(v) is not dict:
         return False
+    if isinstance(v.get("items"), list) and not isinstance(v.get("type"), str):
+        return True
     if isinstance(v.get("session"), dict) and (isinstance(v.get("events"), list) or is_event(v)):
         return True
     if is_event(v) or "required_actions" in v:

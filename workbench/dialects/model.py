@@ -80,6 +80,12 @@ def text_or_none(v: Any) -> str | None:
     return v if isinstance(v, str) else None
 
 
+def named(v: Any) -> str:
+    """A name for a message: the name when it is a non-empty string, else what is missing (no
+    message prints ``None`` or an empty name for a missing value)."""
+    return v if isinstance(v, str) and v else "(no name)"
+
+
 def key(v):
     """``v`` as a dict key: strings, numbers, booleans and null as they are; anything else
     (an object or array where an id or index belongs) as its JSON text."""

@@ -41,8 +41,11 @@ def is_call(node: Any, parent_key: Any = None) -> bool:
 
 
 def is_response(v: Any) -> bool:
+    """A response: ``object: "response"``, or an ``output`` list on an object without a
+    ``type`` string (a typed object is an item, even one whose ``output`` is a list: a
+    ``shell_call_output``)."""
     return type(v) is dict and (v.get("object") == "response" or (
-        isinstance(v.get("output"), list) and ("status" in v or "type" not in v)))
+        isinstance(v.get("output"), list) and not isinstance(v.get("type"), str)))
 
 
 def recognise(v: Any) -> str | None:

@@ -73,8 +73,9 @@ Response (200) — the fields of ``api.md`` first, then the extra ones this core
                           # | "interrupt_subagent_call" | "agent_message", "id", "subagent_id"?,
                           # "from"?}
       # extras:
-      "summary": {"calls": 3, "outputs": 2, "errors": 1, "warnings": 0, "infos": 2,
+      "summary": {"calls": 3, "blocked": 1, "outputs": 2, "errors": 1, "warnings": 0, "infos": 2,
                   "events": 77, "lines": 160, "items": 4, "responses": 1},
+                  # blocked: listed calls the gate does not execute (the headline says them);
                   # counts include findings left off over the limit; events: streams and
                   # line-based input; items: rebuilt items; responses: streams (a recording
                   # may hold several responses one after another)

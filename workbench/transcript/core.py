@@ -15,7 +15,7 @@ from . import chat as chat_mod
 from . import spec as spec_mod
 from .calls import Gates, call_entry
 from .items import envelopes, pair, portable, states
-from .kinds import detect
+from .kinds import detect, listed_data
 from .read import Places, Source, read, split_array
 from .report import Place, Report
 from .streams import ResponsesStream
@@ -133,7 +133,11 @@ def _listed(ctx: Context, key: str):
     src = ctx.src
     if src.form == "json":
         v = src.value
-        return _items_of(ctx, v.get(key), "/" + key) if type(v) is dict else _items_of(ctx, v, "")
+        if type(v) is not dict:
+            return _items_of(ctx, v, "")
+        if listed_data(v) is not None and key not in v:
+            key = "data"   # the API's list form
+        return _items_of(ctx, v.get(key), "/" + key)
     return _pieces_placed(ctx)
 
 
@@ -362,6 +366,11 @@ def analyse(text: str, tools: str | None = None, *, limits: Limits = DEFAULT_LIM
         src = read(text, limits, deadline)
         kind = detect(src)
         ctx = Context(src, gates, limits, deadline)
+        if src.bom:
+            ctx.report.add("bom", "The text begins with a byte-order mark (U+FEFF): it was "
+                           "dropped before reading. JSON must not begin with one (RFC 8259); "
+                           "a strict reader refuses the text, so save it as UTF-8 without a BOM.",
+                           Place(None, "", 1, 1))
         ANALYSERS[kind](ctx)
         deadline.check_now()
         return _answer(ctx, kind)
@@ -417,7 +426,9 @@ def _answer(ctx: Context, kind: str) -> dict:
             p = link.pop("_at", None)
             if p is not None and p.piece is not None:
                 link.update({k: v for k, v in ctx.places.where(p.piece, p.pointer).items()})
-    summary = {"calls": len(ctx.calls) + ctx.calls_left_off, "outputs": ctx.outputs,
+    summary = {"calls": len(ctx.calls) + ctx.calls_left_off,
+               "blocked": sum(1 for _p, e, _x in ctx.calls if not e["execute"]),
+               "outputs": ctx.outputs,
                "errors": counts["error"], "warnings": counts["warning"], "infos": counts["info"],
                "lines": ctx.src.line_count}
     if ctx.src.form != "json" or kind in ("response_stream", "chat_stream"):

@@ -14,13 +14,14 @@ from typing import Any, Callable
 from ..gate.arguments import compare as same_arguments
 from ..limits import NEAR_MISS_BUDGET, Limits
 from ..dialects import chat, open_responses
+from ..dialects.model import named
 from .report import SEVERITY, Place, Report, edit_diff, show_diff
 
 CORE_TYPES = frozenset({"message", "function_call", "function_call_output"})
 
 
 def _q(v: Any) -> str:
-    return f'"{v}"' if isinstance(v, str) else str(v)
+    return f'"{v}"' if isinstance(v, str) else "missing"
 
 
 def _rel(role: str, e) -> tuple:
@@ -85,13 +86,13 @@ def _call_seen_before(p: Pairing, c) -> bool:
         if first.name == c.name and same_arguments(first.args, c.args, p.limits) and \
                 first.turn_id == c.turn_id:
             p.add("duplicate_replay",
-                  f"The same call (call_id {_q(c.call_id)}, {c.name}) appears twice: "
+                  f"The same call (call_id {_q(c.call_id)}, {named(c.name)}) appears twice: "
                   "replaying it runs the tool twice; drop the repeated copy.",
                   c.place.child("/call_id"), rel)
         else:
             p.add("duplicate_call_id",
                   f"Two different calls share call_id {_q(c.call_id)} (first "
-                  f"{first.name}, then {c.name}): an output cannot say which one it "
+                  f"{named(first.name)}, then {named(c.name)}): an output cannot say which one it "
                   "answers. Give each call its own id before replaying (a provider "
                   "reusing call_0 across turns is the classic case).",
                   c.place.child("/call_id"), rel)
@@ -124,11 +125,15 @@ def _output_before_call(p: Pairing, o) -> bool:
     matches = p.by_call_id.get(o.call_id)
     if not matches or any(c.pos < o.pos for c in matches):
         return False
-    c = matches[0]
-    p.add("output_before_call",
-          f"This {p.output_word} for call_id {_q(o.call_id)} comes before its {p.call_word}: "
-          f"move it after the {p.call_word}; a provider reads the items in order.",
-          o.place.child("/call_id"), [_rel("call", c)])
+    return _answered_wrongly(p, o, matches[0], "output_before_call",
+                             f"This {p.output_word} for call_id {_q(o.call_id)} comes before "
+                             f"its {p.call_word}: move it after the {p.call_word}; a provider "
+                             "reads the items in order.")
+
+
+def _answered_wrongly(p: Pairing, o, c, code: str, message: str) -> bool:
+    """``o`` answers ``c``, but not as it should (``code``, at the output's call_id)."""
+    p.add(code, message, o.place.child("/call_id"), [_rel("call", c)])
     c.answered.append(o)
     return True
 
@@ -142,7 +147,7 @@ def _output_answers(p: Pairing, o) -> bool:
     c = [c for c in matches if c.pos < o.pos][-1]
     if c.answered:
         p.add("duplicate_output",
-              f"A second {p.output_word} answers call_id {_q(o.call_id)} ({c.name}): keep "
+              f"A second {p.output_word} answers call_id {_q(o.call_id)} ({named(c.name)}): keep "
               "one answer per call.", o.place.child("/call_id"),
               [_rel("call", c), _rel("first", c.answered[0])])
     c.answered.append(o)
@@ -154,13 +159,11 @@ def _output_by_item_id(p: Pairing, o) -> bool:
     target = p.by_item_id.get(o.call_id)
     if target is None:
         return False
-    p.add("output_keyed_by_item_id",
-          f"This {p.output_word} uses {_q(o.call_id)}, the item id of the call "
-          f"{target.name}, not its call_id {_q(target.call_id)}: the id names the "
-          f"stored item, call_id pins the answer. Use {_q(target.call_id)}.",
-          o.place.child("/call_id"), [_rel("call", target)])
-    target.answered.append(o)
-    return True
+    return _answered_wrongly(p, o, target, "output_keyed_by_item_id",
+                             f"This {p.output_word} uses {_q(o.call_id)}, the item id of the "
+                             f"call {named(target.name)}, not its call_id {_q(target.call_id)}: the id "
+                             "names the stored item, call_id pins the answer. Use "
+                             f"{_q(target.call_id)}.")
 
 
 @_check(OUTPUT_CHECKS, "near_miss_id")
@@ -173,7 +176,7 @@ def _output_near_miss(p: Pairing, o) -> bool:
     p.add("near_miss_id",
           f"This {p.output_word}'s call_id {_q(o.call_id)} matches no call, but is "
           f"{len(diff)} edit{'s' if len(diff) != 1 else ''} from {_q(meant)} "
-          f"({c.name}): {show_diff(diff)}. Copy the call_id character for "
+          f"({named(c.name)}): {show_diff(diff)}. Copy the call_id character for "
           "character.", o.place.child("/call_id"),
           [("call", c.place, {"call_id": meant, "diff": diff})])
     return True
@@ -195,7 +198,7 @@ def _left_unanswered(p: Pairing, c, last_pos: int) -> bool:
     if p.last_turn or c.pos >= last_pos:
         return False
     p.add("unanswered_call",
-          f"The {p.call_word} {c.name} (call_id {_q(c.call_id)}) has no {p.output_word}, "
+          f"The {p.call_word} {named(c.name)} (call_id {_q(c.call_id)}) has no {p.output_word}, "
           f"yet the transcript goes on after it: add its {p.output_word} right after "
           "it, or a provider will refuse the history.", c.place, [_rel("call", c)])
     return True
@@ -204,7 +207,7 @@ def _left_unanswered(p: Pairing, c, last_pos: int) -> bool:
 @_check(LEFT_CHECKS, "pending_call")
 def _left_pending(p: Pairing, c, last_pos: int) -> bool:
     p.add("pending_call",
-          f"The {p.call_word} {c.name} (call_id {_q(c.call_id)}) is in the last turn "
+          f"The {p.call_word} {named(c.name)} (call_id {_q(c.call_id)}) is in the last turn "
           f"and still to be answered: gate it, run the tool, and send its "
           f"{p.output_word} with the same call_id.", c.place)
     return True

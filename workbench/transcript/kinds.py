@@ -13,12 +13,14 @@ is_session = agents.is_session
 
 
 def _vote(v: dict) -> str | None:
-    if agents.is_event(v) or agents.is_session(v):
+    if agents.is_event(v) or agents.is_session(v) or agents.is_item(v):
         return "agents_session"
     if open_responses.is_event(v):
         return "response_stream"
     if chat.is_chunk(v):
         return "chat_stream"
+    if open_responses.is_response(v) or (isinstance(v.get("input"), list) and "type" not in v):
+        return "item_list"   # a log of responses and requests (a stray "tool_calls": null too)
     if chat.shaped(v) and not isinstance(v.get("type"), str):
         return "chat_messages"
     if isinstance(v.get("type"), str):
@@ -54,12 +56,21 @@ def _list_kind(values: list, form: str) -> str:
 def detect(src: Source) -> str:
     if src.form != "json":
         return _list_kind([p.value for p in src.pieces], src.form)
-    v = src.value
-    if isinstance(v, list):
-        return _list_kind(v, "json")
-    return classify(v)
+    return kind_of_value(src.value)
 
 
 def kind_of_value(v: Any) -> str:
-    """The kind of one parsed JSON value, a list included."""
-    return _list_kind(v, "json") if isinstance(v, list) else classify(v)
+    """The kind of one parsed JSON value, a list included; an object in the API's list form
+    (``{"object": "list", "data": [...]}``) is the kind of its ``data``."""
+    if isinstance(v, list):
+        return _list_kind(v, "json")
+    data = listed_data(v)
+    return _list_kind(data, "json") if data is not None else classify(v)
+
+
+def listed_data(v: Any) -> list | None:
+    """The ``data`` list of an object in the API's list form, else None."""
+    if type(v) is dict and isinstance(v.get("data"), list) and not isinstance(v.get("type"), str) \
+            and (v.get("object") in (None, "list")):
+        return v["data"]
+    return None

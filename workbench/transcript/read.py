@@ -62,6 +62,7 @@ class Source:
         self.lines = LineIndex(text)
         self.value: Any = None
         self.line_count = 0
+        self.bom = False    # the pasted text began with a byte-order mark, dropped before reading
         self.order: list[tuple[int, str, Any]] = []  # (line, "piece" | "done" | "bad", ref)
         # the JSON texts still to parse (read into pieces by _settle), kept compact
         self.todo_texts: list[str] = []
@@ -86,8 +87,16 @@ def one_line_ending(text: str) -> str:
 
 def read(text: str, limits, deadline) -> Source:
     """Read ``text`` as one JSON value, JSON Lines or SSE (in that order of preference).  Line
-    endings may be LF, CRLF or CR (:func:`one_line_ending`)."""
-    text = one_line_ending(text)
+    endings may be LF, CRLF or CR (:func:`one_line_ending`); a byte-order mark before the text
+    is dropped first (``bom``: places are in the text after it, as an editor shows it)."""
+    bom = text.startswith("\ufeff")
+    text = one_line_ending(text[1:] if bom else text)
+    src = _read(text, limits, deadline)
+    src.bom = bom
+    return src
+
+
+def _read(text: str, limits, deadline) -> Source:
     body = text.strip()
     if not body:
         raise WorkbenchError("parse_error", "The text is empty: paste a response, an item list, "

@@ -30,6 +30,8 @@ SEVERITY = {
     "chat_stream_name_split": "info",
     # the spec
     "spec_schema": "warning",
+    # reading (the refinements of transcript-rules.md)
+    "bom": "info",
     # agents sessions
     "action_unanswered": "error", "result_without_action": "error",
     "result_pair_mismatch": "error", "history_call_answered": "warning",

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..dialects import agents
+from ..dialects.model import named
 from ..errors import WorkbenchError
 from ..jsontext import dumps_value
 from .read import split_array
@@ -81,7 +82,7 @@ class Session:
         if type(s.get("agent")) is dict and self.agent is None:
             self.agent = s["agent"]
             self.agent_place = Place(piece, base + "/agent")
-        for key in ("items", "input"):
+        for key in ("items", "input", "data"):
             items = s.get(key)
             if isinstance(items, list):
                 for i, it in enumerate(items):
@@ -102,8 +103,12 @@ class Session:
             return
         if type(ev.get("session")) is dict:
             self.take_session(ev["session"], piece, base + "/session")
-        elif "required_actions" in ev or "items" in ev or type(ev.get("agent")) is dict:
+        elif "required_actions" in ev or "items" in ev or type(ev.get("agent")) is dict or \
+                isinstance(ev.get("data"), list):
             self.take_session(ev, piece, base)
+        elif agents.is_item(ev):   # a bare list of session items
+            self.history.append((ev, Place(piece, base)))
+            return
         if type(ev.get("item")) is dict:
             self.history.append((ev["item"], Place(piece, base + "/item")))
         if isinstance(ev.get("session_id"), str) and self.session_id is None:
@@ -297,13 +302,13 @@ class Session:
             a = info["action"]
             if self.events_given:
                 self._flag(info["link"], "action_unanswered",
-                           f"The pending action {a.get('name')} (turn_id {_q(p[0])}, "
+                           f"The pending action {named(a.get('name'))} (turn_id {_q(p[0])}, "
                            f"call_id {_q(p[1])}) has no tool_result among the events: the "
                            "session waits for it. Gate it and answer it with the same pair.",
                            info["place"])
             else:
                 self.report.add("pending_call",
-                                f"The pending action {a.get('name')} (turn_id {_q(p[0])}, "
+                                f"The pending action {named(a.get('name'))} (turn_id {_q(p[0])}, "
                                 f"call_id {_q(p[1])}) waits for a tool_result: the gate says "
                                 f"{info['gate'].get('verdict')}; answer with the same pair.",
                                 info["place"])
@@ -416,7 +421,7 @@ class Session:
                                   f"{self.agent_place.pointer}/tools{inner}")
                     extra = {}
                 self.report.add("tool_not_strict",
-                                f"Door 1: the tool {t.get('name')} is not strict — "
+                                f"Door 1: the tool {named(t.get('name'))} is not strict — "
                                 f"{n.get('message')}. A wide schema lets the model fill in "
                                 "what the host never meant to accept.", place,
                                 review=n.get("code"), **extra)
@@ -464,7 +469,7 @@ def _answers_history(s: Session, res: dict, pair, place, link):
         return False, None
     it, hplace, _hlink = s.history_pairs[pair]
     s._flag(link, "history_call_answered",
-            f"This result answers the history call {it.get('name')} (call_id {_q(pair[1])}), "
+            f"This result answers the history call {named(it.get('name'))} (call_id {_q(pair[1])}), "
             "which is not pending: it was answered in its own turn. Only required_actions "
             "wait for a result; drop this one.", place.child("/call_id"), [("call", hplace)])
     return True, pair

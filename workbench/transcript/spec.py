@@ -32,6 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..jsontext import dumps_value
 from ..limits import TRANSCRIPT_MAX_SPEC_FINDINGS as MAX_SPEC_FINDINGS
 from ..limits import TRANSCRIPT_FULL_SHAPES as FULL_SHAPES
 from .report import Place
@@ -228,7 +229,8 @@ class SpecCheck:
                 return
             from jsonschema.exceptions import best_match
             e = best_match(errors)
-            failure = (_pointer(e.absolute_path), _short(e.message), str(e.validator), len(errors))
+            failure = (_pointer(e.absolute_path), _short(_as_json(e)), str(e.validator),
+                       len(errors))
             if sig is not None:
                 self.failed_shapes[sig] = failure
         self.failed += 1
@@ -281,6 +283,19 @@ class SpecCheck:
         return {"checked": self.checked, "skipped_same_shape": self.skipped,
                 "failed": self.failed, "by_schema": self.by_schema,
                 "version": "2026-04-24", "note": SPEC_NOTE}
+
+
+def _as_json(e) -> str:
+    """The validator's message with the value written as JSON, as it stands in the text (the
+    library writes Python's repr: ``None``, ``True``, single quotes)."""
+    r = repr(e.instance)
+    if r not in e.message:
+        return e.message
+    try:
+        written = dumps_value(e.instance).decode("utf-8")
+    except Exception:  # pragma: no cover - every parsed value is writable
+        return e.message
+    return e.message.replace(r, _short(written, 100), 1)
 
 
 def _short(text: str, limit: int = 160) -> str:

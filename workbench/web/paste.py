@@ -18,30 +18,17 @@ from .. import gallery, transcript
 from ..gate.rules import AGENTS_RULES, RULES
 from ..errors import WorkbenchError
 from ..jsontext import dumps_tree, dumps_value, locate_many, parse
+from ..transcript.kinds import kind_of_value
 
 _SSE = re.compile(r"^(?:event|data|id|retry):", re.M)
 _EVENT_LINE = re.compile(r'\s*\{\s*"(?:type|object)"\s*:\s*"(?:response\.|chat\.completion\.chunk|agent\.session\.)')
-_CONTAINER_ARRAYS = ("output", "input", "messages", "choices", "items", "required_actions", "events")
-_CONTAINER_OBJECTS = ("response", "chat.completion", "chat.completion.chunk", "agent.session")
 WALKABLE = 200   # calls given their item text for the no-JS walk forms (the page shows fewer)
 
 
-def _container(value) -> bool:
-    if isinstance(value, list):
-        return True
-    if not isinstance(value, dict):
-        return False
-    if isinstance(value.get("type"), str):
-        return bool(re.match(r"(response|agent\.session)\.", value["type"]))   # one event
-    if value.get("object") in _CONTAINER_OBJECTS:
-        return True
-    if any(isinstance(value.get(k), list) for k in _CONTAINER_ARRAYS):
-        return True
-    return isinstance(value.get("session"), dict) or isinstance(value.get("agent"), dict)
-
-
 def one_item(text: str) -> bool:
-    """True when ``text`` looks like one item (or is not JSON at all: the gate says where)."""
+    """True when ``text`` is one item (or is not JSON at all: the gate says where): one JSON
+    value is told by the one classifier (the transcript's kinds, :mod:`workbench.dialects`);
+    a text that is not one JSON value by a cheap look at its first lines."""
     t = text.lstrip()
     if not t:
         return True
@@ -50,7 +37,7 @@ def one_item(text: str) -> bool:
     if t[0] != "{":
         return not _SSE.search(t[:65536])
     try:
-        return not _container(parse(t, field="item", warnings=False).value)
+        return kind_of_value(parse(t, field="item", warnings=False).value) == "item"
     except WorkbenchError:
         # JSON Lines (its first line may be cut short): one of the first lines is a whole value
         # on its own, or reads like an event
