@@ -251,13 +251,13 @@ def test_cli_handles_the_dialect(tmp_path):
     code, out, _ = wb(good, "--schema", tool, "--dialect", "open_responses")
     assert code == 1 and "BLOCKED  status" in out
     code, _, err = wb(good, "--dialect", "klingon")
-    assert code == 2 and "dialect" in err
+    assert code == 64 and "dialect" in err  # a usage error
     log = tmp_path / "log.jsonl"
     log.write_text(json.dumps(EXAMPLE_ACTION) + "\n" + json.dumps(PASSING_ACTION) + "\n")
-    code, out, _ = wb("--jsonl", log, "--schema", tool, "--json")
+    code, out, _ = wb("--jsonl", log, "--schema", tool, "--json-summary")
     summary = json.loads(out)
     assert code == 1 and summary["counts"] == {"arguments_schema": 1, "ok": 1}
-    code, out, _ = wb("--jsonl", log, "--schema", tool, "--json", "--dialect", "open_responses")
+    code, out, _ = wb("--jsonl", log, "--schema", tool, "--json-summary", "--dialect", "open_responses")
     assert json.loads(out)["counts"] == {"status": 2}
 
 
