@@ -226,7 +226,7 @@ def run(args) -> int:
     if args.report:
         from ..report import Case, Finding
         findings = [] if result["execute"] else [
-            Finding(result["verdict"], "error", result["reason"], *_place(result))]
+            Finding(result["verdict"], "error", result["reason"], 1, 1)]  # the item's file
         cases = [Case(args.item, args.item, findings)]
         return common.write_report(args.report, cases, "gate", args.fail_on)
     if args.json:
@@ -234,18 +234,6 @@ def run(args) -> int:
     else:
         common.write_text(format_report(result, name) + "\n")
     return common.exit_for(not result["execute"], args.fail_on)
-
-
-def _place(result: dict) -> tuple:
-    """``(line, column)`` of the first failing step's place in the item, else ``(1, 1)``."""
-    for step in result.get("steps") or []:
-        if step.get("status") == "fail":
-            for f in step.get("fail") or []:
-                if f.get("line") is not None:
-                    return f["line"], f.get("column")
-            if step.get("line") is not None:
-                return step["line"], step.get("column")
-    return 1, 1
 
 
 class _Progress:
