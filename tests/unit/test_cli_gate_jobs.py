@@ -150,29 +150,36 @@ def test_the_gate_as_a_map_over_a_partitioned_log_on_dask(logs, tmp_path):
     assert counts.get("not_json", 0) == len(expected["not_json"])
 
 
-def _peak_kb(cmd) -> tuple[int, int]:
-    """Run ``cmd``; (exit status, the largest VmHWM of it and its workers, sampled from /proc)."""
+def children(pid: int) -> list[int]:
+    """The pids of the child processes of ``pid`` (from /proc)."""
+    out = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                out += [int(c) for c in f.read().split()]
+    except OSError:
+        pass
+    return out
+
+
+def peak_kb(cmd, env=None) -> tuple[int, int, str]:
+    """Run ``cmd``; (exit status, the largest VmHWM in kB of it and its workers, sampled from
+    /proc, standard error)."""
     import time
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
+                            env={**os.environ, **(env or {})})
     peak = 0
     while proc.poll() is None:
-        pids = [proc.pid]
-        try:
-            for task in os.listdir(f"/proc/{proc.pid}/task"):
-                with open(f"/proc/{proc.pid}/task/{task}/children") as f:
-                    pids += [int(c) for c in f.read().split()]
-        except OSError:
-            pass
         total = 0
-        for pid in pids:
+        for pid in [proc.pid] + children(proc.pid):
             try:
                 with open(f"/proc/{pid}/status") as f:
                     total += next((int(ln.split()[1]) for ln in f if ln.startswith("VmHWM:")), 0)
             except OSError:
                 pass
         peak = max(peak, total)
-        time.sleep(0.02)
-    return proc.returncode, peak
+        time.sleep(0.01)
+    return proc.returncode, peak, proc.stderr.read().decode()
 
 
 @pytest.mark.slow
@@ -188,7 +195,7 @@ def test_memory_stays_flat_as_the_log_grows(logs, tmp_path):
     peaks = {}
     for jobs in (1, 2):
         for name, log in (("small", small), ("big", big)):
-            code, peak = _peak_kb([sys.executable, "-m", "workbench", "gate", "--jsonl", str(log),
+            code, peak, _ = peak_kb([sys.executable, "-m", "workbench", "gate", "--jsonl", str(log),
                                    "--schema", str(logs["tools"]), "--jobs", str(jobs)])
             assert code == 1
             peaks[name, jobs] = peak

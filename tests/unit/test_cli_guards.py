@@ -15,21 +15,11 @@ from pathlib import Path
 
 import pytest
 from conftest import run_workbench
+from test_cli_gate_jobs import children, peak_kb
 
 ROOT = Path(__file__).resolve().parents[2]
 ITEM = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f",
         "arguments": "{\"a\": 1}", "status": "completed"}
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    try:
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as f:
-                out += [int(c) for c in f.read().split()]
-    except OSError:
-        pass
-    return out
 
 
 def _no_traceback(err: str) -> None:
@@ -53,7 +43,7 @@ def test_a_worker_killed_is_one_line_and_exit_2(big_log):
     deadline = time.monotonic() + 60
     workers = []
     while not workers and time.monotonic() < deadline and proc.poll() is None:
-        workers = _children(proc.pid)
+        workers = children(proc.pid)
         time.sleep(0.01)
     assert workers, "no worker seen"
     os.kill(workers[0], signal.SIGKILL)
@@ -90,24 +80,6 @@ def test_standard_output_closed_is_one_line_and_exit_2(big_log):
 
 # --------------------------------------------------------------------------- row 15
 
-def _peak_kb(cmd, env=None) -> tuple[int, int, str]:
-    """(exit status, the peak VmHWM in kB of the command and its workers, standard error)."""
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env={**os.environ, **(env or {})})
-    peak = 0
-    while proc.poll() is None:
-        total = 0
-        for pid in [proc.pid] + _children(proc.pid):
-            try:
-                with open(f"/proc/{pid}/status") as f:
-                    total += next((int(ln.split()[1]) for ln in f if ln.startswith("VmHWM:")), 0)
-            except OSError:
-                pass
-        peak = max(peak, total)
-        time.sleep(0.01)
-    return proc.returncode, peak, proc.stderr.read().decode()
-
-
 @pytest.fixture(scope="module")
 def sparse(tmp_path_factory) -> Path:
     """2 GB of NUL bytes on no disk: one line, one (non-)document."""
@@ -136,8 +108,9 @@ def test_a_2_gb_sparse_file_is_refused_with_flat_memory(sparse, tmp_path, args):
     else:
         argv.append(str(sparse)) if args[0] not in ("diff",) else argv.insert(1, str(sparse))
     started = time.monotonic()
-    code, peak, err = _peak_kb([sys.executable, "-m", "workbench", *argv])
+    code, peak, err = peak_kb([sys.executable, "-m", "workbench", *argv])
     seconds = time.monotonic() - started
+    print(f"{' '.join(args)}: exit {code}, peak {peak:,} kB, {seconds:.2f} s")
     _no_traceback(err)
     assert code == 2, err
     assert err.count("\n") <= 3 and len(err) < 2000, err

@@ -254,10 +254,10 @@ def test_cli_handles_the_dialect(tmp_path):
     assert code == 64 and "dialect" in err  # a usage error (issue 26), not unreadable input
     log = tmp_path / "log.jsonl"
     log.write_text(json.dumps(EXAMPLE_ACTION) + "\n" + json.dumps(PASSING_ACTION) + "\n")
-    code, out, _ = wb("--jsonl", log, "--schema", tool, "--json")
+    code, out, _ = wb("--jsonl", log, "--schema", tool, "--json-summary")
     summary = json.loads(out)
     assert code == 1 and summary["counts"] == {"arguments_schema": 1, "ok": 1}
-    code, out, _ = wb("--jsonl", log, "--schema", tool, "--json", "--dialect", "open_responses")
+    code, out, _ = wb("--jsonl", log, "--schema", tool, "--json-summary", "--dialect", "open_responses")
     assert json.loads(out)["counts"] == {"status": 2}
 
 

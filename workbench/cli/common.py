@@ -2,12 +2,16 @@
 marks and colours of the text reports, and JSON on standard output.
 
 * Exit statuses: :data:`EXIT_OK` (0), :data:`EXIT_FOUND` (1: blocked, invalid, different, no
-  match), :data:`EXIT_UNREADABLE` (2: the input cannot be read or parsed).
+  match), :data:`EXIT_UNREADABLE` (2: the input cannot be read or parsed, is over a size
+  limit, or the output pipe closed), :data:`EXIT_USAGE` (64: the command line itself is
+  wrong; one line, from :class:`Parser`).
 * An error is printed on standard error as ``file:line:column: message`` (the form editors and
   CI logs link), followed by the caret snippet when there is one; with ``--json`` the API's
   error body goes to standard output instead.
-* Colour only when the stream is a terminal, never when ``NO_COLOR`` is set (no-color.org) or
-  ``TERM`` is ``dumb``.
+* Colour (``--color auto``) only when the stream is a terminal, never when ``NO_COLOR`` is set
+  (no-color.org) or ``TERM`` is ``dumb``; ``--color always`` / ``never`` decide alone.
+* Inputs are bounded: a whole file over ``max_body`` is refused from its size before it is
+  read, a JSON Lines line over ``max_line`` when it is met (:func:`read_bytes`, :func:`lines_of`).
 
 Imports are kept light (no Flask, no jsonschema): ``workbench format`` starts in tens of
 milliseconds.

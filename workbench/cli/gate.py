@@ -1,14 +1,22 @@
 """``workbench gate``: the replay gate on the command line.
 
     workbench gate ITEM [--schema FILE] [--original FILE] [--dialect D] [--json]
-    workbench gate --jsonl LOG [--schema FILE] [--original FILE] [--dialect D] [--json]
+    workbench gate --jsonl LOG|DIR… [--schema FILE] [--original FILE] [--dialect D]
+                   [--json | --json-summary | --format github|junit|sarif] [--fail-on F]
 
 ``--dialect`` is ``auto`` (default: an item with ``turn_id`` is an Agents API action, answered
 with the host's report and the ``tool_result`` to send), ``open_responses`` or ``agents_api``.
 
 ITEM is a file or ``-`` for standard input.  Exit status: 0 when the verdict is ``ok`` (with
 ``--jsonl``: every line ok), 1 when it blocks (any line blocked), 2 when the input cannot be
-read or parsed (a missing file, not JSON, an invalid schema).
+read or parsed (a missing file, not JSON, an invalid schema, a line over the max_line
+limit, a worker killed, an I/O error), 64 for a usage error.  ``--fail-on never`` makes a
+blocked verdict exit 0.
+
+With ``--jsonl`` standard output is the same bytes for the same logs, whatever ``--jobs``:
+the summary (text), or with ``--json`` one object per line (``file``, ``line``, ``verdict``,
+``call_id``, ``name``), or the CI report; the timing (and with ``--json`` or ``--format`` the
+summary) goes to standard error.
 
 The JSON Lines path (built for big logs) is :mod:`workbench.gate.batch` and
 :mod:`workbench.gate.jobs`; this module parses the arguments and prints.
@@ -34,7 +42,10 @@ EPILOG = common.examples(
     "workbench gate item.json --schema tool.json",
     "workbench gate item.json --schema tools.json --original first.json --json",
     "workbench gate --jsonl log.jsonl --schema tools.json --jobs 4",
-) + "\n\nexit status: 0 ok (with --jsonl: every line), 1 blocked (any line), 2 unreadable input."
+    "workbench gate --jsonl logs/ --json | jq -c 'select(.verdict != \"ok\")'",
+    "workbench gate --jsonl logs/ --format sarif > gate.sarif",
+) + ("\n\nexit status: 0 ok (with --jsonl: every line), 1 blocked (any line), 2 unreadable "
+     "input, 64 usage error.")
 
 Arg = common.Arg
 
@@ -215,7 +226,7 @@ def run(args) -> int:
     if args.report:
         from ..report import Case, Finding
         findings = [] if result["execute"] else [
-            Finding(result["verdict"], "error", result["reason"], *_place(result))]
+            Finding(result["verdict"], "error", result["reason"], 1, 1)]  # the item's file
         cases = [Case(args.item, args.item, findings)]
         return common.write_report(args.report, cases, "gate", args.fail_on)
     if args.json:
@@ -223,18 +234,6 @@ def run(args) -> int:
     else:
         common.write_text(format_report(result, name) + "\n")
     return common.exit_for(not result["execute"], args.fail_on)
-
-
-def _place(result: dict) -> tuple:
-    """``(line, column)`` of the first failing step's place in the item, else ``(1, 1)``."""
-    for step in result.get("steps") or []:
-        if step.get("status") == "fail":
-            for f in step.get("fail") or []:
-                if f.get("line") is not None:
-                    return f["line"], f.get("column")
-            if step.get("line") is not None:
-                return step["line"], step.get("column")
-    return 1, 1
 
 
 class _Progress:

@@ -28,7 +28,9 @@ EPILOG = common.examples(
     "workbench transcript response.json",
     "workbench transcript stream.sse --tools tools.json",
     "workbench transcript session.json --json",
-) + "\n\nexit status: 0 no error finding, 1 some, 2 unreadable input."
+    "workbench transcript recordings/ --jobs 4 --format junit > transcripts.xml",
+) + ("\n\nexit status: 0 no error finding (--fail-on warning: no warning either), 1 some, "
+     "2 unreadable input, 64 usage error; over many files the worst.")
 
 ARGUMENTS = (
     common.Arg("file", metavar="FILE", nargs="+",

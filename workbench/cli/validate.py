@@ -24,12 +24,14 @@ EPILOG = common.examples(
     "workbench validate args.json --schema tool.json          # a tool definition: its parameters",
     "workbench validate --jsonl calls.jsonl --schema args.schema.json",
     "workbench validate doc.json --schema s.json --format-assert --json",
+    "workbench validate docs/ --schema s.json --format github",
 ) + """
 
 output: one error per line, `pointer line:column keyword message`, e.g.
   /region 3:13 enum "global" is not one of "apac", "emea", "amer"
 
-exit status: 0 valid, 1 invalid, 2 unreadable input, not JSON, or an invalid schema."""
+exit status: 0 valid, 1 invalid, 2 unreadable input, not JSON, or an invalid schema,
+64 usage error; over many documents the worst."""
 
 
 Arg = common.Arg

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from . import fails
+from .model import fails
 
 
 def _clean(text: str) -> str:

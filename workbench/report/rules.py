@@ -109,6 +109,17 @@ GATE_LINES = {
 }
 
 
+INPUT = {  # an input that could not be checked at all (exit status 2)
+    "parse_error": "the input is not JSON (or not UTF-8): nothing in it could be checked",
+    "too_deep": "the input nests deeper than the max_depth limit: nothing in it could be checked",
+    "file_not_found": "the file named does not exist",
+    "file_unreadable": "the file cannot be read (a folder, no permission, an I/O error)",
+    "too_large": "the file is larger than the max_body limit and was not read",
+    "line_too_long": "a line of the log is longer than the max_line limit; the reading stopped",
+    "worker_lost": "a worker process stopped (killed, or out of memory); the run was cut short",
+}
+
+
 def help_text(tool: str, code: str) -> tuple[str, str]:
     """``(short, full)`` help for ``code`` as ``tool`` (gate, transcript, validate) reports it."""
     if tool == "gate":
@@ -118,6 +129,8 @@ def help_text(tool: str, code: str) -> tuple[str, str]:
             return rule["text"], f"{rule['plain']} (replay-rules.md, rule {rule['number']})"
         if code in GATE_LINES:
             return GATE_LINES[code], GATE_LINES[code]
+    if code in INPUT:
+        return INPUT[code], INPUT[code]
     if tool == "validate":
         return (f"JSON Schema keyword {code}",
                 f"the document fails the schema's '{code}' keyword (or, for a warning code, "
