@@ -2,7 +2,9 @@
 
 Tests that start the real server, a browser or the command line in a subprocess are deselected:
 a mutant lives in the test process (mutmut switches it on per test), and those tests take
-seconds each, which multiplied by hundreds of mutants does not fit two shared cores.
+seconds each, which multiplied by hundreds of mutants does not fit two shared cores.  Hypothesis
+tests are deselected too: they take 7-14 s each and, searching at random, kill a mutant in one
+run and not the next; a rule they cover is pinned by an example test instead.
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ def _slow(item) -> bool:
         return True
     if item.get_closest_marker("browser") or item.get_closest_marker("slow"):
         return True
-    code = getattr(getattr(item, "function", None), "__code__", None)
+    function = getattr(item, "function", None)
+    if getattr(function, "is_hypothesis_test", False):
+        return True
+    code = getattr(function, "__code__", None)
     return code is not None and bool(set(code.co_names) & SUBPROCESS_HELPERS)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from workbench.jsontext import parse
 from workbench.jsontext.pointer import (escape_token, normalized_path, pointer_of, split_pointer,
                                         unescape_token)
 
@@ -19,3 +20,97 @@ def test_pointer_tokens_escape_and_unescape_per_rfc_6901(name, token):
     assert unescape_token(token) == name
     assert split_pointer("/" + token + "/0") == [name, "0"]
     assert pointer_of([name, 0]) == "/" + token + "/0"
+
+
+def test_split_pointer_refuses_a_pointer_without_its_slash():
+    assert split_pointer("") == []
+    assert split_pointer("/") == [""]
+    with pytest.raises(ValueError, match="JSON Pointer must start with '/': 'a/b'"):
+        split_pointer("a/b")
+
+
+@pytest.mark.parametrize("parts, pointer, path", [
+    ([], "", "$"),
+    ([0, "a", 12], "/0/a/12", "$[0]['a'][12]"),
+    (["0", 0], "/0/0", "$['0'][0]"),                 # a member named "0" is a name, not an index
+    (["a'b", "c\\d"], "/a'b/c\\d", "$['a\\'b']['c\\\\d']"),
+    (["x/y~z"], "/x~1y~0z", "$['x/y~z']"),
+])
+def test_pointer_and_normalized_path_of_the_same_parts(parts, pointer, path):
+    for _ in range(2):  # the second time from the remembered tokens
+        assert pointer_of(parts) == pointer
+        assert normalized_path(parts) == path
+
+
+# --------------------------------------------------------------------------- jsontext/warnings.py
+
+READERS = ("readers differ — Python's json, JavaScript's JSON.parse, Go's encoding/json and jq "
+           "keep the last value; some parsers keep the first (Go's buger/jsonparser, for one) and "
+           "strict ones refuse the document (serde_json into a struct)")
+
+
+def at(offset, line=1):
+    return {"line": line, "column": offset + 1, "offset": offset}
+
+
+MIXED = '{"é": 1, "\\u00e9": 2, "\\u0062": 3, "b": [1e309, "\\ud800"], "k": {"x": 1, "x": 2}}'
+
+
+@pytest.mark.parametrize("kept", [False, True])
+def test_every_warning_of_a_mixed_document_exactly(kept):
+    """A key written raw and escaped, a key found only by its escape, a number a float64 reader
+    changes, a lone surrogate, a nested duplicate: each at its place, in document order."""
+    note = " (both members are kept here, in place)" if kept else ""
+    got = parse(MIXED, keep_duplicates=kept).warnings
+    assert got == [
+        {"code": "duplicate_key", "message": f'Duplicate key "é"{note}: {READERS}', "pointer": "",
+         "key": "é", **at(9), "first": at(1), "second": at(9)},
+        {"code": "duplicate_key", "message": f'Duplicate key "b"{note}: {READERS}', "pointer": "",
+         "key": "b", **at(35), "first": at(22), "second": at(35)},
+        {"code": "float_overflow", "message": "The number 1e309 is beyond the float64 range "
+         "(about ±1.8e308): JavaScript's JSON.parse and Python's float read it as Infinity, Go's "
+         "encoding/json refuses it", "pointer": "/b/0", **at(41)},
+        {"code": "lone_surrogate", "message": "The string holds the lone surrogate \\ud800: it is "
+         "not a character and many tools reject or replace it", "pointer": "/b/1", **at(48)},
+        {"code": "duplicate_key", "message": f'Duplicate key "x"{note}: {READERS}',
+         "pointer": "/k", "key": "x", **at(73), "first": at(65), "second": at(73)},
+    ]
+
+
+@pytest.mark.parametrize("token, code, message", [
+    ("-1e309", "float_overflow", "The number -1e309 is beyond the float64 range (about ±1.8e308): "
+     "JavaScript's JSON.parse and Python's float read it as -Infinity, Go's encoding/json refuses it"),
+    ("1e-400", "float_underflow", "The number 1e-400 is closer to 0 than the smallest float64 "
+     "(about 5e-324): JavaScript, Python's float and other float64 readers read it as 0"),
+    ("-1e-400", "float_underflow", "The number -1e-400 is closer to 0 than the smallest float64 "
+     "(about 5e-324): JavaScript, Python's float and other float64 readers read it as 0"),
+    ("0.1000000000000000055511151231257827", "float_precision",
+     "The number 0.1000000000000000055511151231257827 has more precision than a float64 holds: "
+     "JavaScript, Python's float and other float64 readers read it as 0.1"),
+    ("9007199254740992", "unsafe_integer", "The integer 9007199254740992 is beyond ±(2^53−1): "
+     "JavaScript and many JSON tools will round it"),
+    ("-9007199254740992", "unsafe_integer", "The integer -9007199254740992 is beyond ±(2^53−1): "
+     "JavaScript and many JSON tools will round it"),
+    ("1" * 39, "unsafe_integer", f"The integer {'1' * 39} is beyond ±(2^53−1): JavaScript and "
+     "many JSON tools will round it"),                               # 39 characters: shown whole
+    ("1" * 40, "unsafe_integer", f"The integer {'1' * 37}… is beyond ±(2^53−1): JavaScript and "
+     "many JSON tools will round it"),                               # 40: cut to 37 and …
+    ("1" * 4001, "unsafe_integer", f"The integer {'1' * 37}… is beyond ±(2^53−1): JavaScript "
+     "and many JSON tools will round it"),                           # beyond int() digits
+    ("1" * 38 + ".5e0", "float_precision", None),
+    ("1" * 39 + ".5", "float_precision", f"The number {'1' * 37}… has more precision than a "
+     "float64 holds: JavaScript, Python's float and other float64 readers read it as "
+     f"{float('1' * 39 + '.5')!r}"),
+])
+def test_each_number_warning_exactly(token, code, message):
+    (w,) = parse(f'[0, {token}]').warnings
+    assert (w["code"], w["pointer"], w["line"], w["column"], w["offset"]) == (code, "/1", 1, 5, 4)
+    if message is not None:
+        assert w["message"] == message
+
+
+@pytest.mark.parametrize("token", ["9007199254740991", "-9007199254740991", "1234567890123456e-2",
+                                   "0.1", "1E-7", "2.50e+3", "5e-324", "0e999", "0.0e-5",
+                                   "1.7976931348623157e308", "100000000000000000000000e-8"])
+def test_numbers_a_float64_reader_keeps_are_no_warning(token):
+    assert parse(f"[{token}]").warnings == []
