@@ -166,13 +166,17 @@ def find_warnings(text: str, duplicate_keys: list[str], long_int_tokens: list[st
 _FEW_KEYS = 8   # distinct repeated keys searched for by their spelling (more: every object walked)
 # where a number that may warn can start: an exponent, or 16 or more digits and dots (an integer
 # beyond 2^53, a float with more digits than a float64 keeps); one regex pass over the text
-_NUMBER_CANDIDATE = re.compile(r"(?<![\w.+\-])-?(?:\d+(?:\.\d+)?[eE][+-]?\d+|[\d.]{16,})")
+# (every run of number characters, matched whole: it starts with a character class, so the
+# engine skips ahead in C, and never retries inside a run; measured faster than a pattern for
+# only the long or exponent runs, which retries at each digit of a short one)
+_NUMBER_CANDIDATE = re.compile(r"[-\d][\d.eE+-]*")
 
 
 def _number_offsets(text: str, needles: set[str]) -> list[int]:
     """Offsets of the number tokens in ``needles``, found in one pass (linear: before, each
     distinct token searched the whole text).  A hit inside a string is harmless: the walker
-    only warns about the number values it meets."""
+    only warns about the number values it meets.  A JSON number token never follows a digit,
+    a '.' or a letter, so every token is matched from its own start."""
     return [m.start() for m in _NUMBER_CANDIDATE.finditer(text) if m.group() in needles]
 
 
