@@ -205,7 +205,8 @@ class _StopWalk(Exception):
     pass
 
 
-def walk(text: str, interesting: list[int], visit, *, keys: bool = False) -> None:
+def walk(text: str, interesting: list[int], visit, *, keys: bool = False,
+         whole_objects: bool = False) -> None:
     """Walk the valid JSON ``text`` in Python, only as far as needed to reach the sorted
     ``interesting`` offsets: a value that holds none of them is skipped with the C scanner,
     and the walk stops as soon as none is left ahead.
@@ -214,7 +215,9 @@ def walk(text: str, interesting: list[int], visit, *, keys: bool = False) -> Non
     ``"number"`` values that hold an interesting offset (extra None), for ``"duplicate"`` keys
     of the objects entered (start/end the first and second key offsets, extra the key), and with
     ``keys`` for their member names that hold one (``"key"``, start/end its quotes' offsets,
-    extra the name); ``parts`` is the list of path parts.
+    extra the name); ``parts`` is the list of path parts.  An object is left as soon as nothing
+    wanted is ahead inside it, unless ``whole_objects`` (every key of an entered object read, for
+    the duplicates among them).
     The root array is entered without measuring it first (it is where large documents are
     large); objects and nested arrays are measured in C and entered only when they hold an
     offset.
@@ -251,6 +254,8 @@ def walk(text: str, interesting: list[int], visit, *, keys: bool = False) -> Non
                     parts.append(key)
                     j = walk_value(j, parts)
                     parts.pop()
+                    if not whole_objects and not holds(j, end):
+                        return end   # nothing wanted in the rest of this object
                     j = _WS.match(text, j).end()
                     if text[j] == "}":
                         break
