@@ -140,7 +140,7 @@ def find_warnings(text: str, duplicate_keys: list[str], long_int_tokens: list[st
                 code, message = changed[token]
                 found.append((start, {"code": code, "message": message,
                                       "pointer": pointer_of(parts), **where(start)}))
-            elif re.fullmatch(r"-?\d+", token) and abs(int(token) if len(token) < 4000 else 2**60) > JS_SAFE_INTEGER:
+            elif token in unsafe:   # (the parser's integer tokens beyond ±(2^53−1))
                 found.append((start, {
                     "code": "unsafe_integer",
                     "message": f"The integer {token if len(token) < 40 else token[:37] + '…'} is "
