@@ -205,23 +205,29 @@ class _StopWalk(Exception):
     pass
 
 
-def walk(text: str, interesting: list[int], visit, *, keys: bool = False) -> None:
+def walk(text: str, interesting: list[int], visit, *, keys: bool = False,
+         whole_objects: bool = False) -> None:
     """Walk the valid JSON ``text`` in Python, only as far as needed to reach the sorted
     ``interesting`` offsets: a value that holds none of them is skipped with the C scanner,
     and the walk stops as soon as none is left ahead.
 
-    ``visit(kind, parts, start, end, extra)`` is called for values and events on the way:
-    ``"string"`` and ``"number"`` values (extra None) and ``"duplicate"`` keys (start/end the
-    first and second key offsets, extra the key), and with ``keys`` every member name of the
-    objects entered (``"key"``, start/end its quotes' offsets, extra the name); ``parts`` is
-    the list of path parts.
-    Arrays are entered without measuring them first (they are where large documents are
-    large); objects are measured in C and entered only when they hold an offset.
+    ``visit(kind, parts, start, end, extra)`` is called on the way for the ``"string"`` and
+    ``"number"`` values that hold an interesting offset (extra None), for ``"duplicate"`` keys
+    of the objects entered (start/end the first and second key offsets, extra the key), and with
+    ``keys`` for their member names that hold one (``"key"``, start/end its quotes' offsets,
+    extra the name); ``parts`` is the list of path parts.  An object is left as soon as nothing
+    wanted is ahead inside it, unless ``whole_objects`` (every key of an entered object read, for
+    the duplicates among them).
+    The root array is entered without measuring it first (it is where large documents are
+    large); objects and nested arrays are measured in C and entered only when they hold an
+    offset.
     """
     count = len(interesting)
+    bisect_left = bisect.bisect_left
 
-    def nothing_ahead(j: int) -> bool:
-        return bisect.bisect_left(interesting, j) >= count
+    def holds(i: int, end: int) -> bool:   # an interesting offset in [i, end)
+        k = bisect_left(interesting, i)
+        return k < count and interesting[k] < end
 
     def walk_value(i: int, parts: list, end: int | None = None) -> int:
         ch = text[i]
@@ -237,7 +243,7 @@ def walk(text: str, interesting: list[int], visit, *, keys: bool = False) -> Non
                 while True:
                     kstart = j
                     key, j = _scanstring(text, j + 1)
-                    if keys:
+                    if keys and holds(kstart, j):
                         visit("key", parts, kstart, j, key)
                     if key in seen:
                         visit("duplicate", parts, seen[key], kstart, key)
@@ -248,12 +254,18 @@ def walk(text: str, interesting: list[int], visit, *, keys: bool = False) -> Non
                     parts.append(key)
                     j = walk_value(j, parts)
                     parts.pop()
+                    if not whole_objects and not holds(j, end):
+                        return end   # nothing wanted in the rest of this object
                     j = _WS.match(text, j).end()
                     if text[j] == "}":
                         break
                     j = _WS.match(text, j + 1).end()
             return end
         if ch == "[":
+            if end is None and parts:   # a member's array: measured in C, skipped when it holds nothing
+                end = skip_value(text, i)
+                if not holds(i, end):
+                    return end
             j = _WS.match(text, i + 1).end()
             index = 0
             if text[j] != "]":
@@ -284,6 +296,8 @@ def walk(text: str, interesting: list[int], visit, *, keys: bool = False) -> Non
             return j + 1
         if end is None:
             end = skip_value(text, i)
+        if not holds(i, end):
+            return end
         if ch == '"':
             visit("string", parts, i, end, None)
         elif ch == "-" or ch.isdigit():
