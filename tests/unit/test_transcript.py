@@ -585,6 +585,14 @@ def test_bom_is_dropped_and_said():
     assert (f["line"], f["column"]) == (1, 1)
 
 
+def test_history_incomplete_executed():
+    for status, severity in (("incomplete", "error"), ("in_progress", "warning")):
+        r = run([USER, call("call_1", status=status), output("call_1")])
+        f = one(r, "history_incomplete_executed") if status == "incomplete" else \
+            only(r, "history_incomplete_executed")[0]
+        assert f["severity"] == severity and f["pointer"] == "/1/status"
+
+
 def test_zz_every_code_was_found():
     """Runs last in this module: every code of the two tables came up in a case above."""
     missing = sorted(set(CODES) - FOUND)
@@ -617,9 +625,17 @@ def test_the_spec_file_ships_inside_the_package():
 
 
 def test_status_note_says_which_rule_is_whose():
-    r = run([USER, call("call_1", status=None), output("call_1")])
+    # an unanswered (pending) input call without status: the gate's rule, and the spec's
+    r = run([USER, call("call_1", status=None)])
     (c,) = r["calls"]
     assert c["verdict"] == "status" and "spec" in c["note"] and "gate" in c["note"]
+    assert c["role"] == "pending"
+    # answered later in the text: history, replay input, complete by being answered (issue 23)
+    r = run([USER, call("call_1", status=None), output("call_1")])
+    (c,) = r["calls"]
+    assert (c["verdict"], c["role"], c["walk"]["status"]) == ("ok", "history", "completed")
+    assert "History" in c["note"]
+
 
 
 def test_a_log_of_exchanges_and_duplicate_replay_through_previous_response_id():

@@ -201,3 +201,20 @@ def test_the_headline_counts_blocked_calls_and_no_message_says_none():
     r = analyse(json.dumps(session))
     assert r["summary"]["blocked"] == 1
     assert all("None" not in f["message"] for f in r["findings"]), r["findings"]
+
+
+def test_history_calls_without_status_or_id_are_replay_input_not_blocked():
+    # 101 real history calls were blocked as `status`; every official SDK accepts them
+    hist = {"type": "function_call", "call_id": "call_1", "name": "get_weather",
+            "arguments": "{\"city\":\"Lyon\"}"}
+    text = json.dumps({"model": "m", "input": [
+        {"type": "message", "role": "user", "content": "weather?"}, hist,
+        {"type": "function_call_output", "call_id": "call_1", "output": "sunny"},
+        {"type": "function_call", "call_id": "call_2", "name": "get_weather",
+         "arguments": "{\"city\":\"Oslo\"}"}]}, indent=1)
+    r = analyse(text, json.dumps([WEATHER_TOOL]))
+    history, pending = r["calls"]
+    assert (history["role"], history["verdict"], "id" in history) == ("history", "ok", False)
+    assert history["walk"] == {**hist, "id": "call_1", "status": "completed"}
+    assert (pending["role"], pending["verdict"]) == ("pending", "status")
+    assert r["summary"]["blocked"] == 1
