@@ -132,13 +132,7 @@ def core(text: str):
 MEMORY_CHILD = r"""
 import json, sys
 from workbench.transcript import analyse
-def peak():   # the high-water mark of RSS, in bytes (Linux: VmHWM, reset by clear_refs 5)
-    for line in open("/proc/self/status"):
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) * 1024
-def reset():
-    with open("/proc/self/clear_refs", "w") as f:
-        f.write("5")
+from workbench.runtime.memory import peak_bytes as peak, reset_peak as reset
 analyse('{"output": []}')                 # the interpreter, imports and compiled validators
 text = open(sys.argv[1], encoding="utf-8").read()
 tools = sys.argv[2]

@@ -55,13 +55,7 @@ CHILD = r"""
 import json, sys
 from workbench.errors import WorkbenchError
 from workbench.transcript import analyse
-def peak():   # the high-water mark of RSS, in bytes (Linux: VmHWM, reset by clear_refs 5)
-    for line in open("/proc/self/status"):
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) * 1024
-def reset():
-    with open("/proc/self/clear_refs", "w") as f:
-        f.write("5")
+from workbench.runtime.memory import peak_bytes as peak, reset_peak as reset
 analyse('{"output": []}')                      # imports and compiled validators: the baseline
 shape, size = sys.argv[1], int(sys.argv[2])
 unit = {"lines": "[]\n", "events": "data: {}\n\n", "padded": "{}\n"}[shape]
