@@ -593,6 +593,25 @@ def test_history_incomplete_executed():
         assert f["severity"] == severity and f["pointer"] == "/1/status"
 
 
+def test_output_for_stored_call_with_conversation_or_previous_response():
+    # a request with `conversation` set: "orphan_output, Remove the output" before
+    for key, value, word in (("conversation", "conv_1", "conversation"),
+                             ("conversation", {"id": "conv_1"}, "conversation"),
+                             ("previous_response_id", "resp_1", "response")):
+        r = run({"model": "m", key: value, "input": [output("call_1")]})
+        f = one(r, "output_for_stored_call")
+        assert not only(r, "orphan_output") and word in f["message"]
+
+
+def test_near_miss_needs_one_edit_or_two_on_long_ids():
+    # call_909 for call_100 is an orphan, not a near miss
+    r = run([USER, call("call_100"), output("call_909")])
+    assert not only(r, "near_miss_id") and only(r, "orphan_output")
+    long_id = "call_abcdefghijklmnop"
+    r = run([USER, call(long_id), output(long_id[:-2] + "xy")])
+    assert len(one(r, "near_miss_id")["related"][0]["diff"]) == 2
+
+
 def test_zz_every_code_was_found():
     """Runs last in this module: every code of the two tables came up in a case above."""
     missing = sorted(set(CODES) - FOUND)

@@ -147,7 +147,7 @@ def analyse_response(ctx: Context) -> None:
 
 
 def _item_checks(ctx: Context, placed, *, last_turn: bool, inputs: bool,
-                 earlier: bool = False) -> None:
+                 earlier: str | None = None) -> None:
     envelopes(placed, ctx.report, chat=False)
     portable(placed, ctx.report)
     entries = or_entries(placed)
@@ -181,8 +181,21 @@ def analyse_item_list(ctx: Context) -> None:
         _log(ctx, docs)
         return
     v = src.value if src.form == "json" else None
-    earlier = type(v) is dict and isinstance(v.get("previous_response_id"), str)
+    earlier = _continues(v)
     _item_checks(ctx, placed, last_turn=False, inputs=True, earlier=earlier)
+
+
+def _continues(v: Any) -> str | None:
+    """What stored history a request continues: ``response`` (``previous_response_id``),
+    ``conversation`` (``conversation``: an id or ``{id}``), else None."""
+    if type(v) is not dict:
+        return None
+    if isinstance(v.get("previous_response_id"), str):
+        return "response"
+    c = v.get("conversation")
+    if isinstance(c, str) or (type(c) is dict and isinstance(c.get("id"), str)):
+        return "conversation"
+    return None
 
 
 def _is_document(v: Any) -> bool:
