@@ -612,6 +612,18 @@ def test_near_miss_needs_one_edit_or_two_on_long_ids():
     assert len(one(r, "near_miss_id")["related"][0]["diff"]) == 2
 
 
+def test_a_bare_array_of_chat_tool_calls_and_an_unknown_shape():
+    tcs = [{"id": f"call_{i}", "type": "function",
+            "function": {"name": "get_weather", "arguments": '{"city":"Lyon"}'}} for i in (1, 2)]
+    r = run(tcs, [WEATHER_TOOL])     # a mixed_envelopes error per element and calls: [] before
+    assert r["kind"] == "chat_tool_calls" and not only(r, "mixed_envelopes")
+    assert [(c["call_id"], c["dialect"], c["verdict"]) for c in r["calls"]] == [
+        ("call_1", "chat_completions", "ok"), ("call_2", "chat_completions", "ok")]
+    for value, seen in (({"foo": 1, "bar": [2]}, "keys foo, bar"), ('"text"', "1 JSON value"), ([1, 2], "2 JSON values")):
+        r = run(value)
+        assert r["kind"] == "unknown" and seen in one(r, "unrecognised_shape")["message"]
+
+
 def test_zz_every_code_was_found():
     """Runs last in this module: every code of the two tables came up in a case above."""
     missing = sorted(set(CODES) - FOUND)

@@ -292,6 +292,34 @@ def analyse_chat_messages(ctx: Context) -> None:
     _gate_chat(ctx, entries)
 
 
+def analyse_chat_tool_calls(ctx: Context) -> None:
+    """A bare list of Chat ``tool_calls`` entries: each call gated as Chat, all pending."""
+    placed = _listed(ctx, "tool_calls")
+    entries = [chat.read_call(tc, place, k, "completed")
+               for k, (tc, place) in enumerate(placed) if chat.is_call(tc)]
+    _pair_chat(ctx, entries, last_turn=True)
+    _gate_chat(ctx, entries)
+
+
+def analyse_unknown(ctx: Context) -> None:
+    """A shape no kind reads: say what was seen, and what is read."""
+    v = ctx.src.value
+    if ctx.src.form != "json" or type(v) is list:
+        n = len(ctx.src.pieces) if ctx.src.form != "json" else len(v)
+        seen = f"{n} JSON value{'s' if n != 1 else ''}, none of them an object"
+    elif type(v) is dict:
+        keys = ", ".join(list(v)[:12]) + (" …" if len(v) > 12 else "")
+        seen = f"an object with the keys {keys}" if v else "an empty object"
+    else:
+        seen = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
+            type(v), "a number")
+    ctx.report.add("unrecognised_shape",
+                   f"The pasted JSON is {seen}: no kind of transcript is read from it (a "
+                   "response, a request's input or an item list, a stream, Chat Completions "
+                   "payloads, an Agents API session), and it is not one item (an object with "
+                   "a type). Nothing was checked: paste one of those.", Place(ctx.src.pieces[0], ""))
+
+
 def analyse_chat_stream(ctx: Context) -> None:
     src = ctx.src
     if src.form == "json" and isinstance(src.value, list):
@@ -401,7 +429,8 @@ ANALYSERS = {
     "response": analyse_response, "item_list": analyse_item_list, "item": analyse_item,
     "chat_completion": analyse_chat_completion, "chat_messages": analyse_chat_messages,
     "chat_stream": analyse_chat_stream, "response_stream": analyse_response_stream,
-    "agents_session": analyse_agents,
+    "agents_session": analyse_agents, "chat_tool_calls": analyse_chat_tool_calls,
+    "unknown": analyse_unknown,
 }
 
 
