@@ -97,7 +97,8 @@ const runLatest = latestOnly(async (signal, text) => {
     if (!inputs.schema.isEmpty) req.tools = inputs.schema.text;
     const a = await postLarge("/api/transcript", req, { signal });
     const unavailable = a.status === 404 || a.status === 405 || a.body?.error?.code === "not_available";
-    if (a.ok && a.body.kind && a.body.kind !== "item") return { mode: "transcript", answer: a };
+    // one item, or a shape no kind reads (the gate says why it is not a call): the gate's
+    if (a.ok && a.body.kind && a.body.kind !== "item" && a.body.kind !== "unknown") return { mode: "transcript", answer: a };
     // the transcript's own refusal of a text it read (too large, too slow…) is its answer; a
     // text it cannot read as JSON is the gate's to place
     const textError = a.body?.error?.field === "text" && a.body?.error?.code !== "parse_error";

@@ -24,6 +24,7 @@ export const KIND_LABEL = {
   response: "response", item_list: "item list", response_stream: "response stream",
   chat_completion: "Chat Completions response", chat_messages: "Chat Completions messages",
   chat_stream: "Chat Completions stream", agents_session: "Agents API session", item: "one item",
+  chat_tool_calls: "Chat Completions tool calls", unknown: "an unrecognised shape",
 };
 const SEVERITIES = [["error", "Errors", "✗"], ["warning", "Warnings", "!"], ["info", "Notes", "i"]];
 

@@ -22,7 +22,7 @@ from .model import Call, Other, Output, Place, text_or_none
 
 NAME = "chat_completions"
 GATE = "open_responses"            # the gate's rule table its calls are walked by
-KINDS = ("chat_completion", "chat_messages", "chat_stream")
+KINDS = ("chat_completion", "chat_messages", "chat_stream", "chat_tool_calls")
 CUT_OFF = ("length", "content_filter")
 LABELS = {
     "chat_completion": "a Chat Completions response",

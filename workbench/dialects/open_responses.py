@@ -106,8 +106,15 @@ def read_items(placed: list[tuple[Any, Place]], pos0: int = 0) -> list:
 # --------------------------------------------------------------------------- writing
 
 def walkable(call: Call) -> Any:
-    """The item the gate walks: the call's own item."""
-    return call.item
+    """The item the gate walks: the call's own item — with the stop state and the item id the
+    transcript settled where the item does not say them (a history call: complete by being
+    answered, replay input whose id is optional)."""
+    item = call.item
+    if type(item) is not dict:
+        return item
+    settled = {k: v for k, v in (("id", call.id), ("status", call.status))
+               if v is not None and item.get(k) != v}
+    return {**item, **settled} if settled else item
 
 
 def write(call: Call) -> dict:

@@ -229,7 +229,7 @@ class Session:
         self.history_pairs.setdefault(pair, (it, place, link))
         self.call_links.setdefault(pair, link)
         self.links.append(link)
-        self.ctx.call(agents.read_call(it, place, 0), pending=False)
+        self.ctx.call(agents.read_call(it, place, 0), pending=False, role="history")
 
     def _orchestration(self, it: dict, t: str, place) -> None:
         if t == "create_subagent_call":
@@ -258,7 +258,7 @@ class Session:
                        f"call_id {_q(pair[1])}: one result cannot say which it answers.",
                        place.child("/call_id"), [("first", self.pending[pair]["place"])])
         entry = ctx.call(agents.read_call(a, place, 0, pending=True), r["verdict"],
-                         pending=True, report=r.get("report"),
+                         pending=True, role="pending", report=r.get("report"),
                          tool_result=r.get("tool_result"), reason=r.get("reason"))
         self.pending.setdefault(pair, {"action": a, "place": place, "gate": r, "link": link,
                                        "answered": [], "entry": entry, "near": []})
