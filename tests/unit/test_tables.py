@@ -53,3 +53,46 @@ def test_every_view_is_a_subcommand():
     commands = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction").choices
     for view in VIEWS:
         assert view.name in commands, f"no `workbench {view.name}`"
+
+
+# --------------------------------------------------------------------------- the limits
+
+def readme_limits() -> dict[str, str]:
+    """The README's limits table: flag → its default cell."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = text[text.index("| limit | default | flag |"):]
+    rows = {}
+    for line in table.splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        rows[cells[2].strip("`")] = cells[1]
+    return rows
+
+
+def value_of(cell: str) -> float:
+    """``64 MiB`` → 67108864, ``1.0 s of CPU`` → 1.0, ``10,000`` → 10000."""
+    number, _, rest = cell.partition(" ")
+    return float(number.replace(",", "")) * (1024 * 1024 if rest.startswith("MiB") else 1)
+
+
+def test_the_readme_limits_table_is_the_limits_fields():
+    from dataclasses import fields
+
+    from workbench.limits import Limits
+    rows = readme_limits()
+    flags = {"--" + f.name.replace("_", "-"): f for f in fields(Limits)}
+    assert set(rows) == set(flags)
+    for flag, f in flags.items():
+        assert value_of(rows[flag]) == f.default, (flag, rows[flag], f.default)
+
+
+def test_every_limit_flags_help_says_its_default_from_limits():
+    from dataclasses import fields
+
+    from workbench.limits import Limits
+    text = build_parser().format_help()
+    for f in fields(Limits):
+        assert Limits.shown(f.name, f.default) in Limits.help(f.name)
+        assert "--" + f.name.replace("_", "-") in text
+    assert "(default 64 MiB)" in Limits.help("max_body") and "(default 512 levels)" in Limits.help("max_depth")

@@ -19,6 +19,8 @@ import argparse
 import os
 import sys
 
+from ..limits import Limits
+
 EXIT_OK, EXIT_FOUND, EXIT_UNREADABLE = 0, 1, 2
 STDIN = "-"
 
@@ -267,9 +269,8 @@ SHARED = {
     "file": Arg("file", nargs="?", default=STDIN, metavar="FILE",
                 help="the document ('-' or nothing: standard input)"),
     "quiet": Arg("-q", "--quiet", action="store_true", help="do not print warnings"),
-    "max_depth": Arg("--max-depth", type=int,
-                     help="deepest nesting of objects/arrays (default 512)"),
-    "regex_timeout": Arg("--regex-timeout", type=float, help="seconds one schema pattern may run"),
+    "max_depth": Arg("--max-depth", type=int, help=Limits.help("max_depth")),
+    "regex_timeout": Arg("--regex-timeout", type=float, help=Limits.help("regex_timeout")),
 }
 EACH_LINE = 'one per line, with its "line"'  # what --json prints with --jsonl (extract, validate)
 
