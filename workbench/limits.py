@@ -85,3 +85,13 @@ RELEASE_AFTER_GROWTH = 16 * 1024 * 1024  # growth of the resident memory during 
 LENIENT_MAX_CHARS = 1_000_000  # JSON5 / YAML input to Format (the pure-Python parsers take ~15 s and ~8 s per MB)
 FORM_MAX_PARTS = 1000  # parts of one plain form post (a page has fewer than 20 fields)
 REFUSED_BODY_LINGER = 10.0  # seconds the server reads and drops a refused body, so a client that sends before it reads still sees the 413
+
+# characters at which the pages change how they work, told to the page by the server
+# (``<body data-thresholds>``, read by static/js/thresholds.js)
+PAGE_LIVE_CHARS = {"format": 1_000_000, "extract": 1_000_000, "validate": 1_000_000,
+                   "diff": 200_000, "gate": 200_000}  # a view runs as you type below this (all its inputs)
+PAGE_THRESHOLDS = {
+    "big": 2_000_000,  # a larger file or paste is held in memory, not in the textarea
+    "keep": 2_000_000,  # a larger input is not kept in the tab's session storage
+    "parse": 2_000_000,  # a larger text is not parsed in the page (the Gate's paste sniffing)
+}

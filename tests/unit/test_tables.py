@@ -96,3 +96,26 @@ def test_every_limit_flags_help_says_its_default_from_limits():
         assert Limits.shown(f.name, f.default) in Limits.help(f.name)
         assert "--" + f.name.replace("_", "-") in text
     assert "(default 64 MiB)" in Limits.help("max_body") and "(default 512 levels)" in Limits.help("max_depth")
+
+
+# --------------------------------------------------------------------------- the page's thresholds
+
+def test_each_page_is_told_its_thresholds_by_the_server(client):
+    import html
+    import json
+
+    from workbench.limits import PAGE_LIVE_CHARS, PAGE_THRESHOLDS
+    for view in VIEWS:
+        page = client.get(f"/{view.name}").get_data(as_text=True)
+        told = json.loads(html.unescape(re.search(r"<body [^>]*data-thresholds='([^']*)'", page).group(1)))
+        assert told == {"live": PAGE_LIVE_CHARS[view.name], **PAGE_THRESHOLDS}, view.name
+
+
+def test_no_page_script_writes_a_threshold_of_its_own():
+    # the live/big/keep/parse thresholds come from thresholds.js (the server's), nowhere else
+    offenders = []
+    for path in (ROOT / "static" / "js").glob("*.js"):
+        for m in re.finditer(r"(?:LIVE|BIG|KEEP|PARSE)_LIMIT = [\d_]+|(?:live|big|keep)Limit = [\d_]+",
+                             path.read_text(encoding="utf-8")):
+            offenders.append(f"{path.name}: {m.group()}")
+    assert not offenders, offenders

@@ -15,6 +15,7 @@ from .. import __version__
 from ..validate import draft as validate_draft
 from ..errors import WorkbenchError
 from ..jsontext import dumps_value
+from ..limits import PAGE_LIVE_CHARS, PAGE_THRESHOLDS
 from .forms import form_body, json_body
 from .views import VIEW, VIEWS, View
 
@@ -173,4 +174,9 @@ def gate_page():
 @pages.app_context_processor
 def page_context():
     return {"views": [(v.name, v.title, v.purpose) for v in VIEWS], "version": __version__,
-            "limits": current_app.config["WORKBENCH_LIMITS"]}
+            "limits": current_app.config["WORKBENCH_LIMITS"], "thresholds": page_thresholds}
+
+
+def page_thresholds(view: str) -> dict:
+    """The size thresholds a page's scripts work by (``<body data-thresholds>``)."""
+    return {"live": PAGE_LIVE_CHARS.get(view, PAGE_LIVE_CHARS["format"]), **PAGE_THRESHOLDS}
