@@ -12,9 +12,10 @@ import { debounce, latestOnly, networkAnswer, onRun, postLarge, renderError, cop
 import { JsonViewer } from "./viewer.js";
 import { watchStale } from "./stale.js";
 import { sniff, renderReport, callItem, KIND_LABEL } from "./transcript.js";
+import { threshold } from "./thresholds.js";
 
-const LIVE_LIMIT = 200_000;   // characters in all panes: larger inputs run on Ctrl/Cmd+Enter
-const BIG_LIMIT = 2_000_000;  // characters: a larger file or paste is held in memory, not in the
+const LIVE_LIMIT = threshold("live");   // characters in all panes: larger inputs run on Ctrl/Cmd+Enter
+const BIG_LIMIT = threshold("big");  // characters: a larger file or paste is held in memory, not in the
                               // textarea (laying out 20 MB in a textarea blocks the tab for seconds)
 const MARKS = { pass: "✓", fail: "✗", skipped: "–", warn: "!", warning: "!", info: "i" };
 const SAID = { pass: "passed", fail: "failed", skipped: "skipped", warn: "a warning", warning: "a warning", info: "a note" };

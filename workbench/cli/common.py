@@ -23,6 +23,8 @@ import argparse
 import os
 import sys
 
+from ..limits import Limits
+
 EXIT_OK, EXIT_FOUND, EXIT_UNREADABLE = 0, 1, 2
 EXIT_USAGE = 64  # a command line argparse (or a subcommand) refuses: BSD's EX_USAGE
 STDIN = "-"
@@ -362,9 +364,8 @@ SHARED = {
     "file": Arg("file", nargs="?", default=STDIN, metavar="FILE",
                 help="the document ('-' or nothing: standard input)"),
     "quiet": Arg("-q", "--quiet", action="store_true", help="do not print warnings"),
-    "max_depth": Arg("--max-depth", type=int,
-                     help="deepest nesting of objects/arrays (default 512)"),
-    "regex_timeout": Arg("--regex-timeout", type=float, help="seconds one schema pattern may run"),
+    "max_depth": Arg("--max-depth", type=int, help=Limits.help("max_depth")),
+    "regex_timeout": Arg("--regex-timeout", type=float, help=Limits.help("regex_timeout")),
     "report": Arg("--format", dest="report", choices=("github", "junit", "sarif"), default=None,
                   help="print a CI report instead: GitHub workflow commands (::error file=…), "
                        "JUnit XML (one testcase per item or file) or SARIF 2.1.0"),

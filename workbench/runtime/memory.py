@@ -52,8 +52,13 @@ def resident_bytes() -> int:
 
 
 def release_free_memory() -> None:
-    """Collect garbage and ask glibc to return freed heap pages (no-op elsewhere)."""
-    gc.collect()
+    """Collect the young garbage and ask glibc to return freed heap pages (no-op elsewhere).
+
+    Only the young generations: a full collection walks every live object holding the GIL
+    (1.0 s with 3.6 M objects alive in another request: every other request waited); what a
+    finished request leaves is freed by reference counting (its trees hold no cycles), and
+    ``malloc_trim`` runs without the GIL (ctypes releases it)."""
+    gc.collect(1)
     try:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
