@@ -133,7 +133,7 @@ def test_github_one_annotation_per_finding_with_file_line_and_column(recordings,
     assert len(lines) == len(findings) + sum("error" in r for r in transcript_json)
     pattern = re.compile(r"^::(error|warning|notice) file=([^,]+),line=(\d+),col=(\d+),title=[^:]+::.+$")
     shown = [pattern.match(ln) for ln in lines]
-    assert all(shown), [ln for ln, m in zip(lines, shown) if not m][:3]
+    assert all(shown), [ln for ln, m in zip(lines, shown, strict=True) if not m][:3]
     first_file, first = findings[0]
     level = {"error": "error", "warning": "warning", "info": "notice"}[first["severity"]]
     assert (f"::{level} file={first_file},line={first['line']},col={first['column']},"
