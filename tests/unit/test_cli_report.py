@@ -207,7 +207,9 @@ def inputs(tmp_path_factory, shared) -> dict:
     log = d / "log.jsonl"
     log.write_text("".join(json.dumps(json.loads(ln)["item"]) + "\n" for ln in
                            (shared / "reference/realworld/items.jsonl").read_text().splitlines()))
-    return {"doc": doc, "other": other, "tools": tools, "item": item, "log": log,
+    arrays = d / "arrays.json"
+    arrays.write_text('{"type": "array"}')
+    return {"doc": doc, "other": other, "tools": tools, "item": item, "log": log, "arrays": arrays,
             "realworld": shared / "reference" / "realworld"}
 
 
@@ -223,6 +225,9 @@ RUNS = {
     "gate --jsonl --format sarif": ["gate", "--jsonl", "{log}", "--format", "sarif", "--jobs", "{jobs}"],
     "transcript folder --json": ["transcript", "{realworld}", "--json", "--jobs", "{jobs}"],
     "transcript folder --format junit": ["transcript", "{realworld}", "--format", "junit", "--jobs", "{jobs}"],
+    "validate folder": ["validate", "{realworld}", "--schema", "{arrays}", "--jobs", "{jobs}"],
+    "validate --jsonl folder --json": ["validate", "--jsonl", "{realworld}", "--schema", "{arrays}",
+                                       "--json", "--jobs", "{jobs}"],
     "completion": ["completion", "bash"],
 }
 
