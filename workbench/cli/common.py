@@ -303,6 +303,7 @@ def each_file(paths: list[str], jobs: int | None, one, cases: list) -> int:
     processes, each one's output kept and printed here in the files' order (the same bytes as
     ``jobs`` 1)."""
     import multiprocessing
+
     from ..runtime.pool import map_ordered
     if jobs is None or jobs <= 1 or len(paths) < 2 or \
             "fork" not in multiprocessing.get_all_start_methods():
