@@ -282,6 +282,51 @@ def write_report(kind: str, cases: list, tool: str, fail_on: str) -> int:
     return EXIT_FOUND if failing(cases, fail_on) else EXIT_OK
 
 
+_EACH: dict = {}
+
+
+def _captured(path: str):
+    """In a forked worker: ``_EACH["one"](path)`` with its standard output and error kept;
+    ``(status, stdout bytes, stderr text, its report cases)``."""
+    import io
+    out, err = io.BytesIO(), io.StringIO()
+    sys.stdout = io.TextIOWrapper(out, encoding="utf-8", errors="backslashreplace",
+                                  write_through=True)
+    sys.stderr = err
+    cases: list = []
+    status = _EACH["one"](path, cases)
+    sys.stdout.flush()
+    return status, out.getvalue(), err.getvalue(), cases
+
+
+def each_file(paths: list[str], jobs: int | None, one, cases: list) -> int:
+    """``one(path, cases)`` (which prints one file's answer and returns its exit status) for
+    every path, in order; the worst status.  With ``jobs`` > 1 the files run on forked worker
+    processes, each one's output kept and printed here in the files' order (the same bytes as
+    ``jobs`` 1)."""
+    import multiprocessing
+
+    from ..runtime.pool import map_ordered
+    if jobs is None or jobs <= 1 or len(paths) < 2 or \
+            "fork" not in multiprocessing.get_all_start_methods():
+        return max((one(path, cases) for path in paths), default=EXIT_OK)
+    status = EXIT_OK
+    colour = use_colour(sys.stderr)
+    _EACH["one"] = one
+    saved = COLOR["mode"]
+    COLOR["mode"] = "always" if colour else "never"  # the workers' streams are not terminals
+    try:
+        for st, out, err, got in map_ordered(_captured, paths, min(jobs, len(paths))):
+            write_bytes(out)
+            sys.stderr.write(err)
+            cases.extend(got)
+            status = max(status, st)
+    finally:
+        COLOR["mode"] = saved
+        _EACH.clear()
+    return status
+
+
 def expand(paths, extensions: tuple[str, ...]) -> list[str]:
     """The files named: each path as given (``-`` too), and for a folder its files ending in
     one of ``extensions``, recursively, in sorted order (so the same tree, the same order)."""

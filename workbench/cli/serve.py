@@ -4,11 +4,11 @@ as a flag."""
 from __future__ import annotations
 
 import argparse
-from dataclasses import fields
 import ipaddress
 import signal
 import sys
 import threading
+from dataclasses import fields
 
 from .. import __version__
 from ..limits import Limits
