@@ -42,6 +42,21 @@ def test_pointer_and_normalized_path_of_the_same_parts(parts, pointer, path):
         assert normalized_path(parts) == path
 
 
+
+def test_names_are_remembered_once_and_at_most_100000():
+    """pointer.py's promise: each name is escaped once and remembered, in a bounded memo (Extract
+    writes a pointer and a path for up to a million rows)."""
+    from workbench.jsontext import pointer
+    for memo, write in ((pointer._TOKENS, pointer_of), (pointer._SEGMENTS, normalized_path)):
+        memo.clear()
+        write(["a/b", 3])
+        assert memo == {"a/b": "/a~1b"} if memo is pointer._TOKENS else memo == {"a/b": "['a/b']"}
+        for i in range(100_005):
+            write([f"n{i}"])
+        assert len(memo) == 100_000
+        assert write(["n100004"]) == ("/n100004" if memo is pointer._TOKENS else "$['n100004']")
+        memo.clear()
+
 # --------------------------------------------------------------------------- jsontext/warnings.py
 
 READERS = ("readers differ — Python's json, JavaScript's JSON.parse, Go's encoding/json and jq "
