@@ -176,11 +176,14 @@ def realistic_log(size_mb: float, seed: int = SEED) -> Path:
     return path
 
 
-def realistic_jsonl(size_mb: float, seed: int = SEED) -> Path:
-    """The same entries as JSON Lines (one value a line)."""
-    path = DATA / f"realistic_{size_mb:g}mb_{seed}.jsonl"
+def realistic_jsonl(size_mb: float, seed: int = SEED, items: bool = False) -> Path:
+    """The same entries as JSON Lines (one value a line); ``items``: the items alone (a log of
+    tool-call items, as the gate reads)."""
+    path = DATA / f"realistic_{'items_' if items else ''}{size_mb:g}mb_{seed}.jsonl"
     if not path.exists():
-        write_atomic(path, "".join(line + "\n" for line in _sized(realistic_entries(seed), size_mb, 1)))
+        lines = (json.dumps(i, ensure_ascii=False) for i in realistic_items(seed)) if items \
+            else realistic_entries(seed)
+        write_atomic(path, "".join(line + "\n" for line in _sized(lines, size_mb, 1)))
     return path
 
 
