@@ -13,6 +13,7 @@ import argparse
 import http.client
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -29,10 +30,19 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 # ----------------------------------------------------------------------------- data
 
+def shared_dir() -> Path:
+    """$WORKBENCH_SHARED, else ../shared beside the checkout (or beside the folder of worktrees)."""
+    if os.environ.get("WORKBENCH_SHARED"):
+        return Path(os.environ["WORKBENCH_SHARED"])
+    for candidate in (ROOT.parent / "shared", ROOT.parent.parent / "shared"):
+        if candidate.is_dir():
+            return candidate
+    return ROOT.parent / "shared"
+
+
 def fixture_items_path() -> Path:
     """../shared/reference/openresponses-fixtures/items.jsonl (or under $WORKBENCH_SHARED)."""
-    return Path(os.environ.get("WORKBENCH_SHARED", ROOT.parent / "shared")) / \
-        "reference" / "openresponses-fixtures" / "items.jsonl"
+    return shared_dir() / "reference" / "openresponses-fixtures" / "items.jsonl"
 
 
 def fixture_items() -> list[dict]:
@@ -63,6 +73,128 @@ def fixture_items() -> list[dict]:
 
 def fixtures_label() -> str:
     return "from the shared fixtures" if fixture_items_path().exists() else "synthesized"
+
+
+# ----------------------------------------------------------------------------- realistic data
+# One seeded generator for every benchmark (issue 25): the cost of exact reading depends on what
+# the text holds, so the data holds what real logs hold -- many distinct 64-bit integers (most
+# beyond 2^53, where a float64 reader changes them), decimals written with their own digits
+# (1741476542.0460, 0.000120), non-ASCII and long strings, deep and wide shapes, and the shapes of
+# Open Responses items (the shared fixtures' real items among generated function calls and their
+# outputs).  The same seed gives the same bytes.
+
+SEED = 20261202
+TOOL_NAMES = ("get_weather", "search_files", "create_subagent_call", "send_email", "read_file",
+              "issue_refund")
+NON_ASCII = ("Zürich", "São Paulo", "Kraków", "İstanbul", "Ελλάδα", "Москва", "القاهرة", "東京",
+             "서울", "Hà Nội", "naïve café", "emoji 😀✓", "Ñandú", "Straße", "∑ résumé")
+WORDS = ("order", "invoice", "weather", "forecast", "refund", "customer", "search", "report",
+         "status", "completed", "pending", "the", "of", "and", "call", "tool", "result")
+
+
+def _text(rng: random.Random, words: int) -> str:
+    return " ".join(rng.choice(NON_ASCII) if rng.random() < 0.15 else rng.choice(WORDS)
+                    for _ in range(words))
+
+
+def _decimal(rng: random.Random, whole: int, digits: int) -> str:
+    """A decimal as written by a logger: its digits, trailing zeros kept (``12.50``)."""
+    return f"{whole}.{rng.randrange(10 ** digits):0{digits}d}"
+
+
+def realistic_items(seed: int = SEED):
+    """Endless Open Responses items, seeded: function calls (``arguments`` a JSON string with
+    non-ASCII, decimals and a 64-bit id) each followed by its output, messages with long text,
+    reasoning, and every so often a real item of the shared fixtures."""
+    rng = random.Random(seed)
+    fixtures = [json.dumps(i, ensure_ascii=False) for i in fixture_items()]
+    n = 0
+    while True:
+        r = rng.random()
+        call_id = f"call_{rng.getrandbits(96):024x}"
+        if r < 0.55:
+            args = {"city": rng.choice(NON_ASCII), "days": rng.randint(1, 14),
+                    "order_id": (rng.getrandbits(39) | 1 << 39) << 24 | (n & 0xFFFFFF),
+                    "amount": float(_decimal(rng, rng.randrange(10**4), 2)),
+                    "note": _text(rng, rng.randrange(3, 30))}
+            yield {"type": "function_call", "id": f"fc_{rng.getrandbits(64):016x}", "call_id": call_id,
+                   "name": rng.choice(TOOL_NAMES), "status": "completed",
+                   "arguments": json.dumps(args, ensure_ascii=False, separators=(",", ":"))}
+            yield {"type": "function_call_output", "call_id": call_id,
+                   "output": json.dumps({"ok": rng.random() < 0.9, "temperature_c": rng.randrange(-300, 400) / 10,
+                                         "summary": _text(rng, rng.randrange(5, 40))}, ensure_ascii=False)}
+        elif r < 0.75:
+            yield {"type": "message", "id": f"msg_{rng.getrandbits(64):016x}", "role": "assistant",
+                   "status": "completed",
+                   "content": [{"type": "output_text", "annotations": [],
+                                "text": _text(rng, rng.randrange(20, 400 if rng.random() < 0.9 else 2000))}]}
+        elif r < 0.85:
+            yield {"type": "reasoning", "id": f"rs_{rng.getrandbits(64):016x}",
+                   "summary": [{"type": "summary_text", "text": _text(rng, rng.randrange(10, 80))}]}
+        elif fixtures:
+            yield json.loads(fixtures[rng.randrange(len(fixtures))])
+        n += 1
+
+
+def realistic_entries(seed: int = SEED):
+    """Endless log entries as JSON text, one per line, seeded: ``sequence_number``, a
+    ``created_at`` decimal (``1741476542.0460``), a distinct 64-bit ``trace_id`` (above 2^53),
+    a six-digit ``cost``, the ``item`` (:func:`realistic_items`), and every 10th a deep (12
+    levels) ``context`` and every 7th a wide (60 numbers) ``samples``."""
+    rng = random.Random(seed + 1)
+    for n, item in enumerate(realistic_items(seed)):
+        trace = (rng.getrandbits(39) | 1 << 39) << 24 | (n & 0xFFFFFF)   # distinct, ≥ 2^63
+        line = (f'{{"sequence_number": {n}, "created_at": {_decimal(rng, 1741476542 + n // 8, 4)}, '
+                f'"trace_id": {trace}, "user_id": {rng.randrange(1, 2**53)}, "cost": {_decimal(rng, 0, 6)}, ')
+        if n % 10 == 3:
+            deep = f'"{rng.choice(NON_ASCII)}"'
+            for level in range(12):
+                deep = f'{{"level": {level}, "span_id": {rng.getrandbits(64)}, "next": {deep}}}'
+            line += f'"context": {deep}, '
+        if n % 7 == 5:
+            line += '"samples": [' + ", ".join(_decimal(rng, rng.randrange(1000), rng.randrange(1, 9))
+                                                for _ in range(60)) + "], "
+        yield line + f'"item": {json.dumps(item, ensure_ascii=False)}}}'
+
+
+def _sized(lines, size_mb: float, sep: int):
+    target, size = int(size_mb * 1_000_000), 0
+    for line in lines:
+        yield line
+        size += len(line.encode("utf-8")) + sep
+        if size >= target:
+            return
+
+
+def realistic_log(size_mb: float, seed: int = SEED) -> Path:
+    """``{"object": "list", "model": "bench", "data": [...]}`` of :func:`realistic_entries`,
+    one a line, about ``size_mb`` MB (written once to bench/data/, reused)."""
+    path = DATA / f"realistic_{size_mb:g}mb_{seed}.json"
+    if not path.exists():
+        body = ",\n  ".join(_sized(realistic_entries(seed), size_mb, 4))
+        write_atomic(path, '{"object": "list", "model": "bench", "data": [\n  ' + body + "\n]}\n")
+    return path
+
+
+def realistic_jsonl(size_mb: float, seed: int = SEED, items: bool = False) -> Path:
+    """The same entries as JSON Lines (one value a line); ``items``: the items alone (a log of
+    tool-call items, as the gate reads)."""
+    path = DATA / f"realistic_{'items_' if items else ''}{size_mb:g}mb_{seed}.jsonl"
+    if not path.exists():
+        lines = (json.dumps(i, ensure_ascii=False) for i in realistic_items(seed)) if items \
+            else realistic_entries(seed)
+        write_atomic(path, "".join(line + "\n" for line in _sized(lines, size_mb, 1)))
+    return path
+
+
+def realistic_transcript(size_mb: float, seed: int = SEED) -> Path:
+    """A request body ``{"model", "input": [...]}`` of :func:`realistic_items` (calls paired
+    with their outputs), one item a line."""
+    path = DATA / f"realistic_transcript_{size_mb:g}mb_{seed}.json"
+    if not path.exists():
+        items = (json.dumps(i, ensure_ascii=False) for i in realistic_items(seed))
+        write_atomic(path, '{"model": "gpt-5", "input": [\n' + ",\n".join(_sized(items, size_mb, 2)) + "\n]}\n")
+    return path
 
 
 def write_atomic(path: Path, text: str) -> Path:

@@ -4,16 +4,34 @@ the same core as the web layer (one module per subcommand in this package)."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 from .. import __version__
-from . import common, completion, diff, extract, gate, serve, transcript, validate
-from . import format as format_cmd
+from . import common, serve
 
 # each module declares its subcommand's parser (HELP, DESCRIPTION, EPILOG, ARGUMENTS: see
 # common.add_subcommand) and ``run(args)``; order = order in --help.  ``serve``, whose flags the
-# bare ``workbench`` takes too, adds its own.
-SUBCOMMANDS = [format_cmd, extract, validate, diff, gate, transcript]
+# bare ``workbench`` takes too, adds its own.  Named, not imported (a module object works too):
+# `workbench format …` imports and builds only the format subcommand (start-up, issue 25); the
+# whole table is read for the bare `workbench`, --help, `completion` and a name it does not know.
+SUBCOMMANDS = ["format", "extract", "validate", "diff", "gate", "transcript"]
+
+
+def subcommand_module(entry):
+    """The module of a :data:`SUBCOMMANDS` entry (its name, or the module itself)."""
+    return importlib.import_module(f"{__package__}.{entry}") if isinstance(entry, str) else entry
+
+
+def subcommand_name(entry) -> str:
+    return entry if isinstance(entry, str) else entry.__name__.rsplit(".", 1)[-1]
+
+
+def _only(argv) -> str | None:
+    """The subcommand ``argv`` runs, when its first word names one of :data:`SUBCOMMANDS`
+    (then the parser needs only that one); None otherwise (build them all)."""
+    first = next((a for a in argv if not a.startswith("-")), None)
+    return first if first in {subcommand_name(e) for e in SUBCOMMANDS} else None
 
 
 EPILOG = """examples:
@@ -32,7 +50,9 @@ option, a missing argument). gate, transcript and validate take many files and f
 `workbench completion bash|zsh|fish` prints a completion script."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole ``workbench`` parser; with ``only`` (a subcommand's name), the top level and
+    that subcommand alone."""
     parser = common.Parser(prog="workbench",
                                      description="JSON Workbench: format, extract, validate, diff "
                                                  "and gate JSON, locally.",
@@ -42,15 +62,20 @@ def build_parser() -> argparse.ArgumentParser:
                         help=common.COLOR_ARG.kw["help"])
     serve.add_server_flags(parser)  # bare ``workbench`` serves
     sub = parser.add_subparsers(dest="command")
-    serve.add_parser(sub)
-    for module in SUBCOMMANDS:
-        common.add_subcommand(sub, module)
-    completion.add_parser(sub, parser)
+    if only is None:
+        serve.add_parser(sub)
+    for entry in SUBCOMMANDS:
+        if only is None or subcommand_name(entry) == only:
+            common.add_subcommand(sub, subcommand_module(entry))
+    if only is None:
+        from . import completion
+        completion.add_parser(sub, parser)
     return parser
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_only(argv))
     args = parser.parse_args(argv)
     common.COLOR["mode"] = args.color
     if args.command is None:

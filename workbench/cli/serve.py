@@ -4,20 +4,25 @@ as a flag."""
 from __future__ import annotations
 
 import argparse
-import ipaddress
-import signal
 import sys
-import threading
-from dataclasses import fields
+from typing import TYPE_CHECKING
 
 from .. import __version__
-from ..limits import Limits
+
+if TYPE_CHECKING:
+    from ..limits import Limits
+
+# dataclasses, ipaddress, signal, threading and the limits are imported where they are used:
+# every subcommand's parser takes the server flags, and `workbench format` starts without them
 
 DEFAULT_PORT = 8765
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 
 def _add_limit_flags(p: argparse.ArgumentParser) -> None:
+    from dataclasses import fields
+
+    from ..limits import Limits
     g = p.add_argument_group("limits (defaults in the README; also WORKBENCH_<NAME> variables)")
     for f in fields(Limits):  # each limit's flag and help, its default from Limits
         g.add_argument("--" + f.name.replace("_", "-"), type=float if f.type in ("float", float) else int,
@@ -26,12 +31,16 @@ def _add_limit_flags(p: argparse.ArgumentParser) -> None:
 
 def limits_from_args(args) -> Limits:
     """Every limit from its flag (each field of Limits has one), else the environment."""
+    from dataclasses import fields
+
+    from ..limits import Limits
     return Limits.from_env(**{f.name: getattr(args, f.name, None) for f in fields(Limits)})
 
 
 def _is_loopback(host: str) -> bool:
     if host in LOOPBACK:
         return True
+    import ipaddress
     try:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
@@ -46,6 +55,8 @@ def make_server(app, host: str, port: int, limits: Limits, threads: int = 8):
 
 
 def serve(args) -> int:
+    import signal
+    import threading
     import webbrowser  # here, not at the top: the other subcommands start without it
 
     from ..runtime.memory import tune_malloc, use_system_malloc

@@ -1,0 +1,108 @@
+"""Start-up of a subcommand (issue 25): ``workbench NAME`` imports what NAME uses and nothing
+else.  Read from the real entry (``python -m workbench …`` run by a small runner in a fresh
+interpreter, which writes ``sys.modules`` to a file when the command ends), not timed: the
+modules are the cause, the time follows them.  The time itself is measured by ``bench/run``
+(``workbench format`` on 1 kB)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# what no subcommand but serve needs: the web stack
+WEB = {"flask", "werkzeug", "jinja2", "waitress", "workbench.web"}
+# the other cores' libraries
+SCHEMA = {"jsonschema", "referencing", "workbench.validate"}
+OTHERS = {"regex", "deepdiff", "jsonpath_ng", "jsonpath_rfc9535", "json5", "ruamel", "yaml", "jsonpatch"}
+# another subcommand's module, the server's start-up and the completion writer
+CLI = {"workbench.cli.extract", "workbench.cli.validate", "workbench.cli.diff", "workbench.cli.gate",
+       "workbench.cli.transcript", "workbench.cli.completion", "ipaddress", "webbrowser",
+       "workbench.gate", "workbench.transcript", "workbench.diff", "workbench.extract"}
+
+
+# python -m workbench ARGV…, then the names in sys.modules written to the file named first
+RUNNER = """
+import runpy, sys
+out, sys.argv = sys.argv[1], ["workbench", *sys.argv[2:]]
+try:
+    runpy.run_module("workbench", run_name="__main__", alter_sys=True)
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+with open(out, "w") as f:
+    f.write("\\n".join(sorted(sys.modules)))
+sys.exit(code)
+"""
+
+
+def imported(tmp_path: Path, *argv: str, stdin: str | None = None) -> tuple[set[str], subprocess.CompletedProcess]:
+    """Every module ``python -m workbench ARGV`` imported by its end, and the run."""
+    listing = tmp_path / "modules.txt"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", RUNNER, str(listing), *argv], cwd=ROOT,
+                          input=stdin, capture_output=True, text=True, env=env, timeout=60)
+    names = set(listing.read_text().split("\n"))
+    assert "workbench.cli.main" in names, done.stderr[-2000:]  # the listing was read
+    return names, done
+
+
+def roots(names: set[str], wanted: set[str]) -> set[str]:
+    """The members of ``wanted`` that are imported (a package or one of its submodules)."""
+    return {w for w in wanted if any(n == w or n.startswith(w + ".") for n in names)}
+
+
+def test_format_imports_only_the_format_core(tmp_path):
+    doc = tmp_path / "one.json"
+    doc.write_text('{"a": [1, 2.50, "Zürich"], "id": 12345678901234567890}\n', encoding="utf-8")
+    names, done = imported(tmp_path, "format", str(doc))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert '"id": 12345678901234567890' in done.stdout  # it formatted, exactly
+    assert "workbench.format" in names and "workbench.cli.format" in names
+    assert roots(names, WEB | SCHEMA | OTHERS | CLI) == set()
+
+
+@pytest.mark.parametrize("argv, needs, never", [
+    (["extract", "$..a", "a.json"], {"workbench.extract", "jsonpath_rfc9535"},
+     WEB | SCHEMA | {"deepdiff", "workbench.cli.gate", "workbench.cli.validate", "workbench.cli.completion"}),
+    (["diff", "a.json", "a.json"], {"workbench.diff"},
+     WEB | SCHEMA | {"deepdiff", "jsonpath_ng", "workbench.cli.gate", "workbench.cli.completion"}),
+    (["validate", "a.json", "--schema", "s.json"], {"workbench.validate", "jsonschema"},
+     WEB | {"deepdiff", "workbench.cli.gate", "workbench.cli.diff", "workbench.cli.completion"}),
+])
+def test_each_subcommand_imports_its_own_core_only(tmp_path, argv, needs, never):
+    (tmp_path / "a.json").write_text('{"a": 1}\n')
+    (tmp_path / "s.json").write_text('{"type": "object"}\n')
+    argv = [str(tmp_path / a) if a.endswith(".json") else a for a in argv]
+    names, done = imported(tmp_path, *argv)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert needs <= names, sorted(needs - names)
+    assert roots(names, never) == set()
+
+
+def test_the_whole_table_is_still_there_for_help_and_unknown_names():
+    done = subprocess.run([sys.executable, "-m", "workbench", "--help"], cwd=ROOT, capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert done.returncode == 0
+    for name in ("serve", "format", "extract", "validate", "diff", "gate", "transcript", "completion"):
+        assert re.search(rf"^\s+{name}\s", done.stdout, re.M), name
+    done = subprocess.run([sys.executable, "-m", "workbench", "formt", "x.json"], cwd=ROOT,
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          timeout=60)
+    assert done.returncode == 64
+    assert "invalid choice: 'formt'" in done.stderr and "'transcript'" in done.stderr
+
+
+def test_a_subcommand_after_top_level_options_is_found():
+    from workbench.cli.main import _only
+    assert _only(["--color", "never", "format", "x.json"]) is None  # "never" comes first: the whole parser
+    assert _only(["--color=never", "format", "x.json"]) == "format"
+    assert _only(["gate", "--jsonl", "log"]) == "gate"
+    assert _only(["completion", "bash"]) is None and _only([]) is None and _only(["--port", "0"]) is None
