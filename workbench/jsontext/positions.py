@@ -206,6 +206,7 @@ class _StopWalk(Exception):
 
 
 _WINDOW = 1 << 16   # characters the walker scans in C to measure a container before walking in
+_SMALL = (1 << 12, 1 << 16)   # the windows tried for the end of a container that holds one
 
 
 def walk(text: str, interesting: list[int], visit, *, keys: bool = False,
@@ -249,10 +250,12 @@ def walk(text: str, interesting: list[int], visit, *, keys: bool = False,
             pass
         if stop < ahead:
             return False, None   # large, and perhaps holding it: walked in, its parts measured
-        try:
-            return False, i + skip_value(text[i:i + _WINDOW], 0)
-        except (StopIteration, ValueError):
-            return False, None
+        for window in _SMALL:   # it holds the next wanted offset: its end, when it is small
+            try:
+                return False, i + skip_value(text[i:i + window], 0)
+            except (StopIteration, ValueError):
+                pass
+        return False, None
 
     def walk_value(i: int, parts: list, end: int | None = None, measured: bool = False) -> int:
         ch = text[i]
