@@ -205,6 +205,10 @@ class _StopWalk(Exception):
     pass
 
 
+_WINDOW = 1 << 16   # characters the walker scans in C to measure a container before walking in
+_SMALL = (1 << 12, 1 << 16)   # the windows tried for the end of a container that holds one
+
+
 def walk(text: str, interesting: list[int], visit, *, keys: bool = False,
          whole_objects: bool = False) -> None:
     """Walk the valid JSON ``text`` in Python, only as far as needed to reach the sorted
@@ -219,8 +223,8 @@ def walk(text: str, interesting: list[int], visit, *, keys: bool = False,
     wanted is ahead inside it, unless ``whole_objects`` (every key of an entered object read, for
     the duplicates among them).
     The root array is entered without measuring it first (it is where large documents are
-    large); objects and nested arrays are measured in C and entered only when they hold an
-    offset.
+    large); objects and nested arrays are measured in C (never past the next wanted offset or
+    64 K characters) and entered only when they hold an offset.
     """
     count = len(interesting)
     bisect_left = bisect.bisect_left
@@ -229,13 +233,36 @@ def walk(text: str, interesting: list[int], visit, *, keys: bool = False,
         k = bisect_left(interesting, i)
         return k < count and interesting[k] < end
 
-    def walk_value(i: int, parts: list, end: int | None = None) -> int:
+    def measure(i: int) -> tuple[bool, int | None]:
+        """(holds nothing wanted, its end) of the container at ``i``, scanning in C no further
+        than the next wanted offset or :data:`_WINDOW` characters (a container that holds one
+        is measured only when it is small: measuring a whole large document to find its end
+        cost as much as parsing it again)."""
+        k = bisect_left(interesting, i)
+        if k >= count:
+            raise _StopWalk
+        ahead = interesting[k]
+        stop = min(ahead, i + _WINDOW)
+        try:
+            end = i + skip_value(text[i:stop], 0)
+            return True, end   # it closes before the next wanted offset
+        except (StopIteration, ValueError):
+            pass
+        if stop < ahead:
+            return False, None   # large, and perhaps holding it: walked in, its parts measured
+        for window in _SMALL:   # it holds the next wanted offset: its end, when it is small
+            try:
+                return False, i + skip_value(text[i:i + window], 0)
+            except (StopIteration, ValueError):
+                pass
+        return False, None
+
+    def walk_value(i: int, parts: list, end: int | None = None, measured: bool = False) -> int:
         ch = text[i]
         if ch == "{":
-            if end is None:
-                end = skip_value(text, i)
-                k = bisect.bisect_left(interesting, i)
-                if k >= count or interesting[k] >= end:
+            if end is None and not measured:
+                skip, end = measure(i)
+                if skip:
                     return end
             seen: dict[str, int] = {}
             j = _WS.match(text, i + 1).end()
@@ -254,17 +281,17 @@ def walk(text: str, interesting: list[int], visit, *, keys: bool = False,
                     parts.append(key)
                     j = walk_value(j, parts)
                     parts.pop()
-                    if not whole_objects and not holds(j, end):
+                    if end is not None and not whole_objects and not holds(j, end):
                         return end   # nothing wanted in the rest of this object
                     j = _WS.match(text, j).end()
                     if text[j] == "}":
                         break
                     j = _WS.match(text, j + 1).end()
-            return end
+            return end if end is not None else j + 1
         if ch == "[":
-            if end is None and parts:   # a member's array: measured in C, skipped when it holds nothing
-                end = skip_value(text, i)
-                if not holds(i, end):
+            if end is None and parts and not measured:   # a member's array
+                skip, end = measure(i)
+                if skip:
                     return end
             j = _WS.match(text, i + 1).end()
             index = 0
@@ -273,15 +300,14 @@ def walk(text: str, interesting: list[int], visit, *, keys: bool = False,
                     k = bisect.bisect_left(interesting, j)
                     if k >= count:
                         raise _StopWalk
-                    ahead = interesting[k]
                     if text[j] in "{[":
                         # measured in C; entered only when it holds the next wanted offset
-                        end = skip_value(text, j)
-                        if end <= ahead:
-                            j = end
+                        skip, item_end = measure(j)
+                        if skip:
+                            j = item_end
                         else:
                             parts.append(index)
-                            j = walk_value(j, parts, end)
+                            j = walk_value(j, parts, item_end, True)
                             parts.pop()
                     else:
                         parts.append(index)

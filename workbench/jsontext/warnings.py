@@ -178,7 +178,50 @@ def _number_offsets(text: str, needles: set[str]) -> list[int]:
     distinct token searched the whole text).  A hit inside a string is harmless: the walker
     only warns about the number values it meets.  A JSON number token never follows a digit,
     a '.' or a letter, so every token is matched from its own start."""
-    return [m.start() for m in _NUMBER_CANDIDATE.finditer(text) if m.group() in needles]
+    long = {t for t in needles if len(t) >= _RUN}
+    short = needles - long   # only numbers with an exponent are shorter (1e400)
+    out = _long_runs(text, long) if long else []
+    if len(short) <= _FEW_KEYS:
+        out += _occurrences(text, short)
+    else:
+        out += [m.start() for m in _NUMBER_CANDIDATE.finditer(text) if m.group() in short]
+    return out
+
+
+_RUN = 16   # an integer beyond 2^53 has 16 digits or more; a float past float64's digits 17 chars
+_RUN_BYTES = bytes(0x30 if chr(c) in "0123456789.eE+-" else 0x20 for c in range(256))
+_CONTINUATION = bytes(1 if 0x80 <= c < 0xC0 else 0 for c in range(256))
+_SIXTEEN = re.compile(b"0" * _RUN)   # a literal: the engine's fast substring search
+_RUN_END = re.compile(rb"0*")
+
+
+def _long_runs(text: str, needles: set[str]) -> list[int]:
+    """Offsets of the runs of number characters (16 or more) that are ``needles``: the UTF-8
+    text with every number character mapped to ``0`` and every other byte to a blank (two
+    ``bytes.translate``), then a literal search for sixteen ``0`` — measured ten times faster
+    than a regex trying at every digit.  Byte offsets become character offsets by counting the
+    UTF-8 continuation bytes before each hit (in C, once along the text)."""
+    ascii_ = text.isascii()
+    data = text.encode("utf-8")
+    runs = data.translate(_RUN_BYTES)
+    counts = None if ascii_ else data.translate(_CONTINUATION)
+    del data
+    out: list[int] = []
+    prev_b = prev_c = 0
+    run_end = _RUN_END.match
+    for m in _SIXTEEN.finditer(runs):
+        b = m.start()
+        if b and runs[b - 1] == 0x30:
+            continue   # inside a run already seen
+        e = run_end(runs, m.end()).end()
+        if ascii_:
+            c = b
+        else:
+            c = prev_c + (b - prev_b) - counts.count(1, prev_b, b)
+            prev_b, prev_c = b, c
+        if text[c:c + e - b] in needles:
+            out.append(c)
+    return out
 
 
 def _has_surrogate(s: str) -> bool:
