@@ -625,6 +625,26 @@ def test_a_bare_array_of_chat_tool_calls_and_an_unknown_shape():
         assert r["kind"] == "unknown" and seen in one(r, "unrecognised_shape")["message"]
 
 
+def test_calls_the_provider_runs_are_never_unanswered_nor_empty_ids():
+    # xAI hosted calls with call_id "": empty_call_id, "no output can ever be matched" before
+    hosted = [{"type": "x_search_call", "id": "xs_1", "call_id": "", "status": "completed"},
+              {"type": "web_search_call", "id": "ws_1", "call_id": "call_w", "status": "completed"}]
+    r = run({"object": "response", "status": "completed",
+             "output": hosted + [{"type": "message", "role": "assistant", "content": "done"}]})
+    codes = {f["code"] for f in r["findings"]}
+    assert not codes & {"empty_call_id", "pending_call", "unanswered_call"}, codes
+
+
+def test_result_success_not_boolean():
+    # a tool_result without success, or with "success": "true": no finding before
+    for success in ("true", 1, None):
+        r = run(session([GOOD], [result("turn_3", "call_77", success, output="x")]))
+        assert one(r, "result_success_not_boolean")
+    bare = {k: v for k, v in result("turn_3", "call_77", output="x").items() if k != "success"}
+    r = run(session([GOOD], [bare]))
+    assert "no success" in one(r, "result_success_not_boolean")["message"]
+
+
 def test_zz_every_code_was_found():
     """Runs last in this module: every code of the two tables came up in a case above."""
     missing = sorted(set(CODES) - FOUND)

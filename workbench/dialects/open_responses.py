@@ -19,6 +19,10 @@ from .model import Call, Other, Output, Place, text_or_none
 NAME = "open_responses"
 GATE = "open_responses"
 KINDS = ("response", "item_list", "response_stream", "item")
+# calls the provider runs itself (transcript-rules.md, "Calls the provider runs"): the host never
+# answers them, so they are never unanswered and an empty call_id is the provider's business
+HOSTED = frozenset({"web_search_call", "file_search_call", "code_interpreter_call",
+                    "tool_search_call", "mcp_call", "image_generation_call", "x_search_call"})
 LABELS = {"response": "a whole response", "stream_event": "a streaming event",
           "item_list": "a list of items", "request": "a request body"}
 
@@ -38,6 +42,12 @@ def shaped(v: Any) -> bool:
 
 def is_call(node: Any, parent_key: Any = None) -> bool:
     return type(node) is dict and node.get("type") == "function_call"
+
+
+def is_hosted(t: Any) -> bool:
+    """A call type the provider runs: a known hosted tool, or a provider's own
+    (``xai:…_call``)."""
+    return isinstance(t, str) and (t in HOSTED or (":" in t and t.endswith("_call")))
 
 
 def is_response(v: Any) -> bool:
@@ -97,7 +107,9 @@ def read_items(placed: list[tuple[Any, Place]], pos0: int = 0) -> list:
             entries.append(Output(NAME, place, pos, it, call_id=cid))
         elif t == "function_call" or (isinstance(cid, str) and t != "message" and
                                       "role" not in it):
-            entries.append(read_call(it, place, pos))
+            call = read_call(it, place, pos)
+            call.hosted = is_hosted(t)
+            entries.append(call)
         else:
             entries.append(Other(NAME, place, pos, it, continues=t != "reasoning"))
     return entries

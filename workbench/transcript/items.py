@@ -68,6 +68,8 @@ def _check(table: list, code: str):
 
 @_check(CALL_CHECKS, "empty_call_id")
 def _call_empty_id(p: Pairing, c) -> bool:
+    if c.call_id == "" and c.hosted:
+        return True   # the provider runs it: no output is ever matched to it
     if c.call_id != "":
         return not isinstance(c.call_id, str)   # no call_id string: nothing to pair
     p.add("empty_call_id", f"This {p.call_word} has an empty call_id: no {p.output_word} "
@@ -245,9 +247,9 @@ def pair(entries: list, report: Report, deadline, limits: Limits, *,
     later = [e.pos for e in entries if e.kind != "call" and e.continues]
     last_pos = max(later) if later else -1
     for c in calls:
-        if c.answered or not isinstance(c.call_id, str) or c.call_id == "" or \
+        if c.answered or c.hosted or not isinstance(c.call_id, str) or c.call_id == "" or \
                 c.status not in (None, "completed"):
-            continue
+            continue   # answered, run by the provider, unpairable, or a state finding
         any(fn(p, c, last_pos) for _code, fn in LEFT_CHECKS)
 
 

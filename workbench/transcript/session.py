@@ -331,6 +331,13 @@ class Session:
 
     def _result_shape(self, res: dict, place, link) -> None:
         success = res.get("success")
+        if type(success) is not bool:
+            self._flag(link, "result_success_not_boolean",
+                       ("This tool_result has no success" if "success" not in res else
+                        f"success is {dumps_value(success).decode('utf-8')}, not true or false")
+                       + ": the host decides nothing from it (\"true\" is not true). Write "
+                       "success as a boolean.",
+                       place.child("/success" if "success" in res else ""))
         if success is True and "output" in res and not isinstance(res["output"], str) and \
                 not isinstance(res["output"], list):
             self._flag(link, "result_output_not_string",
