@@ -172,3 +172,25 @@ def test_too_deep_to_place_says_what_was_found_without_places(monkeypatch):
                                    ('["\\ud800"]', [], [], "lone_surrogate")]:
         assert w.find_warnings(text, dups, ints, LineIndex(text)) == \
             [{"code": code, "pointer": "", "message": msg}]
+
+
+def test_each_container_holding_the_same_number_is_walked():
+    got = [(w["code"], w["pointer"]) for w in
+           parse("[[9007199254740993], [9007199254740993]]").warnings]
+    assert got == [("unsafe_integer", "/0/0"), ("unsafe_integer", "/1/0")]
+
+
+def test_the_full_walk_still_places_every_other_warning():
+    # the duplicate sits in a container no spelling of its key leads to: the walk over every
+    # object finds it, and must still reach the surrogate's and the numbers' containers
+    text = ('[{"x": 1}, {"\\u0061": 1, "\\u0061": 2}, ["\\ud800"], [9007199254740993], '
+            '[1e999]]')
+    got = [(w["code"], w["pointer"], w["offset"]) for w in parse(text).warnings]
+    assert got == [("duplicate_key", "/1", 25), ("lone_surrogate", "/2/0", 40),
+                   ("unsafe_integer", "/3/0", 52), ("float_overflow", "/4/0", 72)]
+
+
+def test_strings_after_the_last_surrogate_are_walked_safely():
+    text = '{"a": "\\ud800", "b": "q", "b": 1}'
+    got = [(w["code"], w["pointer"], w["offset"]) for w in parse(text).warnings]
+    assert got == [("lone_surrogate", "/a", 6), ("duplicate_key", "", 26)]
