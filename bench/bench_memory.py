@@ -198,33 +198,40 @@ def memory_rows(size_mb: float, repeat: int) -> list[dict]:
     tools.write_text(json.dumps([{"type": "function", "name": n, "parameters": {"type": "object"}}
                                  for n in ("get_weather", "search_files", "create_subagent_call",
                                            "send_email", "read_file", "issue_refund")]))
-    plan = [  # task, input, size, ours, reference name, reference
-        ("format", log, mb(log), lambda: in_child("format", log),
-         "jq .", (lambda: command([jq, ".", str(log)], out_file)) if jq else None),
+    jq_cmd = lambda *a: (lambda: command([jq, *a], out_file)) if jq else None  # noqa: E731
+    plan = [  # task, input, size, ours, [(reference name, reference)]
+        ("format", log, mb(log), lambda: in_child("format", log), [("jq .", jq_cmd(".", str(log)))]),
         (f"extract {QUERY}", log, mb(log), lambda: in_child("extract", log),
-         "jsonpath-rfc9535 alone", lambda: in_child("rfc9535", log)),
+         [("jsonpath-rfc9535 alone", lambda: in_child("rfc9535", log)),
+          ("jsonpath-ng ext", lambda: in_child("jsonpath-ng", log)),
+          ("jq [..|.call_id?|strings]", jq_cmd("-c", "[..|.call_id?|strings]", str(log)))]),
+        (f"extract {FILTER}", log, mb(log), lambda: in_child("extract-filter", log),
+         [("jsonpath-rfc9535 alone", lambda: in_child("rfc9535-filter", log)),
+          ("jsonpath-ng ext", lambda: in_child("jsonpath-ng-filter", log))]),
         ("validate", log, mb(log), lambda: in_child("validate", log),
-         "jsonschema-rs", lambda: in_child("jsonschema-rs", log)),
+         [("jsonschema-rs", lambda: in_child("jsonschema-rs", log)),
+          ("jsonschema", lambda: in_child("jsonschema", log))]),
         ("diff (1 % of entries changed)", log, mb(log) + mb(right), lambda: in_child("diff", log, right),
-         "jsonpatch.make_patch", lambda: in_child("make_patch", log, right)),
+         [("jsonpatch.make_patch", lambda: in_child("make_patch", log, right))]),
         ("gate --jsonl --jobs 1 (command)", lines, mb(lines),
          lambda: command([sys.executable, "-m", "workbench", "gate", "--jsonl", str(lines), "--schema",
                           str(tools), "--json-summary", "--jobs", "1"], out_file),
-         "orjson per line", lambda: in_child("orjson-lines", lines)),
+         [("orjson per line", lambda: in_child("orjson-lines", lines))]),
         ("transcript", transcript, mb(transcript), lambda: in_child("transcript", transcript),
-         "json.loads", lambda: in_child("json.loads", transcript)),
+         [("json.loads", lambda: in_child("json.loads", transcript))]),
     ]
     rows = []
-    for task, path, size, ours, ref_name, ref in plan:
+    for task, path, size, ours, refs in plan:
         print(f"  {task} on {rel(path)} ({size:.1f} MB) …", flush=True)
         o = best_of(ours, repeat)
-        r = best_of(ref, repeat) if ref else None
-        rows.append({"task": task, "size_mb": round(size, 1), "seconds": round(o["seconds"], 3),
-                     "peak_mb": round(o["peak_mb"], 1), "peak_x": round(o["peak_mb"] / size, 1),
-                     "added_mb": round(o["added_mb"], 1) if "added_mb" in o else None,
-                     "reference": ref_name if ref else f"{ref_name} (not installed)",
-                     "ref_seconds": round(r["seconds"], 3) if r else None,
-                     "ref_peak_mb": round(r["peak_mb"], 1) if r else None})
+        for ref_name, ref in refs:
+            r = best_of(ref, repeat) if ref else None
+            rows.append({"task": task, "size_mb": round(size, 1), "seconds": round(o["seconds"], 3),
+                         "peak_mb": round(o["peak_mb"], 1), "peak_x": round(o["peak_mb"] / size, 1),
+                         "added_mb": round(o["added_mb"], 1) if "added_mb" in o else None,
+                         "reference": ref_name if ref else f"{ref_name} (not installed)",
+                         "ref_seconds": round(r["seconds"], 3) if r else None,
+                         "ref_peak_mb": round(r["peak_mb"], 1) if r else None})
     out_file.unlink(missing_ok=True)
     return rows
 
