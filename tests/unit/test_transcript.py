@@ -644,6 +644,14 @@ def test_result_success_not_boolean():
     assert "no success" in one(r, "result_success_not_boolean")["message"]
 
 
+def test_concatenated_responses_are_said():
+    evs = fc_stream()
+    r = run(sse(*evs, done=False) + sse(*evs))
+    assert r["summary"]["responses"] == 2
+    f = one(r, "concatenated_responses")
+    assert f["count"] == 2 and f["line"] > 1
+
+
 def test_zz_every_code_was_found():
     """Runs last in this module: every code of the two tables came up in a case above."""
     missing = sorted(set(CODES) - FOUND)

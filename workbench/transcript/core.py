@@ -401,6 +401,16 @@ def analyse_response_stream(ctx: Context) -> None:
             s.broken.append(f)
     ctx.timeline = all_slots
     ctx.responses = len(segments)
+    if len(segments) > 1:
+        starts = [next(e[2] for e in seg if e[1] == "piece") for seg in segments[1:]
+                  if any(e[1] == "piece" for e in seg)]
+        ctx.report.add("concatenated_responses",
+                       f"This recording holds {len(segments)} responses one after another (a new "
+                       "response.created after the previous one's events): each is read as a "
+                       "response of its own, its items in the timeline under its number.",
+                       Place(starts[0], "/type") if starts else None,
+                       [("response", Place(p, "/type")) for p in starts[1:20]],
+                       count=len(segments))
 
 
 def _timeline(ctx: Context, slots) -> list[dict]:
