@@ -12,7 +12,6 @@ from ..runtime.deadline import Deadline
 from ..runtime.memory import collector_paused
 from ..dialects import agents, chat, open_responses
 from ..dialects.model import named
-from . import chat as chat_mod
 from . import spec as spec_mod
 from .calls import Gates, call_entry
 from .items import envelopes, pair, portable, states
@@ -324,7 +323,7 @@ def analyse_chat_stream(ctx: Context) -> None:
     src = ctx.src
     if src.form == "json" and isinstance(src.value, list):
         split_array(src)
-    cs = chat_mod.ChatStream(src, ctx.report, ctx.deadline)
+    cs = chat.ChatStream(src, ctx.report, ctx.deadline)
     cs.run()
     ctx.events = cs.events
     ctx.items = cs.items()
