@@ -645,6 +645,24 @@ def test_result_success_not_boolean():
     assert "no success" in one(r, "result_success_not_boolean")["message"]
 
 
+def test_concatenated_responses_are_said():
+    evs = fc_stream()
+    r = run(sse(*evs, done=False) + sse(*evs))
+    assert r["summary"]["responses"] == 2
+    f = one(r, "concatenated_responses")
+    assert f["count"] == 2 and f["line"] > 1
+
+
+def test_a_call_id_changed_between_added_and_done_is_an_id_change():
+    # a tool_search_call whose call_id changes between added and done: no finding before
+    evs = fc_stream()
+    done = next(e for e in evs if e["type"] == "response.output_item.done")
+    done["item"] = {**done["item"], "call_id": "call_other"}
+    r = run(sse(*evs))
+    changed = [f for f in only(r, "stream_item_id_changed") if "call_id" in f["message"]]
+    assert len(changed) == 1 and changed[0]["pointer"].endswith("/item/call_id")
+
+
 def test_zz_every_code_was_found():
     """Runs last in this module: every code of the two tables came up in a case above."""
     missing = sorted(set(CODES) - FOUND)

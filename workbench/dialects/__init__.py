@@ -22,8 +22,9 @@ A dialect module provides::
     write(call) -> native                    the neutral call written back (conversion)
 
 and whatever readers its envelope needs (``read_items``, ``read_completion``,
-``read_messages``, ``read_result``…).  Its stream is rebuilt by the transcript's reader of
-that stream (``workbench.transcript.streams`` / ``.chat``), which reads into the same model.
+``read_messages``, ``read_result``…).  A dialect with a stream rebuilds it here too
+(:class:`.chat.ChatStream`: findings to the transcript's report, calls into the same model);
+the Open Responses stream's rebuilder is still :mod:`workbench.transcript.streams`.
 
 Adding a dialect (issue 24: anthropic, gemini, otel): write ``workbench/dialects/NAME.py``
 with the names above and add it to :data:`DIALECTS` below (one line); :func:`classify`,

@@ -12,7 +12,6 @@ from ..runtime.deadline import Deadline
 from ..runtime.memory import collector_paused
 from ..dialects import agents, chat, open_responses
 from ..dialects.model import named
-from . import chat as chat_mod
 from . import spec as spec_mod
 from .calls import Gates, call_entry
 from .items import envelopes, pair, portable, states
@@ -324,7 +323,7 @@ def analyse_chat_stream(ctx: Context) -> None:
     src = ctx.src
     if src.form == "json" and isinstance(src.value, list):
         split_array(src)
-    cs = chat_mod.ChatStream(src, ctx.report, ctx.deadline)
+    cs = chat.ChatStream(src, ctx.report, ctx.deadline)
     cs.run()
     ctx.events = cs.events
     ctx.items = cs.items()
@@ -401,6 +400,16 @@ def analyse_response_stream(ctx: Context) -> None:
             s.broken.append(f)
     ctx.timeline = all_slots
     ctx.responses = len(segments)
+    if len(segments) > 1:
+        starts = [next(e[2] for e in seg if e[1] == "piece") for seg in segments[1:]
+                  if any(e[1] == "piece" for e in seg)]
+        ctx.report.add("concatenated_responses",
+                       f"This recording holds {len(segments)} responses one after another (a new "
+                       "response.created after the previous one's events): each is read as a "
+                       "response of its own, its items in the timeline under its number.",
+                       Place(starts[0], "/type") if starts else None,
+                       [("response", Place(p, "/type")) for p in starts[1:20]],
+                       count=len(segments))
 
 
 def _timeline(ctx: Context, slots) -> list[dict]:

@@ -33,7 +33,7 @@ SEVERITY = {
     # reading (the refinements of transcript-rules.md)
     "bom": "info", "history_incomplete_executed": "error",  # a warning while in_progress
     "output_for_stored_call": "info", "unrecognised_shape": "warning",
-    "result_success_not_boolean": "error",
+    "result_success_not_boolean": "error", "concatenated_responses": "info",
     # agents sessions
     "action_unanswered": "error", "result_without_action": "error",
     "result_pair_mismatch": "error", "history_call_answered": "warning",
