@@ -51,14 +51,7 @@ def server():
 
 # doors that did not hold yet when this test was written (2026-12-02, their owners were fixing them):
 # drop a mark when its fix is merged (strict: a door that holds fails here until then)
-OPEN = {
-    "format jsonc": "issue 21 row 2: the JSONC regex (format/lenient.py _JSONC) backtracks "
-                    "quadratically inside re, which holds the GIL: 78 s, /api/health blocked 5 s+",
-    "format yaml": "Format's YAML is not under the work deadline: no answer 12 s past a 3 s deadline",
-    "format json5": "Format's JSON5 is not under the work deadline: no answer 12 s past a 3 s deadline",
-    "diff": "issue 21 row 5: the diff's deadline does not hold (22 s with a 3 s deadline); "
-            "health waits up to 1.4 s (orjson.dumps of whole subtrees in jsontext/equal.ctext_fast)",
-}
+OPEN: dict[str, str] = {}  # every door holds since the format (fc63d70…) and diff (aef4bfc…) fixes were merged
 CASES = [pytest.param(*c, id=c[0], marks=[pytest.mark.xfail(strict=True, reason=OPEN[c[0]])]
                       if c[0] in OPEN else []) for c in worst_cases()]
 
