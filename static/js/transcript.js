@@ -272,7 +272,7 @@ function callItemRow(c, i, r, ctx) {
     h("span", { class: `verdict-chip ${ok ? "ok" : "blocked"}` }, h("span", { "aria-hidden": "true" }, ok ? "✓ " : "✗ "), c.verdict || "?"), " ",
     h("strong", {}, c.name || "?"), " ",
     h("span", { class: "muted" }, [`call_id ${c.call_id || "?"}`, c.turn_id ? `turn_id ${c.turn_id}` : null, c.id ? `id ${c.id}` : null,
-      (c.dialect || "").replace(/_/g, " "), c.pending === true ? "pending" : c.pending === false ? "history" : null].filter(Boolean).join(" · "))));
+      (c.dialect || "").replace(/_/g, " "), c.role || (c.pending === true ? "pending" : c.pending === false ? "history" : null)].filter(Boolean).join(" · "))));
   const bar = h("div", { class: "toolbar" });
   const place = placeButton(c, ctx);
   if (place) bar.append(place);

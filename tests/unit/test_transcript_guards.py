@@ -212,3 +212,12 @@ def test_history_calls_without_status_or_id_are_replay_input_not_blocked():
     assert history["walk"] == {**hist, "id": "call_1", "status": "completed"}
     assert (pending["role"], pending["verdict"]) == ("pending", "status")
     assert r["summary"]["blocked"] == 1
+
+
+def test_a_history_call_is_never_executed_again():
+    # an Agents item still in_progress in a session's history: ok, execute before
+    hist = {"type": "function_call", "id": "fc_1", "turn_id": "turn_1", "call_id": "call_1",
+            "name": "lookup_order", "arguments": {"order_id": "A-1"}, "status": "in_progress"}
+    r = analyse(json.dumps({"id": "sess_1", "status": "idle", "items": [hist]}))
+    (c,) = r["calls"]
+    assert (c["role"], c["execute"]) == ("history", False) and "tool_result" not in c

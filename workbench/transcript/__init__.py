@@ -21,7 +21,7 @@ Response (200) — the fields of ``api.md`` first, then the extra ones this core
          "dialect": "open_responses" | "chat_completions" | "agents_api",
          "name": "get_weather", "call_id": "call_1", "turn_id": "turn_2",  # turn_id: agents only
          "verdict": "ok" | <a gate verdict of replay-rules.md>,
-         "execute": true,              # the gate's execute
+         "execute": true,              # the gate's execute (false for a history call: run)
          "rules": "open_responses" | "agents_api",   # the gate's rule table of the verdict
          "role": "pending" | "history",   # history: answered later in the text (already run;
                                        # a missing status is then "completed", see "walk")

@@ -79,4 +79,6 @@ def call_entry(call, verdict: str, **extra) -> dict:
     if walk is not call.item:
         out["walk"] = walk
     out.update({k: v for k, v in extra.items() if v is not None})
+    if out.get("role") == "history":
+        out["execute"] = False   # already run (answered in the text, or a session's history)
     return out
