@@ -1,25 +1,28 @@
-"""Extract benchmark: ``POST /api/extract`` (the real server, over HTTP) against jsonpath-ng
-``ext`` on the same generated log of function_call items.
+"""Extract benchmark on realistic, seeded data: ``extract.handle`` (the core of
+``POST /api/extract``) against bare jsonpath-rfc9535 and jsonpath-ng, ``workbench extract
+--jsonl`` against ``jq -c``, and the cost from one size to four times it.
 
-    .venv/bin/python bench/bench_extract.py            # 200,000 items
-    .venv/bin/python bench/bench_extract.py --items 20000
+    .venv/bin/python bench/bench_extract.py                 # 20 MB, 80 MB, 100,000 log lines
+    .venv/bin/python bench/bench_extract.py --size-mb 5 --big-mb 0 --lines 20000 --repeat 1
 
-For each query it times, in one run:
+The data (``random.Random(seed)``, written once to ``bench/data/``, git-ignored) is a Responses-
+API-like list of items (function calls, their outputs, messages, reasoning) with what real logs
+hold and the old benchmark did not: distinct 64-bit integer ids in every item, its nested
+metadata and its arguments (three an item, most above 2^53: each an ``unsafe_integer`` warning), decimals written as
+numbers (``1741476542.0460``), non-ASCII text (accents, CJK, Cyrillic, emoji), arguments as JSON
+strings, nested (6 levels of metadata) and wide (up to 30 members) objects.
 
-* ``api (N rows)``: one HTTP request to a server on a free port with the default response
-  limit (10,000 rows with path, pointer, value, exact text, line and column; ``count`` says
-  how many matched in all), including the client decoding the response;
-* ``api (all rows)``: the same with ``limit`` = every match (the server is started with
-  ``WORKBENCH_MAX_MATCHES`` raised so that nothing is cut);
-* ``jsonpath-ng``: ``json.loads`` of the same text + ``jsonpath_ng.ext.parse`` + ``find`` +
-  the normalized path and JSON Pointer of every match (built from the match's context chain
-  with the same helpers the API uses), i.e. what the API answers, in process.
+For each query, in one run, rotating the contenders each round (best of ``--repeat``):
 
-Each timing is the best of ``--repeat`` runs (default 2; every run is cold: nothing is cached
-between requests).
+* ``ours``: ``workbench.extract.handle`` in process: the exact parse (warnings placed), the
+  query, the first 10,000 rows with path, pointer, exact text, line and column;
+* ``jsonpath-rfc9535``: ``json.loads`` + ``jsonpath_rfc9535.find`` (its nodes, nothing more);
+* ``jsonpath-ng``: ``json.loads`` + ``jsonpath_ng.ext.parse(...).find``.
 
-The document is written to ``bench/data/`` (git-ignored) and reused.  ``main()`` returns the
-rows of the table as dicts.
+ratio = reference time / ours (above 1: we are faster); CPU seconds are given beside the wall
+time (steadier on a busy machine).  ``--jsonl``: ``workbench extract --jsonl PATH log.jsonl >
+/dev/null`` against ``jq -c FILTER log.jsonl > /dev/null`` (both commands, start-up included).
+``main()`` returns the rows of the table as dicts.
 """
 
 from __future__ import annotations
@@ -27,136 +30,215 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
+import resource
+import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import DATA, Server, print_table, process_cpu, rel, write_atomic  # noqa: E402
+from common import DATA, ROOT, print_table, rel, write_atomic  # noqa: E402
 
+# (RFC 9535 path, the same for jsonpath-ng ext, the same for jq)
 QUERIES = [
-    ("$..call_id", "$..call_id"),
-    ("$.data[?@.status=='completed']", "$.data[?(@.status=='completed')]"),
+    ("$..call_id", "$..call_id", '.. | objects | select(has("call_id")) | .call_id'),
+    ("$.data[?@.type=='function_call'].arguments", "$.data[?(@.type=='function_call')].arguments",
+     '.data[] | select(.type == "function_call") | .arguments'),
 ]
-STATUSES = ["completed", "completed", "in_progress", "incomplete"]
-NAMES = ["get_weather", "search_files", "create_subagent_call", "send_email", "read_file"]
+# the log's query is on each line's value (an item)
+LOG_QUERY = ("$..call_id", '.. | objects | select(has("call_id")) | .call_id')
+
+WORDS = ["weather", "Zürich", "東京", "données", "ключ", "naïve", "café", "🙂 emoji", "straße",
+         "résumé", "search", "files", "größe", "北京", "mañana", "token", "call", "result", "值",
+         "alpha"]
+TYPES = ["function_call", "function_call_output", "message", "reasoning"]
+TOOLS = ["get_weather", "search_files", "send_email", "read_file", "create_subagent_call"]
 
 
-def generate(items: int) -> Path:
-    """A Responses-API-like list of ``items`` function_call items (written once, reused)."""
-    DATA.mkdir(parents=True, exist_ok=True)
-    path = DATA / f"extract_{items}.json"
-    if path.exists():
-        return path
-    rows = []
-    for i in range(items):
-        rows.append({
-            "type": "function_call",
-            "id": f"fc_{i:07d}",
-            "call_id": f"call_{i:07x}",
-            "name": NAMES[i % len(NAMES)],
-            "arguments": json.dumps({"city": f"City {i % 977}", "days": i % 7 + 1},
-                                    separators=(",", ":")),
-            "status": STATUSES[i % len(STATUSES)],
-        })
-    # one item per line, as a log viewer or `jq -c` would show it
-    body = ",\n  ".join(json.dumps(r) for r in rows)
-    return write_atomic(path, f'{{"object": "list", "model": "bench", "data": [\n  {body}\n]}}\n')
+def _item(r: random.Random, i: int) -> str:
+    """One item's JSON text (decimals written as number tokens, exactly)."""
+    kind = TYPES[r.randrange(4)] if r.random() < 0.9 else "function_call"
+
+    def words(n: int) -> str:
+        return " ".join(r.choice(WORDS) for _ in range(n))
+
+    meta = {"trace": {"span": {"id": r.randrange(2**53, 2**63), "parent": {
+        "id": r.randrange(2**63), "attrs": {"k": words(2), "v": [r.randrange(2**32) for _ in range(3)],
+                                            "score": "#S"}}}},
+        "tags": [words(1) for _ in range(r.randrange(1, 6))]}
+    item = {"type": kind, "id": f"{kind[:2]}_{i:08x}", "seq": r.randrange(2**53, 2**64),
+            "created_at": "#T", "metadata": meta}
+    if kind == "function_call":
+        args = {"query": words(r.randrange(3, 12)), "limit": r.randrange(100),
+                "id": r.randrange(2**53, 2**64), "price": f"{r.randrange(10**6)}.{r.randrange(100):02d}"}
+        item.update(call_id=f"call_{r.getrandbits(64):016x}", name=r.choice(TOOLS),
+                    arguments=json.dumps(args, ensure_ascii=False), status="completed")
+    elif kind == "function_call_output":
+        item.update(call_id=f"call_{r.getrandbits(64):016x}", output=words(r.randrange(5, 40)))
+    elif kind == "message":
+        item.update(role=r.choice(["user", "assistant"]), content=[
+            {"type": "output_text", "text": words(r.randrange(5, 60)), "annotations": [], "logprob": "#L"}])
+    else:
+        item.update(summary=[{"type": "summary_text", "text": words(r.randrange(5, 30))}],
+                    wide={f"k{j}": r.randrange(2**40) for j in range(r.randrange(5, 30))})
+    text = json.dumps(item, ensure_ascii=False)
+    # decimals as number tokens, with the digits a log writes (trailing zeros kept)
+    return (text.replace('"#T"', f"{r.randrange(1_700_000_000, 1_800_000_000)}.{r.randrange(10_000):04d}")
+            .replace('"#S"', f"{r.random():.6f}").replace('"#L"', f"-{r.random():.8f}"))
 
 
-def api_time(server: Server, text: str, path: str, limit: int | None, cpu: bool = True):
-    """(wall seconds, CPU seconds of server + client, count, returned, response bytes)."""
-    body = {"document": text, "path": path}
-    if limit is not None:
-        body["limit"] = limit
-    payload = json.dumps(body).encode("utf-8")
-    server_cpu = process_cpu(server.pid) if cpu else 0.0
-    client_cpu = time.process_time()
-    t0 = time.perf_counter()
-    _, status, data = server.post("/api/extract", payload)
-    result = json.loads(data)
-    elapsed = time.perf_counter() - t0
-    used = time.process_time() - client_cpu
-    if cpu:
-        time.sleep(0.05)  # let the server finish its after-request work before reading its CPU
-        used += process_cpu(server.pid) - server_cpu
-    if status != 200:
-        raise RuntimeError(f"API answered {status}: {data[:300]!r}")
-    if limit is not None and result["returned"] != min(limit, result["count"]):
-        raise RuntimeError("the server cut the rows")
-    if not all(m["path"] and m["pointer"] for m in result["matches"]):
-        raise RuntimeError("a row without path or pointer")
-    return elapsed, used, result["count"], result["returned"], len(data)
+def generate(size_mb: float, seed: int = 1) -> Path:
+    """The list of items, about ``size_mb`` MB, one item a line (written once, reused)."""
+    path = DATA / f"extract_{size_mb:g}mb_s{seed}.json"
+    if not path.exists():
+        r = random.Random(seed)
+        parts, size = [], 0
+        while size < size_mb * 1e6:
+            parts.append(_item(r, len(parts)))
+            size += len(parts[-1].encode("utf-8")) + 4
+        write_atomic(path, '{"object": "list", "data": [\n  ' + ",\n  ".join(parts) + "\n]}\n")
+    return path
 
 
-def ng_time(text: str, path: str):
-    """jsonpath-ng ext as its users run it, plus what the API gives for every row: the
-    normalized path and the JSON Pointer of each match."""
+def generate_log(lines: int, seed: int = 2) -> Path:
+    """A JSON Lines log of ``lines`` items (written once, reused)."""
+    path = DATA / f"extract_{lines}lines_s{seed}.jsonl"
+    if not path.exists():
+        r = random.Random(seed)
+        write_atomic(path, "".join(_item(r, i) + "\n" for i in range(lines)))
+    return path
+
+
+# ----------------------------------------------------------------------------- the contenders
+
+def ours(text: str, query: str) -> int:
+    from workbench.extract import handle
+    from workbench.limits import DEFAULT_LIMITS
+    # no work deadline (the command line's default): the time is what is measured
+    return handle({"document": text, "path": query}, DEFAULT_LIMITS.with_(work_timeout=0))["count"]
+
+
+def rfc9535_bare(text: str, query: str) -> int:
+    import jsonpath_rfc9535
+    return len(jsonpath_rfc9535.find(query, json.loads(text)))
+
+
+def ng_bare(text: str, query: str) -> int:
     from jsonpath_ng.ext import parse as ng_parse
+    return len(ng_parse(query).find(json.loads(text)))
 
-    from workbench.extract.ng import ng_parts
-    from workbench.jsontext import normalized_path, pointer_of
 
-    cpu0 = time.process_time()
+def timed(fn, *args) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds of this process, result)."""
+    cpu, t0 = time.process_time(), time.perf_counter()
+    result = fn(*args)
+    return time.perf_counter() - t0, time.process_time() - cpu, result
+
+
+def timed_command(argv: list[str]) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds of the child, exit status) of a command, output discarded."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    doc = json.loads(text)
-    found = ng_parse(path).find(doc)
-    rows = []
-    for m in found:
-        parts = ng_parts(m, doc)
-        rows.append((normalized_path(parts), pointer_of(parts)))
-    elapsed = time.perf_counter() - t0
-    return elapsed, time.process_time() - cpu0, len(rows)
+    code = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}).returncode
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), code
 
+
+def rounds(contenders: dict, repeat: int) -> dict:
+    """Each contender ``repeat`` times, their order rotated each round: name → best
+    (wall, cpu, result) by wall time."""
+    names = list(contenders)
+    got: dict = {n: [] for n in names}
+    for k in range(max(1, repeat)):
+        for name in names[k % len(names):] + names[:k % len(names)]:
+            got[name].append(contenders[name]())
+    return {n: min(runs, key=lambda r: r[0]) for n, runs in got.items()}
+
+
+def _ratio(ref: float, ours_: float) -> float:
+    return round(ref / ours_, 2) if ours_ else float("inf")
+
+
+# ----------------------------------------------------------------------------- the run
 
 def main(argv: list[str] | None = None) -> list[dict]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--items", type=int, default=200_000, help="function_call items (default 200000)")
-    ap.add_argument("--repeat", type=int, default=2, help="runs per timing, best kept (default 2)")
+    ap.add_argument("--size-mb", type=float, default=20, help="the document's size (default 20)")
+    ap.add_argument("--big-mb", type=float, default=80,
+                    help="the larger document, for the cost step (default 80; 0 skips it)")
+    ap.add_argument("--lines", type=int, default=100_000, help="lines of the log for --jsonl "
+                    "(default 100000; 0 skips it)")
+    ap.add_argument("--seed", type=int, default=1, help="the data's seed (default 1)")
+    ap.add_argument("--repeat", type=int, default=2, help="rounds, best kept (default 2)")
     args = ap.parse_args(argv)
-
-    file = generate(args.items)
-    text = file.read_text(encoding="utf-8")
-    print(f"document: {rel(file)} · {len(text.encode()) / 1e6:.1f} MB · {args.items:,} items")
     rows: list[dict] = []
-    # WORKBENCH_MAX_MATCHES raised so that "all rows" cuts nothing
-    with Server(env={"WORKBENCH_MAX_MATCHES": str(10 * args.items + 10)}) as server:
-        api_time(server, '{"warm": [1]}', "$.warm", None, cpu=False)  # import engines, warm up
-        runs = max(1, args.repeat)
-        for rfc_path, ng_path in QUERIES:
-            default = [api_time(server, text, rfc_path, 10_000) for _ in range(runs)]
-            every = [api_time(server, text, rfc_path, 10 * args.items) for _ in range(runs)]
-            ng = [ng_time(text, ng_path) for _ in range(runs)]
-            count, count_all, count_ng = default[0][2], every[0][2], ng[0][2]
-            if not (count == count_all == count_ng):
-                raise RuntimeError(f"match counts differ: api {count}, jsonpath-ng {count_ng}")
-            best = lambda runs_, i: min(r[i] for r in runs_)  # noqa: E731
-            rows.append({"query": rfc_path, "matches": count,
-                         "api_default_s": round(best(default, 0), 3),
-                         "api_default_cpu_s": round(best(default, 1), 3),
-                         "api_default_rows": default[0][3],
-                         "api_all_s": round(best(every, 0), 3), "api_all_cpu_s": round(best(every, 1), 3),
-                         "api_all_rows": every[0][3], "api_all_mb": round(every[0][4] / 1e6, 1),
-                         "jsonpath_ng_s": round(best(ng, 0), 3), "jsonpath_ng_cpu_s": round(best(ng, 1), 3)})
-            r = rows[-1]
-            r["ratio_default"] = round(r["jsonpath_ng_s"] / r["api_default_s"], 2)
-            r["ratio_all"] = round(r["jsonpath_ng_s"] / r["api_all_s"], 2)
-            r["ratio_default_cpu"] = round(r["jsonpath_ng_cpu_s"] / max(r["api_default_cpu_s"], 0.01), 2)
-            r["ratio_all_cpu"] = round(r["jsonpath_ng_cpu_s"] / max(r["api_all_cpu_s"], 0.01), 2)
 
-    head = ("query", "matches", "api 10k rows", "api all rows", "jsonpath-ng ext",
-            "× 10k rows", "× all rows", "CPU: api 10k / all / ng", "× CPU 10k / all")
-    print_table(head, [(r["query"], f"{r['matches']:,}", f"{r['api_default_s']:.2f} s",
-                        f"{r['api_all_s']:.2f} s ({r['api_all_mb']:.0f} MB)", f"{r['jsonpath_ng_s']:.2f} s",
-                        f"{r['ratio_default']:.1f}×", f"{r['ratio_all']:.1f}×",
-                        f"{r['api_default_cpu_s']:.2f} / {r['api_all_cpu_s']:.2f} / "
-                        f"{r['jsonpath_ng_cpu_s']:.2f} s",
-                        f"{r['ratio_default_cpu']:.1f}× / {r['ratio_all_cpu']:.1f}×") for r in rows])
-    print("× = jsonpath-ng time / API time, wall clock (higher is better; the target is ≥ 2× with paths).")
-    print("CPU = seconds of CPU used by server + client for the request, and by jsonpath-ng: steadier")
-    print("than wall time on a busy machine. Best of --repeat runs; every run is cold (nothing cached).")
-    print("'all rows' answers carry every match twice (value and its exact text): decoding them is part")
-    print("of the time (the client's json.loads of a 47 MB answer alone is ~0.5 s).")
+    file = generate(args.size_mb, args.seed)
+    text = file.read_text(encoding="utf-8")
+    print(f"document: {rel(file)} · {len(text.encode()) / 1e6:.1f} MB · {text.count(chr(10)) - 1:,} items")
+    ours(text[:2000].rsplit(",\n", 1)[0] + "]}", "$..x")  # import the engines
+    for rfc, ng, _ in QUERIES:
+        best = rounds({"ours": lambda: timed(ours, text, rfc),
+                       "rfc9535": lambda: timed(rfc9535_bare, text, rfc),
+                       "ng": lambda: timed(ng_bare, text, ng)}, args.repeat)
+        counts = {n: r[2] for n, r in best.items()}
+        if len(set(counts.values())) != 1:
+            raise RuntimeError(f"match counts differ: {counts}")
+        o = best["ours"]
+        rows.append({"query": rfc, "size_mb": round(len(text.encode()) / 1e6, 1), "matches": o[2],
+                     "ours_s": round(o[0], 3), "ours_cpu_s": round(o[1], 3),
+                     "rfc9535_s": round(best["rfc9535"][0], 3), "rfc9535_cpu_s": round(best["rfc9535"][1], 3),
+                     "jsonpath_ng_s": round(best["ng"][0], 3), "jsonpath_ng_cpu_s": round(best["ng"][1], 3)})
+        r = rows[-1]
+        r["ratio_rfc9535"] = _ratio(r["rfc9535_s"], r["ours_s"])
+        r["ratio_ng"] = _ratio(r["jsonpath_ng_s"], r["ours_s"])
+        r["ratio_rfc9535_cpu"] = _ratio(r["rfc9535_cpu_s"], r["ours_cpu_s"])
+        r["ratio_ng_cpu"] = _ratio(r["jsonpath_ng_cpu_s"], r["ours_cpu_s"])
+    print_table(("query", "matches", "ours", "jsonpath-rfc9535", "jsonpath-ng", "× rfc9535", "× ng",
+                 "CPU: ours / rfc9535 / ng", "× CPU rfc9535 / ng"),
+                [(r["query"], f"{r['matches']:,}", f"{r['ours_s']:.2f} s", f"{r['rfc9535_s']:.2f} s",
+                  f"{r['jsonpath_ng_s']:.2f} s", f"{r['ratio_rfc9535']:.2f}×", f"{r['ratio_ng']:.2f}×",
+                  f"{r['ours_cpu_s']:.2f} / {r['rfc9535_cpu_s']:.2f} / {r['jsonpath_ng_cpu_s']:.2f} s",
+                  f"{r['ratio_rfc9535_cpu']:.2f}× / {r['ratio_ng_cpu']:.2f}×") for r in rows])
+    print("× = reference time / ours (above 1: ours is faster; wanted: ≥ 1.0× rfc9535, ≥ 2× jsonpath-ng).")
+
+    if args.big_mb:
+        big = generate(args.big_mb, args.seed).read_text(encoding="utf-8")
+        for rfc, _, _ in QUERIES:
+            small_s = next(r["ours_s"] for r in rows if r["query"] == rfc and "step" not in r)
+            wall, cpu, count = rounds({"ours": lambda: timed(ours, big, rfc)}, 1)["ours"]
+            rows.append({"query": rfc, "step": f"{args.size_mb:g} → {args.big_mb:g} MB",
+                         "ours_s": round(small_s, 3), "big_s": round(wall, 3), "big_cpu_s": round(cpu, 3),
+                         "factor": round(wall / small_s, 2), "wanted": round(args.big_mb / args.size_mb * 1.125, 2)})
+        del big
+        print_table(("query", "step", "small", "big", "× time (wanted ≤ 4.5×)"),
+                    [(r["query"], r["step"], f"{r['ours_s']:.2f} s", f"{r['big_s']:.2f} s", f"{r['factor']:.2f}×")
+                     for r in rows if "step" in r])
+
+    if args.lines:
+        log = generate_log(args.lines)
+        jq = shutil.which("jq")
+        path, jq_filter = LOG_QUERY
+        contenders = {"ours": lambda: timed_command([sys.executable, "-m", "workbench", "extract", "--jsonl",
+                                                     path, str(log)])}
+        if jq:
+            contenders["jq"] = lambda: timed_command([jq, "-c", jq_filter, str(log)])
+        best = rounds(contenders, args.repeat)
+        o = best["ours"]
+        row = {"query": f"--jsonl {path}", "lines": args.lines, "log_mb": round(log.stat().st_size / 1e6, 1),
+               "ours_s": round(o[0], 3), "ours_cpu_s": round(o[1], 3), "jq_s": None, "ratio_jq": None}
+        if jq:
+            row.update(jq_s=round(best["jq"][0], 3), jq_cpu_s=round(best["jq"][1], 3),
+                       ratio_jq=_ratio(best["jq"][0], o[0]))
+        rows.append(row)
+        print(f"workbench extract --jsonl '{path}' ({args.lines:,} lines, {row['log_mb']} MB): "
+              f"{row['ours_s']:.2f} s (CPU {row['ours_cpu_s']:.2f} s)"
+              + (f"; jq -c: {row['jq_s']:.2f} s (CPU {row['jq_cpu_s']:.2f} s); ratio {row['ratio_jq']:.2f}×"
+                 " (wanted ≥ 1.0×)" if jq else "; jq is not installed (apt-get install jq)"))
     print("Load average (1, 5, 15 min): " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     return rows
 
