@@ -194,3 +194,52 @@ def test_strings_after_the_last_surrogate_are_walked_safely():
     text = '{"a": "\\ud800", "b": "q", "b": 1}'
     got = [(w["code"], w["pointer"], w["offset"]) for w in parse(text).warnings]
     assert got == [("lone_surrogate", "/a", 6), ("duplicate_key", "", 26)]
+
+
+# --------------------------------------------------------------------------- gate/rules.py, engine.py
+
+import json  # noqa: E402
+
+from workbench.gate import AGENTS_RULES, RULES, gate  # noqa: E402
+from workbench.gate.cases_agents import EXAMPLE_ACTION, LOOKUP_ORDER, PASSING_ACTION  # noqa: E402
+
+OPEN_CHECKS = ["format"] * 6 + ["schema"] * 2 + ["diff", None]
+AGENTS_CHECKS = ["format"] * 4 + ["schema"] * 2 + ["diff", None]
+
+
+@pytest.mark.parametrize("rules, codes, checks, full", [
+    (RULES, ["namespaced", "not_function_call", "status", "missing_fields", "arguments_type",
+             "arguments_parse", "unknown_tool", "arguments_schema", "replay_mismatch", "ok"],
+     OPEN_CHECKS, True),
+    (AGENTS_RULES, ["namespaced", "not_function_call", "missing_fields", "arguments_type",
+                    "unknown_tool", "arguments_schema", "replay_mismatch", "ok"],
+     AGENTS_CHECKS, False),
+])
+def test_the_rule_tables_in_their_order_and_steps(rules, codes, checks, full):
+    assert [r["code"] for r in rules] == codes
+    assert [r["number"] for r in rules] == list(range(1, len(codes) + 1))
+    assert [r["check"] for r in rules] == checks
+    for r in rules:
+        assert set(r) == {"number", "code", "check", "text", "plain"} | ({"full"} if full else set())
+        assert len(r["text"]) > 20 and len(r["plain"]) > 20
+        assert not full or (len(r["full"]) > 20 and r["full"] != r["plain"])
+
+
+@pytest.mark.parametrize("item, schema, rule", [
+    (PASSING_ACTION, LOOKUP_ORDER, {"number": 8, "code": "ok", "check": None,
+                                    "text": "Every check passed: run the tool, then send a "
+                                            "tool_result with the same pair."}),
+    (EXAMPLE_ACTION, LOOKUP_ORDER, {"number": 6, "code": "arguments_schema", "check": "schema",
+                                    "text": "The host validates the arguments again with the "
+                                            "tool's parameters schema (door 2)."}),
+    ({"type": "function_call", "id": "fc_1", "call_id": "c", "name": "n", "arguments": "{}",
+      "status": "in_progress"}, None,
+     {"number": 3, "code": "status", "check": "format", "text": "status must be exactly completed."}),
+    ({"type": "function_call", "id": "fc_1", "call_id": "c", "name": "n", "arguments": "{}",
+      "status": "completed"}, None,
+     {"number": 10, "code": "ok", "check": None,
+      "text": "Everything above passed: run the tool, then answer with the same call_id."}),
+])
+def test_the_answer_names_its_rule_exactly(item, schema, rule):
+    r = gate(json.dumps(item), None if schema is None else json.dumps(schema))
+    assert r["rule"] == rule
