@@ -280,7 +280,7 @@ def test_a_reversed_pair_is_two_lone_halves_in_one_string():
 @pytest.mark.parametrize("char, written", [
     ("\x00", "\\u0000"), ("\x0b", "\\u000b"), ("\x0e", "\\u000e"), ("\x1a", "\\u001a"),
     ("\x1f", "\\u001f"), ("\b", "\\b"), ("\t", "\\t"), ("\n", "\\n"), ("\f", "\\f"),
-    ("\r", "\\r"), ("'", "\\'"), ("\\", "\\\\"), ("\x7f", "\x7f"), (" ", " "), ("é", "é"),
+    ("\r", "\\r"), ("'", "\\'"), ("\\", "\\\\"), ("\x7f", "\x7f"), (" ", " "), ("é", "é"), ("X", "X"),
 ])
 def test_normalized_path_escapes_as_rfc_9535_writes_them(char, written):
     assert normalized_path(["a" + char + "b", 0]) == f"$['a{written}b'][0]"
