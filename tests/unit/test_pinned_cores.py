@@ -246,6 +246,7 @@ def test_the_answer_names_its_rule_exactly(item, schema, rule):
 
 
 from workbench.gate import Gate, gate_value  # noqa: E402
+from test_pinned_rules import diff_step  # noqa: E402
 from workbench.limits import Limits  # noqa: E402
 
 FC = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
@@ -268,7 +269,7 @@ def test_from_values_keeps_its_limits_and_its_original():
 def test_an_original_that_is_not_an_item_blocks_as_the_whole_item(original):
     r = gate(json.dumps(FC), None, original)
     assert r["verdict"] == "replay_mismatch"
-    first = next(s for s in r["steps"] if s["check"] == "diff")["differences"][0]
+    first = diff_step(r)["differences"][0]
     assert (first["field"], first["pointer"], first["blocking"]) == ("", "", True)
     assert first["note"].startswith("the original is ") and first["note"].endswith(", not an item")
     r = gate(json.dumps(PASSING_ACTION), None, original)
@@ -278,7 +279,7 @@ def test_an_original_that_is_not_an_item_blocks_as_the_whole_item(original):
 
 def test_a_pin_missing_from_the_original_is_named():
     r = gate(json.dumps(FC), None, json.dumps({k: v for k, v in FC.items() if k != "call_id"}))
-    assert next(s for s in r["steps"] if s["check"] == "diff")["blocking"] == ["call_id"]
+    assert diff_step(r)["blocking"] == ["call_id"]
 
 
 def test_turn_id_pins_only_the_agents_dialect():
@@ -302,4 +303,4 @@ def test_report_and_run_read_an_item_in_its_own_dialect_by_default():
 def test_an_original_whose_arguments_do_not_parse_is_another_call():
     r = gate(json.dumps(FC), None, json.dumps(dict(FC, arguments='{"city": "Lyon"')))
     assert r["verdict"] == "replay_mismatch"
-    assert next(s for s in r["steps"] if s["check"] == "diff")["blocking"] == ["arguments"]
+    assert diff_step(r)["blocking"] == ["arguments"]
