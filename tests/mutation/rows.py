@@ -225,4 +225,17 @@ ROWS: list[dict] = [
      "old": 'if success is True and "output" in res',
      "new": 'if "output" in res',
      "tests": [PINNED + "::test_a_string_output_or_a_failure_is_not_flagged"]},
+    # -- import-time code (mutmut cannot switch these on: see equivalent.IMPORT_TIME) ----------
+    {"id": "rules-numbered-from-2",
+     "what": "gate rules: the rule tables numbered from 2",
+     "file": "workbench/gate/rules.py",
+     "old": "in enumerate(entries, 1):",
+     "new": "in enumerate(entries, 2):",
+     "tests": ["tests/unit/test_pinned_cores.py::test_the_rule_tables_in_their_order_and_steps"]},
+    {"id": "rules-step-lost",
+     "what": "gate rules: a rule's step (check) not written",
+     "file": "workbench/gate/rules.py",
+     "old": '"check": step_of.get(number),',
+     "new": '"check": None,',
+     "tests": ["tests/unit/test_pinned_cores.py::test_the_rule_tables_in_their_order_and_steps"]},
 ]

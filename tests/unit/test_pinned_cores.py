@@ -194,3 +194,113 @@ def test_strings_after_the_last_surrogate_are_walked_safely():
     text = '{"a": "\\ud800", "b": "q", "b": 1}'
     got = [(w["code"], w["pointer"], w["offset"]) for w in parse(text).warnings]
     assert got == [("lone_surrogate", "/a", 6), ("duplicate_key", "", 26)]
+
+
+# --------------------------------------------------------------------------- gate/rules.py, engine.py
+
+import json  # noqa: E402
+
+from workbench.gate import AGENTS_RULES, RULES, gate  # noqa: E402
+from workbench.gate.cases_agents import EXAMPLE_ACTION, LOOKUP_ORDER, PASSING_ACTION  # noqa: E402
+
+OPEN_CHECKS = ["format"] * 6 + ["schema"] * 2 + ["diff", None]
+AGENTS_CHECKS = ["format"] * 4 + ["schema"] * 2 + ["diff", None]
+
+
+@pytest.mark.parametrize("rules, codes, checks, full", [
+    (RULES, ["namespaced", "not_function_call", "status", "missing_fields", "arguments_type",
+             "arguments_parse", "unknown_tool", "arguments_schema", "replay_mismatch", "ok"],
+     OPEN_CHECKS, True),
+    (AGENTS_RULES, ["namespaced", "not_function_call", "missing_fields", "arguments_type",
+                    "unknown_tool", "arguments_schema", "replay_mismatch", "ok"],
+     AGENTS_CHECKS, False),
+])
+def test_the_rule_tables_in_their_order_and_steps(rules, codes, checks, full):
+    assert [r["code"] for r in rules] == codes
+    assert [r["number"] for r in rules] == list(range(1, len(codes) + 1))
+    assert [r["check"] for r in rules] == checks
+    for r in rules:
+        assert set(r) == {"number", "code", "check", "text", "plain"} | ({"full"} if full else set())
+        assert len(r["text"]) > 20 and len(r["plain"]) > 20
+        assert not full or (len(r["full"]) > 20 and r["full"] != r["plain"])
+
+
+@pytest.mark.parametrize("item, schema, rule", [
+    (PASSING_ACTION, LOOKUP_ORDER, {"number": 8, "code": "ok", "check": None,
+                                    "text": "Every check passed: run the tool, then send a "
+                                            "tool_result with the same pair."}),
+    (EXAMPLE_ACTION, LOOKUP_ORDER, {"number": 6, "code": "arguments_schema", "check": "schema",
+                                    "text": "The host validates the arguments again with the "
+                                            "tool's parameters schema (door 2)."}),
+    ({"type": "function_call", "id": "fc_1", "call_id": "c", "name": "n", "arguments": "{}",
+      "status": "in_progress"}, None,
+     {"number": 3, "code": "status", "check": "format", "text": "status must be exactly completed."}),
+    ({"type": "function_call", "id": "fc_1", "call_id": "c", "name": "n", "arguments": "{}",
+      "status": "completed"}, None,
+     {"number": 10, "code": "ok", "check": None,
+      "text": "Everything above passed: run the tool, then answer with the same call_id."}),
+])
+def test_the_answer_names_its_rule_exactly(item, schema, rule):
+    r = gate(json.dumps(item), None if schema is None else json.dumps(schema))
+    assert r["rule"] == rule
+
+
+from workbench.gate import Gate, gate_value  # noqa: E402
+from test_pinned_rules import diff_step  # noqa: E402
+from workbench.limits import Limits  # noqa: E402
+
+FC = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
+      "arguments": '{"city":"Lyon"}', "status": "completed"}
+
+
+def test_from_values_keeps_its_limits_and_its_original():
+    deep = dict(FC, arguments=json.dumps({"a": {"b": {"c": 1}}}))
+    assert Gate.from_values(None, limits=Limits(max_depth=2)).verdict(deep) == "arguments_parse"
+    assert Gate.from_values(None).verdict(deep) == "ok"
+    assert Gate.from_values(None, None).verdict(FC) == "ok"          # None: no original
+    assert Gate.from_values(None, FC).verdict(FC) == "ok"            # the same call
+    assert Gate.from_values(None, dict(FC, call_id="call_2")).verdict(FC) == "replay_mismatch"
+    g = Gate.from_values(None)
+    assert g.with_original(FC).verdict(FC) == "ok"
+    assert g.with_original(dict(FC, name="other")).verdict(FC) == "replay_mismatch"
+
+
+@pytest.mark.parametrize("original", ["5", '"arguments"', "null", "[1, 2, 3]"])
+def test_an_original_that_is_not_an_item_blocks_as_the_whole_item(original):
+    r = gate(json.dumps(FC), None, original)
+    assert r["verdict"] == "replay_mismatch"
+    first = diff_step(r)["differences"][0]
+    assert (first["field"], first["pointer"], first["blocking"]) == ("", "", True)
+    assert first["note"].startswith("the original is ") and first["note"].endswith(", not an item")
+    r = gate(json.dumps(PASSING_ACTION), None, original)
+    assert r["verdict"] == "replay_mismatch"
+    assert "(the whole item)" in r["tool_result"]["error"]
+
+
+def test_a_pin_missing_from_the_original_is_named():
+    r = gate(json.dumps(FC), None, json.dumps({k: v for k, v in FC.items() if k != "call_id"}))
+    assert diff_step(r)["blocking"] == ["call_id"]
+
+
+def test_turn_id_pins_only_the_agents_dialect():
+    item = dict(FC, turn_id="turn_1")
+    other = dict(item, turn_id="turn_2")
+    assert gate_value(item, None, other, dialect="open_responses")["verdict"] == "ok"
+    r = gate_value(dict(PASSING_ACTION), None, dict(PASSING_ACTION, turn_id="turn_9"))
+    assert r["verdict"] == "replay_mismatch"
+
+
+def test_report_and_run_read_an_item_in_its_own_dialect_by_default():
+    assert Gate().report(FC)["dialect"] == "open_responses"
+    assert Gate().report(PASSING_ACTION)["dialect"] == "agents_api"
+    assert Gate().run(json.dumps(FC))["verdict"] == "ok"
+    assert Gate().run(json.dumps(PASSING_ACTION))["dialect"] == "agents_api"
+    response = {"object": "response", "status": "completed", "output": [FC]}
+    assert Gate().run(json.dumps(response))["envelope"] is not None
+    assert Gate().run(json.dumps(response), envelope=False).get("envelope") is None
+
+
+def test_an_original_whose_arguments_do_not_parse_is_another_call():
+    r = gate(json.dumps(FC), None, json.dumps(dict(FC, arguments='{"city": "Lyon"')))
+    assert r["verdict"] == "replay_mismatch"
+    assert diff_step(r)["blocking"] == ["arguments"]

@@ -37,6 +37,11 @@ def only(r: dict, code: str) -> list[dict]:
     return [f for f in r["findings"] if f["code"] == code]
 
 
+def diff_step(r: dict) -> dict:
+    """The gate answer's rule-9 step."""
+    return next(s for s in r["steps"] if s["check"] == "diff")
+
+
 def sse(events, done=True) -> str:
     out = []
     for ev in events:
@@ -280,7 +285,7 @@ def test_a_reversed_pair_is_two_lone_halves_in_one_string():
 @pytest.mark.parametrize("char, written", [
     ("\x00", "\\u0000"), ("\x0b", "\\u000b"), ("\x0e", "\\u000e"), ("\x1a", "\\u001a"),
     ("\x1f", "\\u001f"), ("\b", "\\b"), ("\t", "\\t"), ("\n", "\\n"), ("\f", "\\f"),
-    ("\r", "\\r"), ("'", "\\'"), ("\\", "\\\\"), ("\x7f", "\x7f"), (" ", " "), ("é", "é"),
+    ("\r", "\\r"), ("'", "\\'"), ("\\", "\\\\"), ("\x7f", "\x7f"), (" ", " "), ("é", "é"), ("X", "X"),
 ])
 def test_normalized_path_escapes_as_rfc_9535_writes_them(char, written):
     assert normalized_path(["a" + char + "b", 0]) == f"$['a{written}b'][0]"
@@ -455,8 +460,7 @@ def test_rule_9_compares_the_pins_case_sensitively(field, value):
     original = dict(ITEM, **{field: value})
     r = gate(json.dumps(ITEM), None, json.dumps(original))
     assert r["verdict"] == "replay_mismatch" and r["execute"] is False
-    diff_step = next(s for s in r["steps"] if s["check"] == "diff")
-    assert diff_step["blocking"] == [field]
+    assert diff_step(r)["blocking"] == [field]
     assert gate(json.dumps(ITEM), None, json.dumps(ITEM))["verdict"] == "ok"
 
 
@@ -464,7 +468,7 @@ def test_rule_9_compares_the_pins_case_sensitively(field, value):
 def test_the_agents_pair_is_compared_case_sensitively(field, value):
     r = gate(json.dumps(PASSING_ACTION), TOOL, json.dumps(dict(PASSING_ACTION, **{field: value})))
     assert r["verdict"] == "replay_mismatch" and r["report"]["execute"] is False
-    assert next(s for s in r["steps"] if s["check"] == "diff")["blocking"] == [field]
+    assert diff_step(r)["blocking"] == [field]
 
 
 def test_duplicate_call_ids_differing_in_case_are_two_calls():
