@@ -79,6 +79,41 @@ def generate(size_mb: float, quiet: bool = False) -> Path:
     return write_atomic(path, '{"object": "list", "model": "bench", "data": [\n  ' + ",\n  ".join(lines) + "\n]}\n")
 
 
+WORDS = ["order", "Zürich", "naïve", "café", "東京", "данные", "emoji 😀", "tool_call", "résumé",
+         "ñandú", "İstanbul", "ß", "∑", "value", "status", "completed", "in_progress", "報告"]
+
+
+def generate_realistic(size_mb: float, seed: int = 20261201) -> Path:
+    """Seeded realistic data (issue 25): records with many distinct 64-bit ids (integers above
+    2^53, each different), exact decimals (``12.10``, ``0.1000000000000000055``), long
+    non-ASCII strings, and shapes both deep (8 nested levels) and wide (arrays of 40 numbers)."""
+    DATA.mkdir(parents=True, exist_ok=True)
+    path = DATA / f"format_real_{size_mb:g}mb_{seed}.json"
+    if path.exists():
+        return path
+    rng = random.Random(seed)
+    target = int(size_mb * 1_000_000)
+    parts, size, n = [], 0, 0
+    while size < target:
+        words = " ".join(rng.choice(WORDS) for _ in range(rng.randrange(5, 60)))
+        deep = f'"{rng.choice(WORDS)}"'
+        for level in range(8):
+            deep = f'{{"level": {level}, "k{rng.randrange(100)}": {rng.randrange(10**6)}.{rng.randrange(100):02d}, "next": {deep}}}'
+        wide = ", ".join(str(rng.randrange(-10**9, 10**9)) if rng.random() < 0.5 else
+                         f"{rng.random() * 10 ** rng.randrange(-3, 6):.{rng.randrange(1, 8)}f}"
+                         for _ in range(40))
+        rec = (f'{{"id": {rng.randrange(2**53, 2**64)}, "user_id": {rng.randrange(2**60, 2**63)}, '
+               f'"seq": {n}, "price": {rng.randrange(10**5)}.{rng.randrange(100):02d}, '
+               f'"rate": 0.{rng.randrange(10**18, 10**19)}, "created": "2026-12-01T{n % 24:02d}:00:00Z", '
+               f'"ok": {"true" if rng.random() < 0.5 else "false"}, "none": null, '
+               f'"name": {json.dumps(words, ensure_ascii=rng.random() < 0.2)}, "wide": [{wide}], '
+               f'"deep": {deep}}}')
+        parts.append(rec)
+        size += len(rec.encode("utf-8")) + 4
+        n += 1
+    return write_atomic(path, '{"object": "list", "data": [\n  ' + ",\n  ".join(parts) + "\n]}\n")
+
+
 # ----------------------------------------------------------------------------- exactness
 
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?')
@@ -220,13 +255,23 @@ def main(argv: list[str] | None = None) -> list[dict]:
     ap = arguments(__doc__)
     ap.add_argument("--quiet-numbers", action="store_true",
                     help="no integers beyond 2^53 in the log (so the formatter has no warning to locate)")
+    ap.add_argument("--data", choices=("realistic", "fixtures"), default="realistic",
+                    help="realistic: seeded records with distinct 64-bit ids, decimals, non-ASCII, deep "
+                         "and wide shapes (default); fixtures: the shared Open Responses items")
+    ap.add_argument("--seed", type=int, default=20261201, help="seed of the realistic data")
     args = ap.parse_args(argv)
 
-    file = generate(args.size_mb, quiet=args.quiet_numbers)
-    text, size, entries = read_log(file)
-    print(f"document: {rel(file)} · {size / 1e6:.1f} MB · {entries:,} items "
-          f"({fixtures_label()}"
-          f"{'; no integer beyond 2^53' if args.quiet_numbers else '; every 400th entry has an integer beyond 2^53'})")
+    if args.data == "realistic" and not args.quiet_numbers:
+        file = generate_realistic(args.size_mb, args.seed)
+        text, size, entries = read_log(file)
+        print(f"document: {rel(file)} · {size / 1e6:.1f} MB · {entries:,} records (seeded {args.seed}: "
+              "two distinct 64-bit ids each, decimals, non-ASCII, 8 levels deep, 40 wide)")
+    else:
+        file = generate(args.size_mb, quiet=args.quiet_numbers)
+        text, size, entries = read_log(file)
+        print(f"document: {rel(file)} · {size / 1e6:.1f} MB · {entries:,} items "
+              f"({fixtures_label()}"
+              f"{'; no integer beyond 2^53' if args.quiet_numbers else '; every 400th entry has an integer beyond 2^53'})")
     results: list[tuple[str, float, str, float | None]] = []
     gc.collect()
     t, out = best(lambda: time_format_text(text), args.repeat)

@@ -14,6 +14,9 @@ Generated once into ``bench/data/`` (seeded):
   ``response.completed`` and ``data: [DONE]``; reference: a plain SSE split (blank-line blocks,
   ``data:`` lines) with ``json.loads`` of each data line.
 
+Memory: the peak RSS the core adds for each text, in a child process (``peak ×``: over the
+text's size; issue 21 aims at 10×).
+
 Timed: the real server over HTTP on loopback (request sent, answer read and decoded: every
 call gated and placed, every finding, every event checked against the spec's schemas) and the
 core in-process (``analyse``), best of ``--repeat``.  Aim: at most 3× the reference.
@@ -126,6 +129,32 @@ def core(text: str):
     return time.perf_counter() - t0, r["summary"]
 
 
+MEMORY_CHILD = r"""
+import json, sys
+from workbench.transcript import analyse
+from workbench.runtime.memory import peak_bytes as peak, reset_peak as reset
+analyse('{"output": []}')                 # the interpreter, imports and compiled validators
+text = open(sys.argv[1], encoding="utf-8").read()
+tools = sys.argv[2]
+reset()
+base = peak()
+analyse(text, tools)
+print(peak() - base)
+"""
+
+
+def memory(path: Path) -> int:
+    """Peak RSS the core adds for one text (bytes), in a child process of its own: measured
+    past the text itself, the imports and the compiled validators (Linux's VmHWM, reset before)."""
+    import os
+    import subprocess
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", MEMORY_CHILD, str(path), json.dumps(TOOLS)],
+                          capture_output=True, text=True, check=True, cwd=root,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+    return int(done.stdout.strip().splitlines()[-1])
+
+
 def api(server: Server, payload: bytes):
     t, body = server.api("transcript", payload)
     return t, body["summary"]
@@ -160,7 +189,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
             core_t, summary = best(lambda: core(text), args.repeat)
             row = {"task": name, "file": rel(path), "mb": len(text.encode()) / 1e6,
                    "pieces": count, "reference_s": ref_t, "core_s": core_t,
-                   "calls": summary["calls"], "errors": summary["errors"]}
+                   "calls": summary["calls"], "errors": summary["errors"],
+                   "peak_bytes": memory(path)}
             if server is not None:
                 payload = json.dumps({"text": text, "tools": json.dumps(TOOLS)}).encode()
                 api_t, summary = best(lambda: api(server, payload), args.repeat)
@@ -171,15 +201,17 @@ def main(argv: list[str] | None = None) -> list[dict]:
         if server is not None:
             server.close()
     print_table(("text", "MB", "pieces", "calls", "reference s", "core s", "core ×", "API s",
-                 "API ×"),
+                 "API ×", "peak MB", "peak ×"),
                 [(r["task"], f"{r['mb']:.1f}", f"{r['pieces']:,}", f"{r['calls']:,}",
                   f"{r['reference_s']:.3f}", f"{r['core_s']:.3f}",
                   f"{r['core_s'] / r['reference_s']:.1f}",
                   f"{r['api_s']:.3f}" if "api_s" in r else "–",
-                  f"{r['api_s'] / r['reference_s']:.1f}" if "api_s" in r else "–")
+                  f"{r['api_s'] / r['reference_s']:.1f}" if "api_s" in r else "–",
+                  f"{r['peak_bytes'] / 1e6:.0f}", f"{r['peak_bytes'] / 1e6 / r['mb']:.1f}")
                  for r in rows])
     print("reference: json.loads of the transcript; a plain SSE split with json.loads per data "
-          "line for the stream. × = our time / the reference's (aim: at most 3).")
+          "line for the stream. × = our time / the reference's (aim: at most 3). peak: the RSS the "
+          "core adds in a child process of its own (peak × = peak MB / input MB).")
     return rows
 
 

@@ -1,43 +1,54 @@
-"""Every limit in one place, with its default; each can be set by CLI flag or environment.
-
-| name | default | env variable |
-| --- | --- | --- |
-| max_body | 64 MiB | WORKBENCH_MAX_BODY |
-| max_depth | 512 levels | WORKBENCH_MAX_DEPTH |
-| regex_timeout | 1.0 s | WORKBENCH_REGEX_TIMEOUT |
-| max_matches | 10,000 matches returned | WORKBENCH_MAX_MATCHES |
-| max_changes | 10,000 changes returned | WORKBENCH_MAX_CHANGES |
-| max_errors | 1,000 validation errors returned | WORKBENCH_MAX_ERRORS |
-| diff_max_bytes | 32 MiB per side | WORKBENCH_DIFF_MAX_BYTES |
-| work_timeout | 20 s for one request's work (0: no limit, the command line's default) | WORKBENCH_WORK_TIMEOUT |
-| max_line | one line of a JSON Lines file on the command line (0: the same as max_body) | WORKBENCH_MAX_LINE |
+"""Every limit in one place, with its default written once: each is a field of :class:`Limits`
+with its help text and unit (the ``workbench serve`` flags and their help are made from them),
+settable by the flag ``--max-body`` … or the environment variable ``WORKBENCH_MAX_BODY`` ….
+The README's limits table is checked against these fields (tests/unit/test_tables.py).
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 
 MiB = 1024 * 1024
 DEFAULT_MAX_DEPTH = 512
 
 
+def _limit(default, unit: str, help: str):
+    return field(default=default, metadata={"unit": unit, "help": help})
+
+
 @dataclass(frozen=True)
 class Limits:
-    max_body: int = 64 * MiB
-    max_depth: int = DEFAULT_MAX_DEPTH
-    regex_timeout: float = 1.0
-    max_matches: int = 10_000
-    max_changes: int = 10_000
-    max_errors: int = 1_000
-    diff_max_bytes: int = 32 * MiB
-    work_timeout: float = 20.0
-    max_line: int = 0
+    max_body: int = _limit(64 * MiB, "bytes", "largest request body in bytes")
+    max_depth: int = _limit(DEFAULT_MAX_DEPTH, "levels", "deepest nesting of objects/arrays")
+    regex_timeout: float = _limit(1.0, "s", "seconds one schema pattern may run")
+    max_matches: int = _limit(10_000, "", "JSONPath matches returned")
+    max_changes: int = _limit(10_000, "", "diff changes returned")
+    max_errors: int = _limit(1_000, "", "validation errors returned")
+    diff_max_bytes: int = _limit(32 * MiB, "bytes", "largest document per diff side in bytes")
+    work_timeout: float = _limit(20.0, "s", "seconds one request's work may take (0: no limit)")
+    max_line: int = _limit(0, "bytes", "longest line of a JSON Lines file on the command line in bytes (0: max_body)")
 
     @property
     def line_limit(self) -> int:
         """The longest line a JSON Lines reader takes, in bytes (``max_line``, else ``max_body``)."""
         return self.max_line or self.max_body
+
+    @staticmethod
+    def shown(name: str, value) -> str:
+        """A limit's value as people read it: ``64 MiB``, ``512 levels``, ``1.0 s``, ``10,000``."""
+        unit = LIMIT_FIELDS[name].metadata["unit"]
+        if unit == "bytes":
+            if not value:
+                return "0"
+            return f"{value // MiB} MiB" if value % MiB == 0 else f"{value:,} bytes"
+        return f"{value:,} {unit}".strip() if unit != "s" else f"{value} s"
+
+    @staticmethod
+    def help(name: str) -> str:
+        """The help text of a limit's flag, its default from the field."""
+        f = LIMIT_FIELDS[name]
+        return f"{f.metadata['help']} (default {Limits.shown(name, f.default)})"
 
     @classmethod
     def from_env(cls, environ=None, **overrides) -> "Limits":
@@ -55,6 +66,7 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+LIMIT_FIELDS = {f.name: f for f in fields(Limits)}
 
 
 # --------------------------------------------------------------------------- bounds inside the cores
@@ -94,3 +106,13 @@ PATTERN_CACHE_BUDGET = 200_000  # atoms of compiled patterns kept in the caches 
 VALIDATE_FRAMES = 12_000  # Python frames validation may recurse (jsonschema takes ~12 per schema level: max_depth's 512 levels need ~6,000; 8 MB thread stacks hold 11,500 of the deepest C frames)
 LENIENT_MAX_EXPANSION = 2_000_000  # YAML: nodes + characters repeated by aliases in one document (a 370-byte 'billion laughs' expanded to 69 MB); bounds the output to about input + this
 JSON5_MAX_DEPTH = 40  # JSON5 nesting: the json5 package is recursive pure Python (~18 frames a level; it hit Python's recursion limit at ~55)
+
+# characters at which the pages change how they work, told to the page by the server
+# (``<body data-thresholds>``, read by static/js/thresholds.js)
+PAGE_LIVE_CHARS = {"format": 1_000_000, "extract": 1_000_000, "validate": 1_000_000,
+                   "diff": 200_000, "gate": 200_000}  # a view runs as you type below this (all its inputs)
+PAGE_THRESHOLDS = {
+    "big": 2_000_000,  # a larger file or paste is held in memory, not in the textarea
+    "keep": 2_000_000,  # a larger input is not kept in the tab's session storage
+    "parse": 2_000_000,  # a larger text is not parsed in the page (the Gate's paste sniffing)
+}

@@ -9,10 +9,11 @@ import { answerError, byIds, busyHeadline, persist, formatBytes, postLarge, copy
 import { watchStale } from "./stale.js";
 import { AlignedGrid } from "./diffgrid.js";
 import { ViewRuns } from "./runs.js";
+import { threshold } from "./thresholds.js";
 
-const LIVE_LIMIT = 200_000;     // characters (both sides): compare as you type below this
-const KEEP_LIMIT = 2_000_000;   // characters: larger inputs are not kept in session storage
-const BIG_LIMIT = 2_000_000;    // characters: a larger file or paste is held in memory
+const LIVE_LIMIT = threshold("live");     // characters (both sides): compare as you type below this
+const KEEP_LIMIT = threshold("keep");   // characters: larger inputs are not kept in session storage
+const BIG_LIMIT = threshold("big");    // characters: a larger file or paste is held in memory
 const LIST_STEP = 500;          // change-list rows rendered at a time
 const PATCH_SHOWN = 200_000;    // characters of the patch shown in the page (copy/download: all)
 

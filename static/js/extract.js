@@ -10,9 +10,10 @@ import { persist } from "./inputs.js";
 import { watchStale } from "./stale.js";
 import { JsonViewer } from "./viewer.js";
 import { compactJson } from "./jsonmodel.js";
+import { threshold } from "./thresholds.js";
 
-const LIVE_LIMIT = 1_000_000;   // characters: larger documents run on Enter / Ctrl+Enter / the button
-const BIG_LIMIT = 2_000_000;    // characters: a larger file or paste is held in memory, not in the textarea
+const LIVE_LIMIT = threshold("live");   // characters: larger documents run on Enter / Ctrl+Enter / the button
+const BIG_LIMIT = threshold("big");    // characters: a larger file or paste is held in memory, not in the textarea
 const PAGE_ROWS = 200;          // match rows rendered at a time
 const VALUE_CHARS = 160;        // value text shown in a row (the copy button copies all of it)
 const WARNINGS_SHOWN = 5;       // more warnings wait behind a "show more" button

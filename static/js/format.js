@@ -8,9 +8,10 @@ import { formatBytes, plural } from "./text.js";
 import { persist } from "./inputs.js";
 import { watchStale } from "./stale.js";
 import { JsonViewer } from "./viewer.js";
+import { threshold } from "./thresholds.js";
 
-const LIVE_LIMIT = 1_000_000;   // characters: larger inputs run on Ctrl/Cmd+Enter or the button
-const BIG_LIMIT = 2_000_000;    // characters: a larger file or paste is held in memory, not in the
+const LIVE_LIMIT = threshold("live");   // characters: larger inputs run on Ctrl/Cmd+Enter or the button
+const BIG_LIMIT = threshold("big");    // characters: a larger file or paste is held in memory, not in the
                                 // textarea (laying out 20 MB in a textarea blocks the tab for seconds)
 const WARNINGS_SHOWN = 5;       // more warnings wait behind a "show more" button
 const MINIFIED_SHOWN = 200_000; // characters of minified text shown in the page (copy/download: all)

@@ -12,9 +12,10 @@ import { debounce, latestOnly, networkAnswer, onRun, postLarge, renderError, cop
 import { JsonViewer } from "./viewer.js";
 import { watchStale } from "./stale.js";
 import { sniff, renderReport, callItem, KIND_LABEL } from "./transcript.js";
+import { threshold } from "./thresholds.js";
 
-const LIVE_LIMIT = 200_000;   // characters in all panes: larger inputs run on Ctrl/Cmd+Enter
-const BIG_LIMIT = 2_000_000;  // characters: a larger file or paste is held in memory, not in the
+const LIVE_LIMIT = threshold("live");   // characters in all panes: larger inputs run on Ctrl/Cmd+Enter
+const BIG_LIMIT = threshold("big");  // characters: a larger file or paste is held in memory, not in the
                               // textarea (laying out 20 MB in a textarea blocks the tab for seconds)
 const MARKS = { pass: "✓", fail: "✗", skipped: "–", warn: "!", warning: "!", info: "i" };
 const SAID = { pass: "passed", fail: "failed", skipped: "skipped", warn: "a warning", warning: "a warning", info: "a note" };
@@ -97,7 +98,8 @@ const runLatest = latestOnly(async (signal, text) => {
     if (!inputs.schema.isEmpty) req.tools = inputs.schema.text;
     const a = await postLarge("/api/transcript", req, { signal });
     const unavailable = a.status === 404 || a.status === 405 || a.body?.error?.code === "not_available";
-    if (a.ok && a.body.kind && a.body.kind !== "item") return { mode: "transcript", answer: a };
+    // one item, or a shape no kind reads (the gate says why it is not a call): the gate's
+    if (a.ok && a.body.kind && a.body.kind !== "item" && a.body.kind !== "unknown") return { mode: "transcript", answer: a };
     // the transcript's own refusal of a text it read (too large, too slow…) is its answer; a
     // text it cannot read as JSON is the gate's to place
     const textError = a.body?.error?.field === "text" && a.body?.error?.code !== "parse_error";

@@ -5,6 +5,7 @@ import { debounce, pause, postLarge } from "./http.js";
 import { h, toast, markInTextarea } from "./dom.js";
 import { formatBytes, sizeLine, countLines } from "./text.js";
 import { openRedaction } from "./redact.js";
+import { threshold } from "./thresholds.js";
 
 const STORE_PREFIX = "workbench:";
 /** Keep a field's value in session storage (survives a reload of the tab; never in the URL). */
@@ -196,8 +197,8 @@ export class LineGutter {
 export class DocumentInput {
   constructor({ field = null, textarea = document.getElementById(field),
     fileInput = field === null ? null : document.getElementById(`${field}_file`),
-    status = document.getElementById(`${field}-status`), storageKey, liveLimit = 1_000_000, bigLimit = 2_000_000,
-    keepLimit = 2_000_000, what = "input", bigId = "bigtext", largeStatus = "large input: press Ctrl/⌘+Enter to run",
+    status = document.getElementById(`${field}-status`), storageKey, liveLimit = threshold("live"), bigLimit = threshold("big"),
+    keepLimit = threshold("keep"), what = "input", bigId = "bigtext", largeStatus = "large input: press Ctrl/⌘+Enter to run",
     bigHint = "Press Ctrl/⌘+Enter to run.", doneHint = "The result for it is shown.", onChange = () => {} }) {
     this.ta = textarea;
     this.statusEl = status;

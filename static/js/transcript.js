@@ -16,14 +16,16 @@
 import { h, copyText } from "./app.js";
 import { drawTimeline } from "./timeline.js";
 import { drawChain, differing } from "./chain.js";
+import { threshold } from "./thresholds.js";
 
 export const CHUNK = 100;            // rows of a list laid out at once
-const PARSE_LIMIT = 2_000_000;       // characters: a larger text is not parsed in the page
+const PARSE_LIMIT = threshold("parse");       // characters: a larger text is not parsed in the page
 
 export const KIND_LABEL = {
   response: "response", item_list: "item list", response_stream: "response stream",
   chat_completion: "Chat Completions response", chat_messages: "Chat Completions messages",
   chat_stream: "Chat Completions stream", agents_session: "Agents API session", item: "one item",
+  chat_tool_calls: "Chat Completions tool calls", unknown: "an unrecognised shape",
 };
 const SEVERITIES = [["error", "Errors", "✗"], ["warning", "Warnings", "!"], ["info", "Notes", "i"]];
 

@@ -7,9 +7,10 @@ import { answerError, networkAnswer, persist, renderError, h, byIds, busyHeadlin
 import { JsonViewer } from "./viewer.js";
 import { watchStale } from "./stale.js";
 import { ViewRuns } from "./runs.js";
+import { threshold } from "./thresholds.js";
 
-const LIVE_LIMIT = 1_000_000;   // characters (both panes): larger inputs run on Ctrl/⌘+Enter or the button
-const BIG_LIMIT = 2_000_000;    // characters: a larger document is held in memory, not in the textarea
+const LIVE_LIMIT = threshold("live");   // characters (both panes): larger inputs run on Ctrl/⌘+Enter or the button
+const BIG_LIMIT = threshold("big");    // characters: a larger document is held in memory, not in the textarea
                                 // (laying out 20 MB in a textarea blocks the tab for seconds)
 
 const EXAMPLES = {

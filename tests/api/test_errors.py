@@ -37,5 +37,7 @@ def test_request_bodies_stay_in_memory():
     server = make_server(create_app(limits), "127.0.0.1", 0, limits)
     try:
         assert server.adj.inbuf_overflow >= server.adj.max_request_body_size >= limits.max_body
+        # and an answer larger than outbuf_overflow (1 MB by default) to another: ours never does
+        assert server.adj.outbuf_overflow >= 1 << 60
     finally:
         server.close()

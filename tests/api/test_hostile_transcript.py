@@ -149,3 +149,24 @@ def test_hostile_transcripts_get_200_or_a_coded_4xx_in_time(client, text):
 def test_big_hostile_texts_answer_in_time(client, text):
     status, answer, took = _post(client, "/api/transcript", {"text": text})
     _check(status, answer, took, "text")
+
+
+@pytest.mark.parametrize("raw", [
+    b'{"output": [\xff]}',                                  # a byte that is not UTF-8
+    b"data: {\"type\": \"response.created\"}\n\n\xc3(\n",  # a broken sequence in a stream
+    b"\xef\xbb\xbf" + json.dumps({"output": [], "status": "completed"}).encode(),   # a BOM
+    b"data: {}\r\rdata: [DONE]\r\r",
+])
+def test_the_command_line_reads_bad_bytes_as_a_clear_refusal_or_an_answer(tmp_path, raw):
+    """Bad UTF-8 as the command line reads it (bytes from a file): exit 2 with the byte's
+    offset, never a traceback; a BOM or CR line ends are read."""
+    from conftest import run_workbench
+    path = tmp_path / "t.txt"
+    path.write_bytes(raw)
+    code, out, err = run_workbench("transcript", str(path), "--json", env={"NO_COLOR": "1"})
+    assert "Traceback" not in err
+    if b"\xff" in raw or b"\xc3(" in raw:
+        assert code == 2 and "not UTF-8" in out + err
+    else:
+        assert code in (0, 1)
+        assert json.loads(out)["kind"] in ("response", "response_stream")

@@ -211,3 +211,11 @@ def test_no_upload_or_answer_is_written_to_a_file(server):
         stop.set()
         watcher.join()
     assert not hits, f"the marker was written to {sorted(set(hits))}"
+
+
+def test_a_refused_body_is_not_invited_by_100_continue(small):
+    head = (f"POST /api/format HTTP/1.1\r\nHost: 127.0.0.1:{small.port}\r\nExpect: 100-continue\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {LIMIT + 1}").encode()
+    status, headers, body = raw(small, head)
+    assert status == 413, "the server asked for the body it refuses (100 Continue)"
+    assert_json_refusal(status, headers, body, 413, "too_large")

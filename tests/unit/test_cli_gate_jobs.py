@@ -16,10 +16,9 @@ from pathlib import Path
 import pytest
 from conftest import run_workbench
 
-from workbench.gate.batch import gate_lines
-from workbench.gate.batch import Counted, gate_partition, line_verdict, merge
-from workbench.gate.jobs import pieces
 from workbench.gate import Gate
+from workbench.gate.batch import Counted, gate_lines, gate_partition, line_verdict, merge
+from workbench.gate.jobs import pieces
 
 ROOT = Path(__file__).resolve().parents[2]
 

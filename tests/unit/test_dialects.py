@@ -240,3 +240,26 @@ def test_no_message_prints_none_for_a_missing_value(text, tools):
     r = analyse(text, tools)
     words = [f["message"] for f in r["findings"]] + [c.get("reason") or "" for c in r["calls"]]
     assert not [w for w in words if re.search(r"\bNone\b|\bundefined\b", w)]
+
+
+def _shape(r: dict) -> tuple:
+    """What must not change when a text is re-written: the calls and the finding codes."""
+    return (r["kind"], [(c["call_id"], c["name"], c["verdict"], c.get("role")) for c in r["calls"]],
+            sorted(f["code"] for f in r["findings"] if f["code"] != "bom"))
+
+
+@pytest.mark.parametrize("text, tools", list(_texts()))
+def test_a_bom_cr_crlf_or_a_rewrite_reads_the_same(text, tools):
+    """issue 23: the same calls and findings whatever the line ends, a BOM, or (for one JSON
+    value) compact or indented re-serialisation."""
+    base = _shape(analyse(text, tools))
+    variants = ["\ufeff" + text, text.replace("\n", "\r\n"), text.replace("\n", "\r")]
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if value is not None and "\\u" not in text:   # escapes re-written would move a lone surrogate
+        variants += [json.dumps(value, separators=(",", ":"), ensure_ascii=False),
+                     json.dumps(value, indent=4, ensure_ascii=False)]
+    for v in variants:
+        assert _shape(analyse(v, tools)) == base

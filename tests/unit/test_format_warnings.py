@@ -82,3 +82,62 @@ def test_a_fault_after_an_integer_past_the_digit_limit_is_placed(text, code):
     with pytest.raises(WorkbenchError) as e:
         format_text(text)
     assert e.value.code == code and e.value.line is not None
+
+
+def _random_value(rnd, depth=0):
+    r = rnd.random()
+    if depth > 4 or r < 0.45:
+        return rnd.choice([
+            str(rnd.randrange(2**53, 2**64)), str(-rnd.randrange(2**53, 2**64)), str(rnd.randrange(100)),
+            "9007199254740991", "9007199254740992", "1e400", "1E-400", "2.50e+3", "0.1000000000000000055511",
+            "123456789.12345678", "1.10", '"12345678901234567890"', '"x 1e999, 98765432109876543210"',
+            '"\\ud800"', "true", "null", '"é 東京"'])
+    if r < 0.7:
+        return "[" + ", ".join(_random_value(rnd, depth + 1) for _ in range(rnd.randrange(0, 6))) + "]"
+    keys = rnd.sample(["a", "b", "id", "12345678901234567890", "e1", "k\\ud801"], rnd.randrange(0, 5))
+    return "{" + ", ".join(f'"{k}": {_random_value(rnd, depth + 1)}' for k in keys) + "}"
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_every_warning_is_found_and_placed_at_its_value(seed):
+    # the fast placement (one regex pass, a walk that leaves objects early) against the plain
+    # truth: the parsed tree says which values warn; locate_many says where each value starts
+    import json as std
+    from workbench.jsontext import locate_many
+    from workbench.jsontext.warnings import JS_SAFE_INTEGER
+    rnd = random.Random(seed)
+    text = _random_value(rnd)
+    if not text.startswith(("[", "{")):
+        text = f"[{text}]"
+    tree = std.loads(text, parse_float=lambda t: ("f", t), parse_int=lambda t: ("i", t))
+    expected = {}
+
+    def visit(v, ptr):
+        if isinstance(v, dict):
+            for k, c in v.items():
+                key_ptr = ptr + "/" + k.replace("~", "~0").replace("/", "~1")
+                if any(0xD800 <= ord(ch) <= 0xDFFF for ch in k):
+                    expected.setdefault(key_ptr, set()).add("lone_surrogate")
+                visit(c, key_ptr)
+        elif isinstance(v, list):
+            for i, c in enumerate(v):
+                visit(c, f"{ptr}/{i}")
+        elif isinstance(v, tuple):
+            kind, t = v
+            code = ("unsafe_integer" if abs(int(t)) > JS_SAFE_INTEGER else None) if kind == "i" else \
+                (float_change(t) or (None,))[0]
+            if code:
+                expected.setdefault(ptr, set()).add(code)
+        elif isinstance(v, str) and any(0xD800 <= ord(ch) <= 0xDFFF for ch in v):
+            expected.setdefault(ptr, set()).add("lone_surrogate")
+
+    visit(tree, "")
+    warnings = [w for w in format_text(text)["warnings"] if w["code"] != "duplicate_key"]
+    got = {}
+    for w in warnings:
+        got.setdefault(w["pointer"], set()).add(w["code"])
+    assert got == expected
+    spans = locate_many(text, [w["pointer"] for w in warnings if w["code"] != "lone_surrogate"])
+    for w in warnings:
+        if w["code"] != "lone_surrogate":
+            assert w["offset"] == spans[w["pointer"]].start

@@ -42,6 +42,21 @@ def test_pointer_and_normalized_path_of_the_same_parts(parts, pointer, path):
         assert normalized_path(parts) == path
 
 
+
+def test_names_are_remembered_once_and_at_most_100000():
+    """pointer.py's promise: each name is escaped once and remembered, in a bounded memo (Extract
+    writes a pointer and a path for up to a million rows)."""
+    from workbench.jsontext import pointer
+    for memo, write in ((pointer._TOKENS, pointer_of), (pointer._SEGMENTS, normalized_path)):
+        memo.clear()
+        write(["a/b", 3])
+        assert memo == {"a/b": "/a~1b"} if memo is pointer._TOKENS else memo == {"a/b": "['a/b']"}
+        for i in range(100_005):
+            write([f"n{i}"])
+        assert len(memo) == 100_000
+        assert write(["n100004"]) == ("/n100004" if memo is pointer._TOKENS else "$['n100004']")
+        memo.clear()
+
 # --------------------------------------------------------------------------- jsontext/warnings.py
 
 READERS = ("readers differ — Python's json, JavaScript's JSON.parse, Go's encoding/json and jq "
@@ -114,3 +129,68 @@ def test_each_number_warning_exactly(token, code, message):
                                    "1.7976931348623157e308", "100000000000000000000000e-8"])
 def test_numbers_a_float64_reader_keeps_are_no_warning(token):
     assert parse(f"[{token}]").warnings == []
+
+
+@pytest.mark.parametrize("token, shown", [("1" * 37 + ".5", "1" * 37 + ".5"),      # 39: whole
+                                          ("1" * 38 + ".5", "1" * 37 + "…")])      # 40: cut
+def test_a_long_number_is_shown_cut_at_40_characters(token, shown):
+    (w,) = parse(f"[{token}]").warnings
+    assert w["message"].startswith(f"The number {shown} has more precision")
+
+
+def test_every_occurrence_of_the_same_number_is_a_warning():
+    text = '[9007199254740993, {"a": 9007199254740993}, 1e999, [1e999]]'
+    got = [(w["code"], w["pointer"], w["offset"]) for w in parse(text).warnings]
+    assert got == [("unsafe_integer", "/0", 1), ("unsafe_integer", "/1/a", 25),
+                   ("float_overflow", "/2", 44), ("float_overflow", "/3/0", 52)]
+
+
+def test_a_duplicate_key_written_only_with_escapes_is_found_by_the_full_walk():
+    (w,) = parse('{"\\u0061": 1, "\\u0061": 2}').warnings
+    assert (w["code"], w["key"], w["first"], w["second"]) == ("duplicate_key", "a", at(1), at(14))
+
+
+def test_a_string_holding_a_pair_and_a_private_use_character_is_no_warning():
+    # visited for its escapes; U+E000 right after the surrogate range is a character
+    assert parse('["\\ud83d\\ude00\ue000\\ue000"]').warnings == []
+
+
+def test_too_deep_to_place_says_what_was_found_without_places(monkeypatch):
+    """A caller that checks depth later may hand over a tree the walker cannot descend: the
+    warnings are named, without places (never a crash)."""
+    from workbench.jsontext import warnings as w
+    from workbench.jsontext.positions import LineIndex
+
+    def deep(*_a, **_k):
+        raise RecursionError
+    monkeypatch.setattr(w, "walk", deep)
+    msg = ("The document nests too deeply to place its warnings (duplicate keys, lone "
+           "surrogates or unsafe integers)")
+    for text, dups, ints, code in [('{"a":1,"a":2}', ["a"], [], "duplicate_key"),
+                                   ("[12345678901234567890]", [], ["12345678901234567890"],
+                                    "unsafe_integer"),
+                                   ('["\\ud800"]', [], [], "lone_surrogate")]:
+        assert w.find_warnings(text, dups, ints, LineIndex(text)) == \
+            [{"code": code, "pointer": "", "message": msg}]
+
+
+def test_each_container_holding_the_same_number_is_walked():
+    got = [(w["code"], w["pointer"]) for w in
+           parse("[[9007199254740993], [9007199254740993]]").warnings]
+    assert got == [("unsafe_integer", "/0/0"), ("unsafe_integer", "/1/0")]
+
+
+def test_the_full_walk_still_places_every_other_warning():
+    # the duplicate sits in a container no spelling of its key leads to: the walk over every
+    # object finds it, and must still reach the surrogate's and the numbers' containers
+    text = ('[{"x": 1}, {"\\u0061": 1, "\\u0061": 2}, ["\\ud800"], [9007199254740993], '
+            '[1e999]]')
+    got = [(w["code"], w["pointer"], w["offset"]) for w in parse(text).warnings]
+    assert got == [("duplicate_key", "/1", 25), ("lone_surrogate", "/2/0", 40),
+                   ("unsafe_integer", "/3/0", 52), ("float_overflow", "/4/0", 72)]
+
+
+def test_strings_after_the_last_surrogate_are_walked_safely():
+    text = '{"a": "\\ud800", "b": "q", "b": 1}'
+    got = [(w["code"], w["pointer"], w["offset"]) for w in parse(text).warnings]
+    assert got == [("lone_surrogate", "/a", 6), ("duplicate_key", "", 26)]

@@ -586,6 +586,83 @@ def test_bom_is_dropped_and_said():
     assert (f["line"], f["column"]) == (1, 1)
 
 
+def test_history_incomplete_executed():
+    for status, severity in (("incomplete", "error"), ("in_progress", "warning")):
+        r = run([USER, call("call_1", status=status), output("call_1")])
+        f = one(r, "history_incomplete_executed") if status == "incomplete" else \
+            only(r, "history_incomplete_executed")[0]
+        assert f["severity"] == severity and f["pointer"] == "/1/status"
+
+
+def test_output_for_stored_call_with_conversation_or_previous_response():
+    # a request with `conversation` set: "orphan_output, Remove the output" before
+    for key, value, word in (("conversation", "conv_1", "conversation"),
+                             ("conversation", {"id": "conv_1"}, "conversation"),
+                             ("previous_response_id", "resp_1", "response")):
+        r = run({"model": "m", key: value, "input": [output("call_1")]})
+        f = one(r, "output_for_stored_call")
+        assert not only(r, "orphan_output") and word in f["message"]
+
+
+def test_near_miss_needs_one_edit_or_two_on_long_ids():
+    # call_909 for call_100 is an orphan, not a near miss
+    r = run([USER, call("call_100"), output("call_909")])
+    assert not only(r, "near_miss_id") and only(r, "orphan_output")
+    long_id = "call_abcdefghijklmnop"
+    r = run([USER, call(long_id), output(long_id[:-2] + "xy")])
+    assert len(one(r, "near_miss_id")["related"][0]["diff"]) == 2
+
+
+def test_a_bare_array_of_chat_tool_calls_and_an_unknown_shape():
+    tcs = [{"id": f"call_{i}", "type": "function",
+            "function": {"name": "get_weather", "arguments": '{"city":"Lyon"}'}} for i in (1, 2)]
+    r = run(tcs, [WEATHER_TOOL])     # a mixed_envelopes error per element and calls: [] before
+    assert r["kind"] == "chat_tool_calls" and not only(r, "mixed_envelopes")
+    assert [(c["call_id"], c["dialect"], c["verdict"]) for c in r["calls"]] == [
+        ("call_1", "chat_completions", "ok"), ("call_2", "chat_completions", "ok")]
+    for value, seen in (({"foo": 1, "bar": [2]}, "keys foo, bar"), ('"text"', "1 JSON value"), ([1, 2], "2 JSON values")):
+        r = run(value)
+        assert r["kind"] == "unknown" and seen in one(r, "unrecognised_shape")["message"]
+
+
+def test_calls_the_provider_runs_are_never_unanswered_nor_empty_ids():
+    # xAI hosted calls with call_id "": empty_call_id, "no output can ever be matched" before
+    hosted = [{"type": "x_search_call", "id": "xs_1", "call_id": "", "status": "completed"},
+              {"type": "web_search_call", "id": "ws_1", "call_id": "call_w", "status": "completed"}]
+    r = run({"object": "response", "status": "completed",
+             "output": hosted + [{"type": "message", "role": "assistant", "content": "done"}]})
+    codes = {f["code"] for f in r["findings"]}
+    assert not codes & {"empty_call_id", "pending_call", "unanswered_call"}, codes
+
+
+def test_result_success_not_boolean():
+    # a tool_result without success, or with "success": "true": no finding before
+    for success in ("true", 1, None):
+        r = run(session([GOOD], [result("turn_3", "call_77", success, output="x")]))
+        assert one(r, "result_success_not_boolean")
+    bare = {k: v for k, v in result("turn_3", "call_77", output="x").items() if k != "success"}
+    r = run(session([GOOD], [bare]))
+    assert "no success" in one(r, "result_success_not_boolean")["message"]
+
+
+def test_concatenated_responses_are_said():
+    evs = fc_stream()
+    r = run(sse(*evs, done=False) + sse(*evs))
+    assert r["summary"]["responses"] == 2
+    f = one(r, "concatenated_responses")
+    assert f["count"] == 2 and f["line"] > 1
+
+
+def test_a_call_id_changed_between_added_and_done_is_an_id_change():
+    # a tool_search_call whose call_id changes between added and done: no finding before
+    evs = fc_stream()
+    done = next(e for e in evs if e["type"] == "response.output_item.done")
+    done["item"] = {**done["item"], "call_id": "call_other"}
+    r = run(sse(*evs))
+    changed = [f for f in only(r, "stream_item_id_changed") if "call_id" in f["message"]]
+    assert len(changed) == 1 and changed[0]["pointer"].endswith("/item/call_id")
+
+
 def test_zz_every_code_was_found():
     """Runs last in this module: every code of the two tables came up in a case above."""
     missing = sorted(set(CODES) - FOUND)
@@ -618,9 +695,17 @@ def test_the_spec_file_ships_inside_the_package():
 
 
 def test_status_note_says_which_rule_is_whose():
-    r = run([USER, call("call_1", status=None), output("call_1")])
+    # an unanswered (pending) input call without status: the gate's rule, and the spec's
+    r = run([USER, call("call_1", status=None)])
     (c,) = r["calls"]
     assert c["verdict"] == "status" and "spec" in c["note"] and "gate" in c["note"]
+    assert c["role"] == "pending"
+    # answered later in the text: history, replay input, complete by being answered (issue 23)
+    r = run([USER, call("call_1", status=None), output("call_1")])
+    (c,) = r["calls"]
+    assert (c["verdict"], c["role"], c["walk"]["status"]) == ("ok", "history", "completed")
+    assert "History" in c["note"]
+
 
 
 def test_a_log_of_exchanges_and_duplicate_replay_through_previous_response_id():

@@ -1,6 +1,7 @@
 """Issue 21 rows 6 and 10: a stream is read with every line ending SSE allows (CR, LF, CRLF),
 and a transcript or stream of many tiny lines or events is bounded in memory (≤ 10× the
-input, measured as peak RSS in a child process) or refused with its place."""
+input, measured as the peak RSS it adds in a child process: Linux's VmHWM, reset before) or
+refused with its place."""
 
 from __future__ import annotations
 
@@ -51,9 +52,10 @@ def test_cr_only_json_lines_are_lines():
 # --------------------------------------------------------------------------- memory (row 6)
 
 CHILD = r"""
-import json, resource, sys
+import json, sys
 from workbench.errors import WorkbenchError
 from workbench.transcript import analyse
+from workbench.runtime.memory import peak_bytes as peak, reset_peak as reset
 analyse('{"output": []}')                      # imports and compiled validators: the baseline
 shape, size = sys.argv[1], int(sys.argv[2])
 unit = {"lines": "[]\n", "events": "data: {}\n\n", "padded": "{}\n"}[shape]
@@ -62,13 +64,14 @@ if shape == "padded":   # as many tiny values as the bound admits, the rest blan
     text = unit * count + " " * (size - len(unit) * count)
 else:
     text = unit * (size // len(unit))
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+reset()
+base = peak()
 try:
     r = analyse(text)
     out = {"kind": r["kind"], "pieces": r["summary"].get("events")}
 except WorkbenchError as exc:
     out = {"code": exc.code, "status": exc.status, "line": exc.line, "field": exc.field}
-out["growth"] = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) * 1024 / len(text)
+out["growth"] = (peak() - base) / len(text)
 print(json.dumps(out))
 """
 
@@ -192,3 +195,20 @@ def test_the_headline_counts_blocked_calls_and_no_message_says_none():
     r = analyse(json.dumps(session))
     assert r["summary"]["blocked"] == 1
     assert all("None" not in f["message"] for f in r["findings"]), r["findings"]
+
+
+def test_history_calls_without_status_or_id_are_replay_input_not_blocked():
+    # 101 real history calls were blocked as `status`; every official SDK accepts them
+    hist = {"type": "function_call", "call_id": "call_1", "name": "get_weather",
+            "arguments": "{\"city\":\"Lyon\"}"}
+    text = json.dumps({"model": "m", "input": [
+        {"type": "message", "role": "user", "content": "weather?"}, hist,
+        {"type": "function_call_output", "call_id": "call_1", "output": "sunny"},
+        {"type": "function_call", "call_id": "call_2", "name": "get_weather",
+         "arguments": "{\"city\":\"Oslo\"}"}]}, indent=1)
+    r = analyse(text, json.dumps([WEATHER_TOOL]))
+    history, pending = r["calls"]
+    assert (history["role"], history["verdict"], "id" in history) == ("history", "ok", False)
+    assert history["walk"] == {**hist, "id": "call_1", "status": "completed"}
+    assert (pending["role"], pending["verdict"]) == ("pending", "status")
+    assert r["summary"]["blocked"] == 1

@@ -23,6 +23,8 @@ import argparse
 import os
 import sys
 
+from ..limits import Limits
+
 EXIT_OK, EXIT_FOUND, EXIT_UNREADABLE = 0, 1, 2
 EXIT_USAGE = 64  # a command line argparse (or a subcommand) refuses: BSD's EX_USAGE
 STDIN = "-"
@@ -280,6 +282,51 @@ def write_report(kind: str, cases: list, tool: str, fail_on: str) -> int:
     return EXIT_FOUND if failing(cases, fail_on) else EXIT_OK
 
 
+_EACH: dict = {}
+
+
+def _captured(path: str):
+    """In a forked worker: ``_EACH["one"](path)`` with its standard output and error kept;
+    ``(status, stdout bytes, stderr text, its report cases)``."""
+    import io
+    out, err = io.BytesIO(), io.StringIO()
+    sys.stdout = io.TextIOWrapper(out, encoding="utf-8", errors="backslashreplace",
+                                  write_through=True)
+    sys.stderr = err
+    cases: list = []
+    status = _EACH["one"](path, cases)
+    sys.stdout.flush()
+    return status, out.getvalue(), err.getvalue(), cases
+
+
+def each_file(paths: list[str], jobs: int | None, one, cases: list) -> int:
+    """``one(path, cases)`` (which prints one file's answer and returns its exit status) for
+    every path, in order; the worst status.  With ``jobs`` > 1 the files run on forked worker
+    processes, each one's output kept and printed here in the files' order (the same bytes as
+    ``jobs`` 1)."""
+    import multiprocessing
+
+    from ..runtime.pool import map_ordered
+    if jobs is None or jobs <= 1 or len(paths) < 2 or \
+            "fork" not in multiprocessing.get_all_start_methods():
+        return max((one(path, cases) for path in paths), default=EXIT_OK)
+    status = EXIT_OK
+    colour = use_colour(sys.stderr)
+    _EACH["one"] = one
+    saved = COLOR["mode"]
+    COLOR["mode"] = "always" if colour else "never"  # the workers' streams are not terminals
+    try:
+        for st, out, err, got in map_ordered(_captured, paths, min(jobs, len(paths))):
+            write_bytes(out)
+            sys.stderr.write(err)
+            cases.extend(got)
+            status = max(status, st)
+    finally:
+        COLOR["mode"] = saved
+        _EACH.clear()
+    return status
+
+
 def expand(paths, extensions: tuple[str, ...]) -> list[str]:
     """The files named: each path as given (``-`` too), and for a folder its files ending in
     one of ``extensions``, recursively, in sorted order (so the same tree, the same order)."""
@@ -362,9 +409,8 @@ SHARED = {
     "file": Arg("file", nargs="?", default=STDIN, metavar="FILE",
                 help="the document ('-' or nothing: standard input)"),
     "quiet": Arg("-q", "--quiet", action="store_true", help="do not print warnings"),
-    "max_depth": Arg("--max-depth", type=int,
-                     help="deepest nesting of objects/arrays (default 512)"),
-    "regex_timeout": Arg("--regex-timeout", type=float, help="seconds one schema pattern may run"),
+    "max_depth": Arg("--max-depth", type=int, help=Limits.help("max_depth")),
+    "regex_timeout": Arg("--regex-timeout", type=float, help=Limits.help("regex_timeout")),
     "report": Arg("--format", dest="report", choices=("github", "junit", "sarif"), default=None,
                   help="print a CI report instead: GitHub workflow commands (::error file=…), "
                        "JUnit XML (one testcase per item or file) or SARIF 2.1.0"),

@@ -20,15 +20,13 @@ LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 
 def _add_limit_flags(p: argparse.ArgumentParser) -> None:
+    from dataclasses import fields
+
+    from ..limits import Limits
     g = p.add_argument_group("limits (defaults in the README; also WORKBENCH_<NAME> variables)")
-    g.add_argument("--max-body", type=int, help="largest request body in bytes (default 64 MiB)")
-    g.add_argument("--max-depth", type=int, help="deepest nesting of objects/arrays (default 512)")
-    g.add_argument("--regex-timeout", type=float, help="seconds one schema pattern may run (default 1.0)")
-    g.add_argument("--max-matches", type=int, help="JSONPath matches returned (default 10000)")
-    g.add_argument("--max-changes", type=int, help="diff changes returned (default 10000)")
-    g.add_argument("--max-errors", type=int, help="validation errors returned (default 1000)")
-    g.add_argument("--diff-max-bytes", type=int, help="largest document per diff side (default 32 MiB)")
-    g.add_argument("--work-timeout", type=float, help="seconds one request's work may take (default 20)")
+    for f in fields(Limits):  # each limit's flag and help, its default from Limits
+        g.add_argument("--" + f.name.replace("_", "-"), type=float if f.type in ("float", float) else int,
+                       help=Limits.help(f.name))
 
 
 def limits_from_args(args) -> Limits:

@@ -92,7 +92,7 @@ def run(args) -> int:
     cases = []
     counts = {"ok": 0, "failed": 0, "unreadable": 0}
     for path, (kind, answer) in zip(paths, map_ordered(_check, _texts(paths, tools, limits),
-                                                        min(jobs, len(paths)))):
+                                                        min(jobs, len(paths))), strict=True):
         one = _show(args, path, kind, answer, many, tools, cases)
         counts[("ok", "failed", "unreadable")[one]] += 1
         status = max(status, one)

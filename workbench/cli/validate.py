@@ -52,6 +52,7 @@ ARGUMENTS = (
                                  "\"file\""),
     "report",
     "fail_on",
+    "jobs",
     "quiet",
     Arg("--max-errors", type=int, metavar="N", help="list at most N errors per document"),
     "regex_timeout",
@@ -118,10 +119,10 @@ def run(args) -> int:
                            args.document[0], as_json=args.json)
         return common.EXIT_UNREADABLE
     cases: list = []
-    status = common.EXIT_OK
-    one = run_jsonl if args.jsonl else run_document
-    for path in paths:
-        status = max(status, one(args, validation, path, schema_label, many, cases))
+    run_one = run_jsonl if args.jsonl else run_document
+    status = common.each_file(
+        paths, args.jobs, lambda path, got: run_one(args, validation, path, schema_label, many, got),
+        cases)
     if args.report:
         reported = common.write_report(args.report, cases, "validate", args.fail_on)
         return common.EXIT_UNREADABLE if status == common.EXIT_UNREADABLE else reported

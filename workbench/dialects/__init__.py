@@ -22,8 +22,9 @@ A dialect module provides::
     write(call) -> native                    the neutral call written back (conversion)
 
 and whatever readers its envelope needs (``read_items``, ``read_completion``,
-``read_messages``, ``read_result``…).  Its stream is rebuilt by the transcript's reader of
-that stream (``workbench.transcript.streams`` / ``.chat``), which reads into the same model.
+``read_messages``, ``read_result``…).  A dialect with a stream rebuilds it here too
+(:class:`.chat.ChatStream`: findings to the transcript's report, calls into the same model);
+the Open Responses stream's rebuilder is still :mod:`workbench.transcript.streams`.
 
 Adding a dialect (issue 24: anthropic, gemini, otel): write ``workbench/dialects/NAME.py``
 with the names above and add it to :data:`DIALECTS` below (one line); :func:`classify`,
@@ -52,7 +53,8 @@ for _d in DIALECTS:
 
 def classify(value: Any) -> str:
     """The kind of one pasted JSON value (the kinds table of ``transcript-rules.md``):
-    the first registered dialect that recognises it, ``item`` when none does.  (A JSON array
+    the first registered dialect that recognises it; else ``item`` for one typed object and
+    ``unknown`` for any other shape.  (A JSON array
     is told by its elements: :func:`workbench.transcript.kinds.detect`.)  The one classifier:
     the transcript, the gate's envelope and the Gate page (its form, and the page script
     through the transcript's ``kind``) all ask it."""
@@ -60,7 +62,8 @@ def classify(value: Any) -> str:
         kind = d.recognise(value)
         if kind is not None:
             return kind
-    return "item"
+    # one item is an object with a type; anything else is a shape no kind reads
+    return "item" if type(value) is dict and isinstance(value.get("type"), str) else "unknown"
 
 
 def envelope_kind(value: Any) -> str | None:

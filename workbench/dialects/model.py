@@ -37,7 +37,7 @@ class Call:
 
     kind = "call"
     __slots__ = ("dialect", "name", "call_id", "turn_id", "id", "args", "status", "place",
-                 "pos", "item", "answered", "continues")
+                 "pos", "item", "answered", "continues", "hosted")
 
     def __init__(self, dialect: str, place: Place | None, pos: int, item: Any = None, *,
                  name=None, call_id=None, turn_id=None, id=None, args=None, status=None):
@@ -46,6 +46,7 @@ class Call:
         self.args, self.status = args, status
         self.answered: list = []
         self.continues = True
+        self.hosted = False   # a call the provider runs (the host never answers it)
 
 
 class Output:

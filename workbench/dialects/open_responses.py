@@ -19,6 +19,10 @@ from .model import Call, Other, Output, Place, text_or_none
 NAME = "open_responses"
 GATE = "open_responses"
 KINDS = ("response", "item_list", "response_stream", "item")
+# calls the provider runs itself (transcript-rules.md, "Calls the provider runs"): the host never
+# answers them, so they are never unanswered and an empty call_id is the provider's business
+HOSTED = frozenset({"web_search_call", "file_search_call", "code_interpreter_call",
+                    "tool_search_call", "mcp_call", "image_generation_call", "x_search_call"})
 LABELS = {"response": "a whole response", "stream_event": "a streaming event",
           "item_list": "a list of items", "request": "a request body"}
 
@@ -38,6 +42,12 @@ def shaped(v: Any) -> bool:
 
 def is_call(node: Any, parent_key: Any = None) -> bool:
     return type(node) is dict and node.get("type") == "function_call"
+
+
+def is_hosted(t: Any) -> bool:
+    """A call type the provider runs: a known hosted tool, or a provider's own
+    (``xai:…_call``)."""
+    return isinstance(t, str) and (t in HOSTED or (":" in t and t.endswith("_call")))
 
 
 def is_response(v: Any) -> bool:
@@ -97,7 +107,9 @@ def read_items(placed: list[tuple[Any, Place]], pos0: int = 0) -> list:
             entries.append(Output(NAME, place, pos, it, call_id=cid))
         elif t == "function_call" or (isinstance(cid, str) and t != "message" and
                                       "role" not in it):
-            entries.append(read_call(it, place, pos))
+            call = read_call(it, place, pos)
+            call.hosted = is_hosted(t)
+            entries.append(call)
         else:
             entries.append(Other(NAME, place, pos, it, continues=t != "reasoning"))
     return entries
@@ -106,8 +118,15 @@ def read_items(placed: list[tuple[Any, Place]], pos0: int = 0) -> list:
 # --------------------------------------------------------------------------- writing
 
 def walkable(call: Call) -> Any:
-    """The item the gate walks: the call's own item."""
-    return call.item
+    """The item the gate walks: the call's own item — with the stop state and the item id the
+    transcript settled where the item does not say them (a history call: complete by being
+    answered, replay input whose id is optional)."""
+    item = call.item
+    if type(item) is not dict:
+        return item
+    settled = {k: v for k, v in (("id", call.id), ("status", call.status))
+               if v is not None and item.get(k) != v}
+    return {**item, **settled} if settled else item
 
 
 def write(call: Call) -> dict:

@@ -11,17 +11,23 @@ How each is read, and why (measured on a 1.27 MB document, this machine; see the
 commit):
 
 * **JSONC** (comments, trailing commas): no library.  Comments and trailing commas are blanked
-  with spaces (newlines kept), so every offset stays where it was, and the result goes through
-  the strict parser: its error positions and duplicate-key positions point into the text as
-  pasted, and it is as fast as strict JSON (the regex pass ~40 ms/MB).
+  with spaces (newlines kept) in one left-to-right pass (linear; a ``/*`` never closed is the
+  error at its place), so every offset stays where it was, and the result goes through the
+  strict parser: its error positions and duplicate-key positions point into the text as pasted.
 * **JSON5**: the ``json5`` package (pure Python, well kept, the reference test suite), with
   ``parse_float``/``parse_int`` given the token's text and an ``object_pairs_hook`` that keeps
-  duplicates; a token pass of our own counts what differs from strict JSON.  It is slow
-  (~15 s/MB), so JSON5 and YAML inputs are limited to :data:`MAX_CHARS`.
-* **YAML**: ``ruamel.yaml`` (YAML 1.2, safe).  The document is *composed* (nodes with their
-  resolved tag and source text, never constructed into Python floats), and the JSON value is
-  built from the nodes: a float node's text becomes the JSON number text, ints are exact, dates
-  stay strings; duplicate keys are reported with their line and column.  ~8 s/MB.
+  duplicates; a token pass of our own counts what differs from strict JSON and refuses, at its
+  place, nesting deeper than :data:`~workbench.limits.JSON5_MAX_DEPTH` (the package is
+  recursive: ~18 Python frames a level).  Escaped surrogate pairs are joined, lone ones kept
+  and warned about.  It is slow (~15 s/MB), so JSON5 and YAML inputs are limited to
+  :data:`MAX_CHARS`; every input mode runs under the request's work deadline.
+* **YAML**: ``ruamel.yaml`` (safe), read from its parser's *events* (never composed or
+  constructed: no recursion, no Python floats) into the JSON value with an explicit stack:
+  depth up to ``max_depth`` and refused deeper at its place, aliases charged what they repeat
+  (:data:`~workbench.limits.LENIENT_MAX_EXPANSION`), scalars resolved as the document's own
+  ``%YAML`` version says (1.2 by default; 1.1: ``yes``/``on``/``Y`` are booleans, ``010`` is
+  octal), a float's text becomes the JSON number text, ints are exact, dates stay strings;
+  duplicate keys are reported with their line and column.  ~8 s/MB.
 """
 
 from __future__ import annotations
@@ -560,7 +566,7 @@ def _read_yaml(text: str, max_depth: int):
                 value, size, height = done.value, done.size, done.height
                 if done.anchor is not None:
                     anchors[done.anchor] = (value, size, height)
-                if height > ORJSON_MAX_DEPTH // 2:
+                if height >= ORJSON_MAX_DEPTH:   # deeper than orjson writes
                     state["plain"] = True
             elif t is DocumentStartEvent:
                 state["yaml11"] = getattr(ev, "version", None) == (1, 1)

@@ -103,15 +103,15 @@ def quick_value(text: str, max_depth: int = DEFAULT_MAX_DEPTH):
     documents; :data:`NOT_QUICK` for anything :func:`parse` should read and report itself (a
     fault, a byte order mark, a lone surrogate, more brackets than ``max_depth``, an integer
     past Python's digit limit)."""
-    if text.startswith("\ufeff") or text.count("[") + text.count("{") > max_depth:
-        return NOT_QUICK
+    if text.startswith("\ufeff") or (len(text) > max_depth and text.count("[") + text.count("{") > max_depth):
+        return NOT_QUICK  # (a text no longer than max_depth cannot nest deeper)
     if not text.isascii():
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:
             return NOT_QUICK
     try:  # the C scanner itself (JSONDecoder.decode is two Python calls around it)
-        value, end = _QUICK_SCAN(text, len(text) - len(text.lstrip(_JSON_SPACE)))
+        value, end = _QUICK_SCAN(text, 0 if text[:1] not in _JSON_SPACE else len(text) - len(text.lstrip(_JSON_SPACE)))
     except (StopIteration, ValueError, _Constant, RecursionError, InvalidOperation):
         return NOT_QUICK
     if end != len(text) and text[end:].strip(_JSON_SPACE):

@@ -205,31 +205,64 @@ class _StopWalk(Exception):
     pass
 
 
-def walk(text: str, interesting: list[int], visit, *, keys: bool = False) -> None:
+_WINDOW = 1 << 16   # characters the walker scans in C to measure a container before walking in
+_SMALL = (1 << 12, 1 << 16)   # the windows tried for the end of a container that holds one
+
+
+def walk(text: str, interesting: list[int], visit, *, keys: bool = False,
+         whole_objects: bool = False) -> None:
     """Walk the valid JSON ``text`` in Python, only as far as needed to reach the sorted
     ``interesting`` offsets: a value that holds none of them is skipped with the C scanner,
     and the walk stops as soon as none is left ahead.
 
-    ``visit(kind, parts, start, end, extra)`` is called for values and events on the way:
-    ``"string"`` and ``"number"`` values (extra None) and ``"duplicate"`` keys (start/end the
-    first and second key offsets, extra the key), and with ``keys`` every member name of the
-    objects entered (``"key"``, start/end its quotes' offsets, extra the name); ``parts`` is
-    the list of path parts.
-    Arrays are entered without measuring them first (they are where large documents are
-    large); objects are measured in C and entered only when they hold an offset.
+    ``visit(kind, parts, start, end, extra)`` is called on the way for the ``"string"`` and
+    ``"number"`` values that hold an interesting offset (extra None), for ``"duplicate"`` keys
+    of the objects entered (start/end the first and second key offsets, extra the key), and with
+    ``keys`` for their member names that hold one (``"key"``, start/end its quotes' offsets,
+    extra the name); ``parts`` is the list of path parts.  An object is left as soon as nothing
+    wanted is ahead inside it, unless ``whole_objects`` (every key of an entered object read, for
+    the duplicates among them).
+    The root array is entered without measuring it first (it is where large documents are
+    large); objects and nested arrays are measured in C (never past the next wanted offset or
+    64 K characters) and entered only when they hold an offset.
     """
     count = len(interesting)
+    bisect_left = bisect.bisect_left
 
-    def nothing_ahead(j: int) -> bool:
-        return bisect.bisect_left(interesting, j) >= count
+    def holds(i: int, end: int) -> bool:   # an interesting offset in [i, end)
+        k = bisect_left(interesting, i)
+        return k < count and interesting[k] < end
 
-    def walk_value(i: int, parts: list, end: int | None = None) -> int:
+    def measure(i: int) -> tuple[bool, int | None]:
+        """(holds nothing wanted, its end) of the container at ``i``, scanning in C no further
+        than the next wanted offset or :data:`_WINDOW` characters (a container that holds one
+        is measured only when it is small: measuring a whole large document to find its end
+        cost as much as parsing it again)."""
+        k = bisect_left(interesting, i)
+        if k >= count:
+            raise _StopWalk
+        ahead = interesting[k]
+        stop = min(ahead, i + _WINDOW)
+        try:
+            end = i + skip_value(text[i:stop], 0)
+            return True, end   # it closes before the next wanted offset
+        except (StopIteration, ValueError):
+            pass
+        if stop < ahead:
+            return False, None   # large, and perhaps holding it: walked in, its parts measured
+        for window in _SMALL:   # it holds the next wanted offset: its end, when it is small
+            try:
+                return False, i + skip_value(text[i:i + window], 0)
+            except (StopIteration, ValueError):
+                pass
+        return False, None
+
+    def walk_value(i: int, parts: list, end: int | None = None, measured: bool = False) -> int:
         ch = text[i]
         if ch == "{":
-            if end is None:
-                end = skip_value(text, i)
-                k = bisect.bisect_left(interesting, i)
-                if k >= count or interesting[k] >= end:
+            if end is None and not measured:
+                skip, end = measure(i)
+                if skip:
                     return end
             seen: dict[str, int] = {}
             j = _WS.match(text, i + 1).end()
@@ -237,7 +270,7 @@ def walk(text: str, interesting: list[int], visit, *, keys: bool = False) -> Non
                 while True:
                     kstart = j
                     key, j = _scanstring(text, j + 1)
-                    if keys:
+                    if keys and holds(kstart, j):
                         visit("key", parts, kstart, j, key)
                     if key in seen:
                         visit("duplicate", parts, seen[key], kstart, key)
@@ -248,12 +281,18 @@ def walk(text: str, interesting: list[int], visit, *, keys: bool = False) -> Non
                     parts.append(key)
                     j = walk_value(j, parts)
                     parts.pop()
+                    if end is not None and not whole_objects and not holds(j, end):
+                        return end   # nothing wanted in the rest of this object
                     j = _WS.match(text, j).end()
                     if text[j] == "}":
                         break
                     j = _WS.match(text, j + 1).end()
-            return end
+            return end if end is not None else j + 1
         if ch == "[":
+            if end is None and parts and not measured:   # a member's array
+                skip, end = measure(i)
+                if skip:
+                    return end
             j = _WS.match(text, i + 1).end()
             index = 0
             if text[j] != "]":
@@ -261,15 +300,14 @@ def walk(text: str, interesting: list[int], visit, *, keys: bool = False) -> Non
                     k = bisect.bisect_left(interesting, j)
                     if k >= count:
                         raise _StopWalk
-                    ahead = interesting[k]
                     if text[j] in "{[":
                         # measured in C; entered only when it holds the next wanted offset
-                        end = skip_value(text, j)
-                        if end <= ahead:
-                            j = end
+                        skip, item_end = measure(j)
+                        if skip:
+                            j = item_end
                         else:
                             parts.append(index)
-                            j = walk_value(j, parts, end)
+                            j = walk_value(j, parts, item_end, True)
                             parts.pop()
                     else:
                         parts.append(index)
@@ -284,6 +322,8 @@ def walk(text: str, interesting: list[int], visit, *, keys: bool = False) -> Non
             return j + 1
         if end is None:
             end = skip_value(text, i)
+        if not holds(i, end):
+            return end
         if ch == '"':
             visit("string", parts, i, end, None)
         elif ch == "-" or ch.isdigit():

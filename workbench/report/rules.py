@@ -3,7 +3,7 @@
 * transcript findings: :data:`HELP`, the rules pages' tables (``transcript-rules.md``,
   ``agents-rules.md``, ``providers-rules.md``: code | severity | meaning), generated from them
   and checked against them by tests/unit/test_cli_report.py (``WORKBENCH_WRITE_HELP=1`` there
-  rewrites the table below); :data:`NAMED` for the two codes the pages name in prose;
+  rewrites the table below); :data:`NAMED` for the codes the pages name in prose;
 * gate verdicts: the rule texts themselves (:mod:`workbench.gate.rules`);
 * validate: the keyword that failed, or the warning's code.
 """
@@ -96,6 +96,8 @@ HELP = {
 }
 
 NAMED = {
+    "bom": ("transcript-rules.md",
+            "a byte-order mark (U+FEFF) before the text, dropped before anything else (info)"),
     "pending_call": ("transcript-rules.md",
                      "a call in the last turn, still to be answered (info: not an unanswered_call)"),
     "spec_schema": ("transcript-rules.md",

@@ -13,7 +13,8 @@ Response (200) — the fields of ``api.md`` first, then the extra ones this core
 
     {
       "kind": "response" | "item_list" | "response_stream" | "chat_completion"
-              | "chat_messages" | "chat_stream" | "agents_session" | "item",
+              | "chat_messages" | "chat_stream" | "chat_tool_calls" | "agents_session" | "item"
+              | "unknown",          # unknown: a shape no kind reads (finding unrecognised_shape)
       "calls": [                       # every function call found, in text order
         {"pointer": "/output/2",       # RFC 6901, see "Places" below
          "line": 14, "column": 5,      # 1-based, in the pasted text
@@ -21,6 +22,12 @@ Response (200) — the fields of ``api.md`` first, then the extra ones this core
          "name": "get_weather", "call_id": "call_1", "turn_id": "turn_2",  # turn_id: agents only
          "verdict": "ok" | <a gate verdict of replay-rules.md>,
          "execute": true,              # the gate's execute
+         "rules": "open_responses" | "agents_api",   # the gate's rule table of the verdict
+         "role": "pending" | "history",   # history: answered later in the text (already run;
+                                       # a missing status is then "completed", see "walk")
+         "walk": {...},                # when the gate walks another item than the one written
+                                       # (a Chat tool call: its Open Responses item; a history
+                                       # call without status): the item "walk this call" walks
          "reason": "...",              # the gate's one sentence
          "id": "fc_1",                 # the item id when there is one
          "json": "{...}",              # the call's exact text (absent for rebuilt stream items)
@@ -75,7 +82,8 @@ Response (200) — the fields of ``api.md`` first, then the extra ones this core
       # extras:
       "summary": {"calls": 3, "blocked": 1, "outputs": 2, "errors": 1, "warnings": 0, "infos": 2,
                   "events": 77, "lines": 160, "items": 4, "responses": 1},
-                  # blocked: listed calls the gate does not execute (the headline says them);
+                  # blocked: listed pending calls the gate does not execute (the headline
+                  # says them);
                   # counts include findings left off over the limit; events: streams and
                   # line-based input; items: rebuilt items; responses: streams (a recording
                   # may hold several responses one after another)

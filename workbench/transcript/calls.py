@@ -72,8 +72,9 @@ def call_entry(call, verdict: str, **extra) -> dict:
            "execute": verdict == "ok", "rules": dialects.gate_dialect(call)}
     if call.dialect == "agents_api":
         out["turn_id"] = call.turn_id
-    elif isinstance(call.id, str) and call.dialect == "open_responses":
-        out["id"] = call.id
+    elif call.dialect == "open_responses" and type(call.item) is dict and \
+            isinstance(call.item.get("id"), str):
+        out["id"] = call.item["id"]    # the item id as written (never one settled for the walk)
     walk = dialects.walkable(call)
     if walk is not call.item:
         out["walk"] = walk

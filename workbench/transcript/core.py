@@ -11,7 +11,7 @@ from ..limits import DEFAULT_LIMITS, Limits
 from ..runtime.deadline import Deadline
 from ..runtime.memory import collector_paused
 from ..dialects import agents, chat, open_responses
-from . import chat as chat_mod
+from ..dialects.model import named
 from . import spec as spec_mod
 from .calls import Gates, call_entry
 from .items import envelopes, pair, portable, states
@@ -73,19 +73,49 @@ STATUS_NOTE = ("The spec's rule: an input function_call (FunctionCallItemParam) 
                "not executed (replay-rules rule 3).")
 
 
+HISTORY_NOTE = ("History: an output later in the text answers this call, so it was executed; "
+                "it is checked as replay input (the spec's FunctionCallItemParam: status and id "
+                "optional): walked as completed by being answered, its call_id standing for a "
+                "missing id, and never executed again.")
+
+
 def gate_or_calls(ctx: Context, placed, *, items_index: bool = False,
-                  inputs: bool = False) -> None:
+                  inputs: bool = False, answered: frozenset = frozenset()) -> None:
+    """List every function call of ``placed``; ``answered``: the ids of the items an output
+    later in the text answers (history: ``role: "history"``, else ``pending``)."""
     for i, (it, place) in enumerate(placed):
         ctx.deadline.check()
+        role = "history" if id(it) in answered else "pending"
         if agents.is_call(it):
-            ctx.call(agents.read_call(it, place, i), pending=False,
+            ctx.call(agents.read_call(it, place, i), pending=False, role=role,
                      item=i if items_index else None)
         elif open_responses.is_call(it):
             c = open_responses.read_call(it, place, i)
+            if role == "history":
+                _history(ctx, c)
             verdict = ctx.gates.verdict_of(c)
-            ctx.call(c, verdict, item=i if items_index else None,
-                     note=STATUS_NOTE if verdict == "status" and inputs and
-                     "status" not in it else None)
+            note = STATUS_NOTE if verdict == "status" and inputs and "status" not in it else \
+                (HISTORY_NOTE if role == "history" and ("status" not in it or "id" not in it)
+                 else None)
+            ctx.call(c, verdict, item=i if items_index else None, note=note, role=role)
+
+
+def _history(ctx: Context, c) -> None:
+    """A history call: complete by being answered when it says no status; one answered while
+    incomplete or in progress is ``history_incomplete_executed``."""
+    if not (isinstance(c.id, str) and c.id) and isinstance(c.call_id, str) and c.call_id:
+        c.id = c.call_id    # replay input: the id is optional
+    if c.status is None:
+        c.status = "completed"
+    elif c.status in ("incomplete", "in_progress"):
+        cut = c.status == "incomplete"
+        ctx.report.add("history_incomplete_executed",
+                       f"The call {named(c.name)} (call_id {c.call_id!s}) is {c.status}, yet an "
+                       "output later in the text answers it: "
+                       + ("its arguments may have been cut off, and the tool ran on them. "
+                          if cut else "its arguments may still have been arriving when the "
+                          "tool ran. ") + "Check the output, and do not replay the call as is.",
+                       c.place.child("/status"), severity="error" if cut else "warning")
 
 
 def _items_of(ctx: Context, value: Any, base: str) -> list[tuple[Any, Place]]:
@@ -116,13 +146,14 @@ def analyse_response(ctx: Context) -> None:
 
 
 def _item_checks(ctx: Context, placed, *, last_turn: bool, inputs: bool,
-                 earlier: bool = False) -> None:
+                 earlier: str | None = None) -> None:
     envelopes(placed, ctx.report, chat=False)
     portable(placed, ctx.report)
     entries = or_entries(placed)
     pair(entries, ctx.report, ctx.deadline, ctx.limits, last_turn=last_turn, earlier=earlier)
     ctx.outputs += sum(1 for e in entries if e.kind == "output")
-    gate_or_calls(ctx, placed, inputs=inputs)
+    answered = frozenset(id(e.item) for e in entries if e.kind == "call" and e.answered)
+    gate_or_calls(ctx, placed, inputs=inputs, answered=answered)
     ctx.spec.items(placed, inputs=inputs)
 
 
@@ -149,8 +180,21 @@ def analyse_item_list(ctx: Context) -> None:
         _log(ctx, docs)
         return
     v = src.value if src.form == "json" else None
-    earlier = type(v) is dict and isinstance(v.get("previous_response_id"), str)
+    earlier = _continues(v)
     _item_checks(ctx, placed, last_turn=False, inputs=True, earlier=earlier)
+
+
+def _continues(v: Any) -> str | None:
+    """What stored history a request continues: ``response`` (``previous_response_id``),
+    ``conversation`` (``conversation``: an id or ``{id}``), else None."""
+    if type(v) is not dict:
+        return None
+    if isinstance(v.get("previous_response_id"), str):
+        return "response"
+    c = v.get("conversation")
+    if isinstance(c, str) or (type(c) is dict and isinstance(c.get("id"), str)):
+        return "conversation"
+    return None
 
 
 def _is_document(v: Any) -> bool:
@@ -206,6 +250,7 @@ def analyse_item(ctx: Context) -> None:
         # one Agents API action on its own: pending by being pasted; door 2 from the gate
         r = ctx.gates.agents(v)
         ctx.call(agents.read_call(v, placed[0][1], 0, pending=True), r["verdict"], pending=True,
+                 role="pending",
                  report=r.get("report"), tool_result=r.get("tool_result"),
                  reason=r.get("reason"))
         return
@@ -222,7 +267,8 @@ def _gate_chat(ctx: Context, entries: list, items: list | None = None) -> None:
     calls = [e for e in entries if e.kind == "call"]
     for k, c in enumerate(calls):
         ctx.deadline.check()
-        ctx.call(c, item=items[k] if items is not None else None, exact=items is None)
+        ctx.call(c, item=items[k] if items is not None else None, exact=items is None,
+                 role="history" if c.answered else "pending")
 
 
 def _pair_chat(ctx: Context, entries: list, *, last_turn: bool) -> None:
@@ -245,11 +291,39 @@ def analyse_chat_messages(ctx: Context) -> None:
     _gate_chat(ctx, entries)
 
 
+def analyse_chat_tool_calls(ctx: Context) -> None:
+    """A bare list of Chat ``tool_calls`` entries: each call gated as Chat, all pending."""
+    placed = _listed(ctx, "tool_calls")
+    entries = [chat.read_call(tc, place, k, "completed")
+               for k, (tc, place) in enumerate(placed) if chat.is_call(tc)]
+    _pair_chat(ctx, entries, last_turn=True)
+    _gate_chat(ctx, entries)
+
+
+def analyse_unknown(ctx: Context) -> None:
+    """A shape no kind reads: say what was seen, and what is read."""
+    v = ctx.src.value
+    if ctx.src.form != "json" or type(v) is list:
+        n = len(ctx.src.pieces) if ctx.src.form != "json" else len(v)
+        seen = f"{n} JSON value{'s' if n != 1 else ''}, none of them an object"
+    elif type(v) is dict:
+        keys = ", ".join(list(v)[:12]) + (" …" if len(v) > 12 else "")
+        seen = f"an object with the keys {keys}" if v else "an empty object"
+    else:
+        seen = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
+            type(v), "a number")
+    ctx.report.add("unrecognised_shape",
+                   f"The pasted JSON is {seen}: no kind of transcript is read from it (a "
+                   "response, a request's input or an item list, a stream, Chat Completions "
+                   "payloads, an Agents API session), and it is not one item (an object with "
+                   "a type). Nothing was checked: paste one of those.", Place(ctx.src.pieces[0], ""))
+
+
 def analyse_chat_stream(ctx: Context) -> None:
     src = ctx.src
     if src.form == "json" and isinstance(src.value, list):
         split_array(src)
-    cs = chat_mod.ChatStream(src, ctx.report, ctx.deadline)
+    cs = chat.ChatStream(src, ctx.report, ctx.deadline)
     cs.run()
     ctx.events = cs.events
     ctx.items = cs.items()
@@ -306,10 +380,12 @@ def analyse_response_stream(ctx: Context) -> None:
     # of streams does not hold: each is pending, never unanswered
     pair(entries, ctx.report, ctx.deadline, ctx.limits, last_turn=True)
     ctx.outputs += sum(1 for e in entries if e.kind == "output")
+    answered = {id(e.item) for e in entries if e.kind == "call" and e.answered}
     for i, (it, place) in enumerate(all_placed):
         if open_responses.is_call(it):
             ctx.call(open_responses.read_call(it, place, i), item=i,
-                     exact=all_slots[i].done_piece is not None)
+                     exact=all_slots[i].done_piece is not None,
+                     role="history" if id(it) in answered else "pending")
     ctx.spec.events(src.pieces)  # the items are checked inside their output_item events
     # findings about an item's place belong to its timeline row
     by_piece = {}
@@ -324,6 +400,16 @@ def analyse_response_stream(ctx: Context) -> None:
             s.broken.append(f)
     ctx.timeline = all_slots
     ctx.responses = len(segments)
+    if len(segments) > 1:
+        starts = [next(e[2] for e in seg if e[1] == "piece") for seg in segments[1:]
+                  if any(e[1] == "piece" for e in seg)]
+        ctx.report.add("concatenated_responses",
+                       f"This recording holds {len(segments)} responses one after another (a new "
+                       "response.created after the previous one's events): each is read as a "
+                       "response of its own, its items in the timeline under its number.",
+                       Place(starts[0], "/type") if starts else None,
+                       [("response", Place(p, "/type")) for p in starts[1:20]],
+                       count=len(segments))
 
 
 def _timeline(ctx: Context, slots) -> list[dict]:
@@ -352,7 +438,8 @@ ANALYSERS = {
     "response": analyse_response, "item_list": analyse_item_list, "item": analyse_item,
     "chat_completion": analyse_chat_completion, "chat_messages": analyse_chat_messages,
     "chat_stream": analyse_chat_stream, "response_stream": analyse_response_stream,
-    "agents_session": analyse_agents,
+    "agents_session": analyse_agents, "chat_tool_calls": analyse_chat_tool_calls,
+    "unknown": analyse_unknown,
 }
 
 
@@ -427,7 +514,8 @@ def _answer(ctx: Context, kind: str) -> dict:
             if p is not None and p.piece is not None:
                 link.update({k: v for k, v in ctx.places.where(p.piece, p.pointer).items()})
     summary = {"calls": len(ctx.calls) + ctx.calls_left_off,
-               "blocked": sum(1 for _p, e, _x in ctx.calls if not e["execute"]),
+               "blocked": sum(1 for _p, e, _x in ctx.calls
+                              if not e["execute"] and e.get("role") != "history"),
                "outputs": ctx.outputs,
                "errors": counts["error"], "warnings": counts["warning"], "infos": counts["info"],
                "lines": ctx.src.line_count}

@@ -13,6 +13,8 @@ from typing import Any, Callable
 
 from ..gate.arguments import compare as same_arguments
 from ..limits import NEAR_MISS_BUDGET, Limits
+
+NEAR_MISS_LONG = 16   # ids this long may be a near miss at two edits (transcript-rules.md)
 from ..dialects import chat, open_responses
 from ..dialects.model import named
 from .report import SEVERITY, Place, Report, edit_diff, show_diff
@@ -34,7 +36,7 @@ class Pairing:
     the words for a call and an output in this dialect, and the near-miss budget."""
 
     def __init__(self, entries, report: Report, deadline, limits: Limits, *, last_turn: bool,
-                 call_word: str, output_word: str, earlier: bool):
+                 call_word: str, output_word: str, earlier: str | None):
         self.entries, self.report, self.deadline, self.limits = entries, report, deadline, limits
         self.last_turn, self.earlier = last_turn, earlier
         self.call_word, self.output_word = call_word, output_word
@@ -66,6 +68,8 @@ def _check(table: list, code: str):
 
 @_check(CALL_CHECKS, "empty_call_id")
 def _call_empty_id(p: Pairing, c) -> bool:
+    if c.call_id == "" and c.hosted:
+        return True   # the provider runs it: no output is ever matched to it
     if c.call_id != "":
         return not isinstance(c.call_id, str)   # no call_id string: nothing to pair
     p.add("empty_call_id", f"This {p.call_word} has an empty call_id: no {p.output_word} "
@@ -184,7 +188,11 @@ def _output_near_miss(p: Pairing, o) -> bool:
 
 @_check(OUTPUT_CHECKS, "orphan_output")
 def _output_orphan(p: Pairing, o) -> bool:
-    if p.earlier:   # the history continues a stored response: its call may be there
+    if p.earlier:   # the history continues a stored response or conversation: its call is there
+        p.add("output_for_stored_call",
+              f"This {p.output_word} answers call_id {_q(o.call_id)}, which is not in the text: "
+              f"its {p.call_word} should be in the stored {p.earlier} this request names "
+              "(the server holds it); nothing to fix here if it is.", o.place.child("/call_id"))
         return True
     p.add("orphan_output",
           f"This {p.output_word}'s call_id {_q(o.call_id)} matches no {p.call_word} before it: "
@@ -215,12 +223,12 @@ def _left_pending(p: Pairing, c, last_pos: int) -> bool:
 
 def pair(entries: list, report: Report, deadline, limits: Limits, *,
          last_turn: bool = False, call_word: str = "call", output_word: str = "output",
-         earlier: bool = False) -> None:
+         earlier: str | None = None) -> None:
     """The pairing table of ``transcript-rules.md`` over ``entries`` (the neutral model, in
     transcript order), as the registered checks above.  ``last_turn``: every call is in the
-    last turn (a response's own output).  ``earlier``: the history continues a stored
-    response (``previous_response_id``), so an output may answer a call that is not in the
-    text: no ``orphan_output`` then.  Two calls with one call_id are the same call
+    last turn (a response's own output).  ``earlier``: what stored history the request
+    continues (``"response"``: ``previous_response_id``, ``"conversation"``), so an output may
+    answer a call that is not in the text: ``output_for_stored_call``, not ``orphan_output``.  Two calls with one call_id are the same call
     (``duplicate_replay``) when name, turn and arguments agree, the arguments compared as
     the gate's replay rule compares them (parsed, exact numbers)."""
     p = Pairing(entries, report, deadline, limits, last_turn=last_turn, call_word=call_word,
@@ -239,9 +247,9 @@ def pair(entries: list, report: Report, deadline, limits: Limits, *,
     later = [e.pos for e in entries if e.kind != "call" and e.continues]
     last_pos = max(later) if later else -1
     for c in calls:
-        if c.answered or not isinstance(c.call_id, str) or c.call_id == "" or \
+        if c.answered or c.hosted or not isinstance(c.call_id, str) or c.call_id == "" or \
                 c.status not in (None, "completed"):
-            continue
+            continue   # answered, run by the provider, unpairable, or a state finding
         any(fn(p, c, last_pos) for _code, fn in LEFT_CHECKS)
 
 
@@ -253,7 +261,8 @@ def _near(cid: str, ids_by_len: dict, budget: list) -> tuple[str, list] | None:
                 return None
             budget[0] -= 1
             diff = edit_diff(cid, other)
-            if diff:
+            # one edit, or two when both ids are long (call_909 is not call_100 mistyped)
+            if diff and (len(diff) == 1 or min(n, len(other)) >= NEAR_MISS_LONG):
                 return other, diff
     return None
 

@@ -19,6 +19,8 @@ def _vote(v: dict) -> str | None:
         return "response_stream"
     if chat.is_chunk(v):
         return "chat_stream"
+    if chat.is_call(v):
+        return "chat_tool_calls"    # a bare array of Chat tool_calls entries
     if open_responses.is_response(v) or (isinstance(v.get("input"), list) and "type" not in v):
         return "item_list"   # a log of responses and requests (a stray "tool_calls": null too)
     if chat.shaped(v) and not isinstance(v.get("type"), str):
@@ -36,7 +38,7 @@ def _list_kind(values: list, form: str) -> str:
     if not values:
         return "response_stream" if form == "sse" else "item_list"
     votes = {"agents_session": 0, "response_stream": 0, "chat_stream": 0, "chat_messages": 0,
-             "item_list": 0}
+             "item_list": 0, "chat_tool_calls": 0}
     for v in values[:500]:  # the first ones tell the kind
         if type(v) is dict:
             k = _vote(v)
@@ -46,8 +48,11 @@ def _list_kind(values: list, form: str) -> str:
         return "response_stream"
     best = max(votes.values())
     if best == 0:
+        if form != "sse" and not any(type(v) in (dict, list) for v in values[:500]):
+            return "unknown"   # values, none of them an object: nothing to read
         return "response_stream" if form == "sse" else "item_list"
-    for kind in ("agents_session", "response_stream", "chat_stream", "item_list", "chat_messages"):
+    for kind in ("agents_session", "response_stream", "chat_stream", "chat_tool_calls",
+                 "item_list", "chat_messages"):
         if votes[kind] == best:
             return kind
     return "item_list"  # pragma: no cover

@@ -229,7 +229,7 @@ class Session:
         self.history_pairs.setdefault(pair, (it, place, link))
         self.call_links.setdefault(pair, link)
         self.links.append(link)
-        self.ctx.call(agents.read_call(it, place, 0), pending=False)
+        self.ctx.call(agents.read_call(it, place, 0), pending=False, role="history")
 
     def _orchestration(self, it: dict, t: str, place) -> None:
         if t == "create_subagent_call":
@@ -258,7 +258,7 @@ class Session:
                        f"call_id {_q(pair[1])}: one result cannot say which it answers.",
                        place.child("/call_id"), [("first", self.pending[pair]["place"])])
         entry = ctx.call(agents.read_call(a, place, 0, pending=True), r["verdict"],
-                         pending=True, report=r.get("report"),
+                         pending=True, role="pending", report=r.get("report"),
                          tool_result=r.get("tool_result"), reason=r.get("reason"))
         self.pending.setdefault(pair, {"action": a, "place": place, "gate": r, "link": link,
                                        "answered": [], "entry": entry, "near": []})
@@ -331,6 +331,13 @@ class Session:
 
     def _result_shape(self, res: dict, place, link) -> None:
         success = res.get("success")
+        if type(success) is not bool:
+            self._flag(link, "result_success_not_boolean",
+                       ("This tool_result has no success" if "success" not in res else
+                        f"success is {dumps_value(success).decode('utf-8')}, not true or false")
+                       + ": the host decides nothing from it (\"true\" is not true). Write "
+                       "success as a boolean.",
+                       place.child("/success" if "success" in res else ""))
         if success is True and "output" in res and not isinstance(res["output"], str) and \
                 not isinstance(res["output"], list):
             self._flag(link, "result_output_not_string",

@@ -322,6 +322,16 @@ class ResponsesStream:
                       "events.", Place(piece, "/item/id"),
                       [("added", Place(slot.added_piece, "/item/id") if slot.added_piece
                         else None)], slot)
+        added = slot.added or {}
+        if isinstance(added.get("call_id"), str) and isinstance(item.get("call_id"), str) and \
+                item["call_id"] != added["call_id"]:
+            # the OpenAI SDK raises on it: the answer would name an id the call no longer has
+            self._add("stream_item_id_changed",
+                      f"The done item's call_id \"{item['call_id']}\" differs from "
+                      f"\"{added['call_id']}\", the call_id it was added with: an output keyed by "
+                      "either matches only one of them. The ids of one item must not change "
+                      "between its events.", Place(piece, "/item/call_id"),
+                      [("added", Place(slot.added_piece, "/item/call_id"))], slot)
         if item.get("type") == "function_call" and isinstance(item.get("arguments"), str):
             final = item["arguments"]
             if slot.args_done is not None:

@@ -167,12 +167,13 @@ class Validation:
         """The answer for a document the compiled check finds valid (nothing to place), or None:
         the full path answers (an invalid document, no compiled form, anything raised)."""
         call = find_call(value)
-        tool = self._called_tool(call)
-        side = self._tool(tool)
-        if side.valid is None:
+        tool = self._called_tool(call) if call is not None else self.tool
+        side = self._tools.get(tool) or self._tool(tool)
+        valid = side.valid
+        if valid is None:
             return None
         try:
-            if not side.valid(value):
+            if not valid(value):
                 return None
         except Exception:  # the full path reports it (too_deep, timeout...) in its own words
             return None

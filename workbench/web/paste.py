@@ -37,7 +37,8 @@ def one_item(text: str) -> bool:
     if t[0] != "{":
         return not _SSE.search(t[:65536])
     try:
-        return kind_of_value(parse(t, field="item", warnings=False).value) == "item"
+        # a shape no kind reads is the gate's to explain (why it is not a call)
+        return kind_of_value(parse(t, field="item", warnings=False).value) in ("item", "unknown")
     except WorkbenchError:
         # JSON Lines (its first line may be cut short): one of the first lines is a whole value
         # on its own, or reads like an event
@@ -142,7 +143,7 @@ def report(form: dict, limits) -> dict | None:
     if form.get("schema", "").strip():
         body["tools"] = form["schema"]
     result = transcript.handle(body, limits)
-    if result.get("kind") == "item":
+    if result.get("kind") in ("item", "unknown"):
         return None
     cache: dict = {}
     if "tools" not in body:

@@ -15,6 +15,7 @@ from .. import __version__
 from ..validate import draft as validate_draft
 from ..errors import WorkbenchError
 from ..jsontext import dumps_value
+from ..limits import PAGE_LIVE_CHARS, PAGE_THRESHOLDS
 from .forms import form_body, json_body
 from .views import VIEW, VIEWS, View
 
@@ -69,15 +70,11 @@ def _transcript():
     return transcript
 
 
-# every POST of the API, declared: its path and the core that answers it (a function where the
-# core is imported on first use)
+# every POST of the API: one per view (``/api/<view>``, from the views' table), and the two that
+# are not a view's (a function where the core is imported on first use)
 API = {
-    "/api/format": VIEW["format"].core,
-    "/api/extract": VIEW["extract"].core,
-    "/api/validate": VIEW["validate"].core,
+    **{f"/api/{v.name}": v.core for v in VIEWS},
     "/api/validate/draft": validate_draft,  # "Draft a strict schema" (the Validate page)
-    "/api/diff": VIEW["diff"].core,
-    "/api/gate": VIEW["gate"].core,
     "/api/transcript": _transcript,
 }
 
@@ -133,8 +130,10 @@ def home():
     return render_template("home.html", view="home")
 
 
-# every page but the Gate's, declared: its path and its view, rendered by :func:`page`
-PAGES = {"/format": "format", "/extract": "extract", "/validate": "validate", "/diff": "diff"}
+# every view's page (``/<view>``, from the views' table), rendered by :func:`page`, but those with
+# a route of their own below
+OWN_PAGES = {"gate"}
+PAGES = {f"/{v.name}": v.name for v in VIEWS if v.name not in OWN_PAGES}
 
 for _path, _name in PAGES.items():  # endpoint pages.format_page, …
     pages.add_url_rule(_path, f"{_name}_page", partial(page, VIEW[_name]), methods=["GET", "POST"])
@@ -169,4 +168,9 @@ def gate_page():
 @pages.app_context_processor
 def page_context():
     return {"views": [(v.name, v.title, v.purpose) for v in VIEWS], "version": __version__,
-            "limits": current_app.config["WORKBENCH_LIMITS"]}
+            "limits": current_app.config["WORKBENCH_LIMITS"], "thresholds": page_thresholds}
+
+
+def page_thresholds(view: str) -> dict:
+    """The size thresholds a page's scripts work by (``<body data-thresholds>``)."""
+    return {"live": PAGE_LIVE_CHARS.get(view, PAGE_LIVE_CHARS["format"]), **PAGE_THRESHOLDS}

@@ -48,6 +48,7 @@ class _Parser(HTTPRequestParser):
     def received(self, data):
         consumed = super().received(data)
         if self.completed and isinstance(self.error, RequestEntityTooLarge):
+            self.expect_continue = False  # never invite the body refused
             self.channel.drop_refused_body(
                 None if self.chunked else self.content_length - self.body_bytes_received
                 - (len(data) - consumed))
