@@ -30,7 +30,6 @@ import json
 import os
 import random
 import re
-import subprocess
 import sys
 import time
 from pathlib import Path
