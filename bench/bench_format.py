@@ -43,8 +43,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (DATA, Server, arguments, best, fixture_items, fixtures_label, print_table,  # noqa: E402
-                    read_log, rel, write_atomic)
+from common import (DATA, SEED, Server, arguments, best, fixture_items, fixtures_label, print_table,  # noqa: E402
+                    read_log, realistic_log, rel, write_atomic)
 
 # numbers whose text a float round trip changes; one of them goes into every 50th entry
 EXACT_NUMBERS = ["1.10", "12345678901234567890123", "-0.0", "1E-7", "2.50e+3", "0.30000000000000004",
@@ -79,39 +79,11 @@ def generate(size_mb: float, quiet: bool = False) -> Path:
     return write_atomic(path, '{"object": "list", "model": "bench", "data": [\n  ' + ",\n  ".join(lines) + "\n]}\n")
 
 
-WORDS = ["order", "Zürich", "naïve", "café", "東京", "данные", "emoji 😀", "tool_call", "résumé",
-         "ñandú", "İstanbul", "ß", "∑", "value", "status", "completed", "in_progress", "報告"]
-
-
-def generate_realistic(size_mb: float, seed: int = 20261201) -> Path:
-    """Seeded realistic data (issue 25): records with many distinct 64-bit ids (integers above
-    2^53, each different), exact decimals (``12.10``, ``0.1000000000000000055``), long
-    non-ASCII strings, and shapes both deep (8 nested levels) and wide (arrays of 40 numbers)."""
-    DATA.mkdir(parents=True, exist_ok=True)
-    path = DATA / f"format_real_{size_mb:g}mb_{seed}.json"
-    if path.exists():
-        return path
-    rng = random.Random(seed)
-    target = int(size_mb * 1_000_000)
-    parts, size, n = [], 0, 0
-    while size < target:
-        words = " ".join(rng.choice(WORDS) for _ in range(rng.randrange(5, 60)))
-        deep = f'"{rng.choice(WORDS)}"'
-        for level in range(8):
-            deep = f'{{"level": {level}, "k{rng.randrange(100)}": {rng.randrange(10**6)}.{rng.randrange(100):02d}, "next": {deep}}}'
-        wide = ", ".join(str(rng.randrange(-10**9, 10**9)) if rng.random() < 0.5 else
-                         f"{rng.random() * 10 ** rng.randrange(-3, 6):.{rng.randrange(1, 8)}f}"
-                         for _ in range(40))
-        rec = (f'{{"id": {rng.randrange(2**53, 2**64)}, "user_id": {rng.randrange(2**60, 2**63)}, '
-               f'"seq": {n}, "price": {rng.randrange(10**5)}.{rng.randrange(100):02d}, '
-               f'"rate": 0.{rng.randrange(10**18, 10**19)}, "created": "2026-12-01T{n % 24:02d}:00:00Z", '
-               f'"ok": {"true" if rng.random() < 0.5 else "false"}, "none": null, '
-               f'"name": {json.dumps(words, ensure_ascii=rng.random() < 0.2)}, "wide": [{wide}], '
-               f'"deep": {deep}}}')
-        parts.append(rec)
-        size += len(rec.encode("utf-8")) + 4
-        n += 1
-    return write_atomic(path, '{"object": "list", "data": [\n  ' + ",\n  ".join(parts) + "\n]}\n")
+def generate_realistic(size_mb: float, seed: int = SEED) -> Path:
+    """Seeded realistic data (issue 25): the one generator of bench/common.py
+    (:func:`common.realistic_log`: distinct 64-bit ids, decimals, non-ASCII and long strings, deep
+    and wide shapes, Open Responses items)."""
+    return realistic_log(size_mb, seed)
 
 
 # ----------------------------------------------------------------------------- exactness
@@ -258,14 +230,14 @@ def main(argv: list[str] | None = None) -> list[dict]:
     ap.add_argument("--data", choices=("realistic", "fixtures"), default="realistic",
                     help="realistic: seeded records with distinct 64-bit ids, decimals, non-ASCII, deep "
                          "and wide shapes (default); fixtures: the shared Open Responses items")
-    ap.add_argument("--seed", type=int, default=20261201, help="seed of the realistic data")
+    ap.add_argument("--seed", type=int, default=SEED, help="seed of the realistic data (bench/common.py)")
     args = ap.parse_args(argv)
 
     if args.data == "realistic" and not args.quiet_numbers:
         file = generate_realistic(args.size_mb, args.seed)
         text, size, entries = read_log(file)
         print(f"document: {rel(file)} · {size / 1e6:.1f} MB · {entries:,} records (seeded {args.seed}: "
-              "two distinct 64-bit ids each, decimals, non-ASCII, 8 levels deep, 40 wide)")
+              "bench/common.py's realistic log: distinct 64-bit ids, decimals, non-ASCII, deep and wide)")
     else:
         file = generate(args.size_mb, quiet=args.quiet_numbers)
         text, size, entries = read_log(file)

@@ -30,13 +30,12 @@ import json
 import os
 import random
 import re
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import DATA, ROOT, print_table, rel  # noqa: E402
+from common import DATA, NON_ASCII, ROOT, print_table, rel  # noqa: E402
 
 WORDS = ("paris berlin tokyo lima oslo cairo delhi quito sofia perth dakar hanoi lagos minsk "
          "riga kyiv doha rome bern baku").split()
@@ -75,7 +74,7 @@ def _args(rng: random.Random, name: str) -> dict:
         if rng.random() < 0.3:
             a["reason"] = " ".join(rng.sample(WORDS, 4))
         return a
-    a = {"location": f"{rng.choice(WORDS).title()} {rng.randrange(1000)}"}
+    a = {"location": f"{rng.choice(NON_ASCII if rng.random() < 0.3 else WORDS).title()} {rng.randrange(1000)}"}
     if rng.random() < 0.7:
         a["days"] = rng.randint(1, 14)
     if rng.random() < 0.5:
@@ -140,7 +139,7 @@ def patterned_tools() -> list:
 
 def ensure_log(items: int, seed: int = 7) -> tuple[Path, Path]:
     DATA.mkdir(parents=True, exist_ok=True)
-    log = DATA / f"gate_{items}_{seed}.jsonl"
+    log = DATA / f"gate_v2_{items}_{seed}.jsonl"  # v2: non-ASCII places (common.NON_ASCII)
     tools = DATA / "gate_tools.json"
     tools.write_text(json.dumps(TOOLS, indent=2))
     (DATA / "gate_tools_pattern.json").write_text(json.dumps(patterned_tools(), indent=2))
@@ -239,6 +238,21 @@ def run_minimal(log: Path, tools_path: Path) -> dict:
     return {"seconds": seconds, "counts": counts, "not_json": not_json}
 
 
+def run_orjson(log: Path, tools_path: Path) -> dict:
+    """The floor: ``orjson.loads`` of every line, nothing checked (issue 25's reference)."""
+    import orjson
+    started = time.perf_counter()
+    n = bad = 0
+    with log.open("rb") as f:
+        for line in f:
+            try:
+                orjson.loads(line)
+                n += 1
+            except orjson.JSONDecodeError:
+                bad += 1
+    return {"seconds": time.perf_counter() - started, "counts": {"parsed": n}, "not_json": bad}
+
+
 def run_workbench(log: Path, tools_path: Path, jobs: int | None = 1) -> dict:
     """The command (``--jobs 1`` unless told: the one-process figure), timed, with its peak
     memory (the command and its workers, sampled from /proc)."""
@@ -333,7 +347,8 @@ def main(argv=None) -> list[dict]:
     best: dict = {}
     for _ in range(max(1, args.repeat)):
         for name, fn in (("workbench gate --jsonl (subprocess)", run_workbench),
-                         ("json.loads + minimal gate (in-process)", run_minimal)):
+                         ("json.loads + minimal gate (in-process)", run_minimal),
+                         ("orjson.loads per line (in-process)", run_orjson)):
             r = fn(log, tools)
             if name not in best or r["seconds"] < best[name]["seconds"]:
                 best[name] = r
@@ -362,9 +377,12 @@ def main(argv=None) -> list[dict]:
           "additionalProperties)")
     target = rows[0]["ratio"] <= 1.0
     print(f"\ntarget (workbench ≤ 1.0 × minimal): {'met' if target else 'NOT met'}")
-    if len(rows) > 2:
+    pattern = next((r for r in rows if "pattern" in r["name"]), None)
+    if pattern:
         print(f"(informational: with a pattern keyword the refund calls take the full validator "
-              f"path: {rows[2]['seconds']:.2f} s, {rows[2]['ratio']:.2f} × minimal)")
+              f"path: {pattern['seconds']:.2f} s, {pattern['ratio']:.2f} × minimal)")
+    floor = next(r for r in rows if r["name"].startswith("orjson"))
+    print(f"orjson per line / workbench: {floor['seconds'] / rows[0]['seconds']:.2f} (issue 25 wants ≥ 0.5)")
     print("\n--jobs 1 and --jobs 2 side by side (peak memory: the command and its workers)")
     rows.extend(jobs_rows(log, tools, f"{args.items:,} items, {size / 1e6:.0f} MB"))
     if args.log_gb:
