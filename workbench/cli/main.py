@@ -8,12 +8,13 @@ import sys
 
 from .. import __version__
 from . import common, completion, diff, extract, gate, serve, transcript, validate
+from . import redact as redact_cmd
 from . import format as format_cmd
 
 # each module declares its subcommand's parser (HELP, DESCRIPTION, EPILOG, ARGUMENTS: see
 # common.add_subcommand) and ``run(args)``; order = order in --help.  ``serve``, whose flags the
 # bare ``workbench`` takes too, adds its own.
-SUBCOMMANDS = [format_cmd, extract, validate, diff, gate, transcript]
+SUBCOMMANDS = [format_cmd, extract, validate, diff, gate, transcript, redact_cmd]
 
 
 EPILOG = """examples:

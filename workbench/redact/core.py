@@ -44,8 +44,10 @@ KEEP_KEYS = frozenset({
     # settings whose values are words of a spec's enum (the spec check reads them)
     "truncation", "service_tier", "effort", "reasoning_effort", "verbosity", "summary",
     "prompt_cache_retention", "detail", "include", "modalities", "media_type", "mime_type",
-    "mimeType", "encoding", "scope", "environment", "action", "approval_mode",
+    "mimeType", "encoding", "scope", "environment", "action", "approval_mode", "allowed_callers",
 })
+#: and so are the values of every member named ``…_type`` / ``…Type`` (``token_type``, ``finishType``)
+KEEP_SUFFIXES = ("_type", "Type")
 #: a ``name`` is a tool's name in an object under one of these member names …
 TOOL_CONTAINERS = frozenset({"function", "tool", "tools", "functionCall", "function_call",
                              "functionResponse", "function_response", "functionDeclarations",
@@ -275,7 +277,7 @@ def _is_number(v) -> bool:
 def _kept(tok, toks: Scalars) -> bool:
     """Is this string value a type word, a tool's name or a schema's key name (kept)?"""
     key = tok.key
-    if key in KEEP_KEYS:
+    if key in KEEP_KEYS or (key is not None and key.endswith(KEEP_SUFFIXES)):
         return True
     return key == "name" and not tok.in_array and _is_tool_name(toks.containers[tok.container])
 

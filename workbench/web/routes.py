@@ -13,6 +13,7 @@ from werkzeug.http import parse_accept_header
 
 from .. import __version__
 from ..validate import draft as validate_draft
+from .. import redact
 from ..errors import WorkbenchError
 from ..jsontext import dumps_value
 from .forms import form_body, json_body
@@ -79,6 +80,7 @@ API = {
     "/api/diff": VIEW["diff"].core,
     "/api/gate": VIEW["gate"].core,
     "/api/transcript": _transcript,
+    "/api/redact": redact,  # "copy redacted" on every page
 }
 
 
