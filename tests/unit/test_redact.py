@@ -283,3 +283,10 @@ def test_every_recording_redacted_reads_the_same_and_leaks_nothing(shared):
     print(f"{len(files)} recordings redacted; {len(changed)} read differently, {len(leaks)} leaks")
     assert changed == []
     assert leaks == []
+
+
+def test_keep_names_more_members_to_keep(client):
+    r = client.post("/api/redact", json={"text": '{"model": "gpt-5", "note": "gpt-5"}', "keep": ["model"]})
+    assert r.get_json()["text"] == '{"model": "gpt-5", "note": "xxx-0"}'
+    r = client.post("/api/redact", json={"text": "{}", "keep": [1]})
+    assert r.status_code == 400 and r.get_json()["error"]["field"] == "keep"
