@@ -233,14 +233,14 @@ def test_copy_redacted_shows_the_diff_before_copying(page):
     assert dialog.get_attribute("data-state") == "ready"
     dels = dialog.locator(".redact-diff .del").all_inner_texts()
     adds = dialog.locator(".redact-diff .add").all_inner_texts()
-    assert any("call_3c91" in d for d in dels) and any("call_XXXX" in a for a in adds)
-    assert any("fc_XXXXXXXXXXXXXXXX" in a for a in adds)
+    assert any("call_3c91" in d for d in dels) and any("call_0001" in a for a in adds)
+    assert any("fc_0000000000000001" in a for a in adds)   # issue 27: a counter, not XXXX
     assert not any("function_call" in d for d in dels)   # type values are kept
     assert page.evaluate("window.__workbenchLastCopy") is None   # nothing copied before the click
     text = copied(page, lambda: dialog.locator("#redact-copy").click())
     red = json.loads(text)
     item = red["output"][0]
-    assert set(item) == set(ITEM) and item["type"] == "function_call" and item["call_id"] == "call_XXXX"
+    assert set(item) == set(ITEM) and item["type"] == "function_call" and item["call_id"] == "call_0001"
     args = json.loads(item["arguments"])   # JSON inside the string is redacted inside, keys kept
     assert set(args) == {"location", "days", "precise", "ratio", "contact"}
     assert args["contact"].endswith("@example.invalid") and len(args["location"]) == len("Zürich, CH")
@@ -303,5 +303,5 @@ def test_json_lines_are_redacted_line_by_line(page):
     dialog.wait_for()
     assert dialog.get_attribute("data-state") == "ready" and dialog.get_attribute("data-changed") == "2"
     text = copied(page, lambda: dialog.locator("#redact-copy").click())
-    assert [json.loads(x) for x in text.splitlines()] == [
-        {"call_id": "call_XXXX", "text": "Xxxx Xxx"}, {"call_id": "call_XXXX", "type": "message"}]
+    assert [json.loads(x) for x in text.splitlines()] == [   # issue 27: distinct ids stay distinct
+        {"call_id": "call_0001", "text": "Xxxx Xxx"}, {"call_id": "call_0002", "type": "message"}]

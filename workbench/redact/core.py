@@ -13,14 +13,18 @@ values that say what an item is rather than what it holds (:data:`KEEP_KEYS`: ``
 call's or a tool's name (:func:`_is_tool_name`: pairing and tool lookup depend on them, and a
 tool's name is the interface, not the user's data), and a schema's ``required`` names,
 ``pattern`` and ``format`` (they refer to keys, which are kept).  A string holding JSON
-(``arguments``) is redacted inside and stays JSON.
+(``arguments``) is redacted inside and stays JSON.  In a text that streams arguments in pieces
+(:data:`STREAMED`) every call's arguments are shaped character by character instead (letters →
+x, digits → 0, keys and escapes kept), so the redacted pieces still join up to exactly the
+redacted whole; equal values stay equal there, but distinct ones of one shape may meet.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
-from ..errors import WorkbenchError
+from ..errors import WorkbenchError, bad_request
 from ..fields import Field, Fields
 from ..jsontext import encode_string, parse
 from ..jsontext import lines as jsonl
@@ -33,6 +37,8 @@ REQUEST = Fields(
     Field("text", required=True, text=True),
     Field("numbers", bool, default=False, doc="replace numbers too (sign, digit counts and "
                                               "exponent kept)"),
+    Field("keep", list, default=(), doc="more member names whose values are kept as they are",
+          schema={"type": "array", "items": {"type": "string"}}),
 )
 
 #: member names whose string values are type words, kept as they are
@@ -44,8 +50,10 @@ KEEP_KEYS = frozenset({
     # settings whose values are words of a spec's enum (the spec check reads them)
     "truncation", "service_tier", "effort", "reasoning_effort", "verbosity", "summary",
     "prompt_cache_retention", "detail", "include", "modalities", "media_type", "mime_type",
-    "mimeType", "encoding", "scope", "environment", "action", "approval_mode",
+    "mimeType", "encoding", "scope", "environment", "action", "approval_mode", "allowed_callers",
 })
+#: and so are the values of every member named ``…_type`` / ``…Type`` (``token_type``, ``finishType``)
+KEEP_SUFFIXES = ("_type", "Type")
 #: a ``name`` is a tool's name in an object under one of these member names …
 TOOL_CONTAINERS = frozenset({"function", "tool", "tools", "functionCall", "function_call",
                              "functionResponse", "function_response", "functionDeclarations",
@@ -58,6 +66,10 @@ SSE_KEEP = ("event:", "retry:")
 _KINDS = ("text", "id", "email", "url", "uuid", "date", "arguments", "json", "number")
 #: member names of tool-call arguments, whole or streamed in pieces (see :func:`_argument_plan`)
 ARGUMENT_KEYS = frozenset({"arguments", "delta", "partial_json"})
+#: a text that streams arguments in pieces (then every call's arguments are shaped character by
+#: character, so the pieces join up to the whole; otherwise arguments are redacted as JSON)
+STREAMED = re.compile(r"function_call_arguments\.delta|chat\.completion\.chunk|partial_json|"
+                      r"input_json_delta")
 #: the members that say which streamed call a piece belongs to
 _STREAM_IDS = ("index", "item_id", "output_index", "content_index")
 
@@ -66,13 +78,15 @@ class Redactor:
     """The redaction of one document: one :class:`Registry` for all its values and lines."""
 
     def __init__(self, numbers: bool = False, max_depth: int = DEFAULT_MAX_DEPTH,
-                 deadline: Deadline | None = None):
+                 deadline: Deadline | None = None, keep=()):
         self.numbers = numbers
+        self.keep = frozenset(keep)
         self.max_depth = max_depth
         self.check = deadline.check if deadline is not None else None
         self.registry = Registry()
         self.counts: Counter = Counter()
         self.streams: dict[tuple, ArgumentShaper] = {}   # the state of each streamed call
+        self.streamed = False   # arguments come in pieces somewhere in the document
 
     # ------------------------------------------------------------------ one JSON text
     def json_text(self, text: str, field: str = "text") -> str:
@@ -96,12 +110,12 @@ class Redactor:
                 out = number_placeholder(raw, self.registry)
                 self.counts["number"] += 1
             else:
-                if _kept(tok, toks):
+                if _kept(tok, toks) or tok.key in self.keep:
                     continue
                 value = string_value(text, tok)
                 step = (next(planned, None) if plan is not None else ("whole", ())) \
                     if tok.key in ARGUMENT_KEYS else None
-                if step is not None and (tok.key == "arguments" or step[0] == "piece"):
+                if step is not None and (step[0] == "piece" or tok.key == "arguments" and self.streamed):
                     new = self.arguments(value, step)
                 else:
                     new = self.string(value)
@@ -132,8 +146,9 @@ class Redactor:
         return out
 
     def arguments(self, s: str, step: tuple) -> str:
-        """Tool-call arguments: shaped character by character (:class:`ArgumentShaper`), a
-        streamed piece continuing its call's state so the pieces join up to the redacted whole."""
+        """Tool-call arguments in a text that streams them: shaped character by character
+        (:class:`ArgumentShaper`), a streamed piece continuing its call's state, so the pieces
+        join up to the redacted whole (which is shaped the same way)."""
         mode, key = step
         if mode == "piece":
             shaper = self.streams.get(key)
@@ -161,6 +176,7 @@ class Redactor:
         if text.startswith("\ufeff"):
             form, out = self.document(text[1:], field)
             return form, "\ufeff" + out
+        self.streamed = STREAMED.search(text) is not None
         try:
             return "json", self.json_text(text, field)
         except WorkbenchError as exc:
@@ -275,7 +291,7 @@ def _is_number(v) -> bool:
 def _kept(tok, toks: Scalars) -> bool:
     """Is this string value a type word, a tool's name or a schema's key name (kept)?"""
     key = tok.key
-    if key in KEEP_KEYS:
+    if key in KEEP_KEYS or (key is not None and key.endswith(KEEP_SUFFIXES)):
         return True
     return key == "name" and not tok.in_array and _is_tool_name(toks.containers[tok.container])
 
@@ -286,13 +302,13 @@ def _is_tool_name(obj) -> bool:
 
 
 def redact(text: str, numbers: bool = False, *, max_depth: int = DEFAULT_MAX_DEPTH,
-           deadline: Deadline | None = None, field: str = "text") -> dict:
+           deadline: Deadline | None = None, field: str = "text", keep=()) -> dict:
     """The redacted ``text``: ``{text, replaced, counts, form}`` (form ``json``, ``jsonl`` or
     ``sse``; ``replaced`` counts the values replaced, those inside JSON strings included)."""
     if not isinstance(text, str):
         raise WorkbenchError("bad_type", f"'{field}' must be a string holding JSON text",
                              status=400, field=field)
-    r = Redactor(numbers, max_depth, deadline)
+    r = Redactor(numbers, max_depth, deadline, keep)
     form, out = r.document(text, field)
     counts = {k: r.counts[k] for k in _KINDS if r.counts[k]}
     return {"text": out, "replaced": sum(n for k, n in counts.items() if k != "json"),
@@ -302,6 +318,10 @@ def redact(text: str, numbers: bool = False, *, max_depth: int = DEFAULT_MAX_DEP
 def handle(body: dict, limits) -> dict:
     """``POST /api/redact``: **``text``**, ``numbers`` (default false) → ``text``, ``replaced``."""
     v = REQUEST.read(body)
+    if not all(isinstance(k, str) for k in v["keep"]):
+        raise bad_request("'keep' must be a list of member names (strings)", field="keep",
+                          code="bad_type")
     deadline = Deadline(limits.work_timeout, "Redaction", "text")
     with deadline:
-        return redact(v["text"], v["numbers"], max_depth=limits.max_depth, deadline=deadline)
+        return redact(v["text"], v["numbers"], max_depth=limits.max_depth, deadline=deadline,
+                      keep=v["keep"])

@@ -79,7 +79,9 @@ class Registry:
         self.next: dict[str, int] = {}   # the next variant to try, per base
 
     def of(self, kind: str, value: str, base: str, first: int = 0, positions=None,
-           widen=None) -> str:
+           widen=None, own: bool = False) -> str:
+        """The placeholder of ``(kind, value)``; ``own``: it may be ``value`` itself (a
+        number's placeholder may be the number; a string's never is the string)."""
         key = (kind, value)
         out = self.given.get(key)
         if out is not None:
@@ -90,7 +92,7 @@ class Registry:
             if out is None:   # every variant of this shape taken: a longer one
                 out = widen(base, n) if widen else f"{base}~{n}"
             n += 1
-            if out not in self.used and out != value:
+            if out not in self.used and (own or out != value):
                 break
         self.next[base] = n
         self.given[key] = out
@@ -144,7 +146,7 @@ def number_placeholder(token: str, registry: Registry) -> str:
     def widen(_base, n):   # more distinct numbers than the digits count: a longer integer part
         return f"{sign}{10 ** len(int_part) + n}{frac_part}{exp}"
 
-    return registry.of("number", token, base, positions=positions, widen=widen)
+    return registry.of("number", token, base, positions=positions, widen=widen, own=True)
 
 
 class ArgumentShaper:
@@ -159,25 +161,36 @@ class ArgumentShaper:
         self.numbers = numbers
         self.stack: list[str] = []
         self.in_string = False
-        self.escape = 0          # -1: after a backslash; n: hex digits of \uXXXX still to copy
+        self.escape = ""         # an escape read so far (a piece may end inside one)
         self.is_key = False
         self.expect_key = False
         self.in_number = False
+
+    def _unescaped(self, esc: str) -> str:
+        """An escape as written, but ``\\uXXXX`` of a letter or digit outside a key: its
+        placeholder character (``\\u00e9`` → ``x``)."""
+        if esc[1] != "u" or self.is_key:
+            return esc
+        try:
+            ch = chr(int(esc[2:], 16))
+        except ValueError:
+            return esc
+        out = shape(ch)
+        return esc if out == ch else out
 
     def feed(self, piece: str) -> str:
         out = []
         add = out.append
         for ch in piece:
             if self.in_string:
-                if self.escape < 0:      # the character after a backslash
-                    self.escape = 4 if ch == "u" else 0
-                    add(ch)
-                elif self.escape:        # the hex digits of \uXXXX
-                    self.escape -= 1
-                    add(ch)
+                if self.escape:          # inside an escape: held until it is whole
+                    self.escape += ch
+                    esc = self.escape
+                    if esc[1] != "u" or len(esc) == 6:
+                        self.escape = ""
+                        add(self._unescaped(esc))
                 elif ch == "\\":
-                    self.escape = -1
-                    add(ch)
+                    self.escape = ch
                 elif ch == '"':
                     self.in_string = False
                     add(ch)

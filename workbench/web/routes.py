@@ -13,6 +13,7 @@ from werkzeug.http import parse_accept_header
 
 from .. import __version__
 from ..validate import draft as validate_draft
+from .. import redact
 from ..errors import WorkbenchError
 from ..jsontext import dumps_value
 from ..limits import PAGE_LIVE_CHARS, PAGE_THRESHOLDS
@@ -76,6 +77,7 @@ API = {
     **{f"/api/{v.name}": v.core for v in VIEWS},
     "/api/validate/draft": validate_draft,  # "Draft a strict schema" (the Validate page)
     "/api/transcript": _transcript,
+    "/api/redact": redact,  # "copy redacted" on every page
 }
 
 
