@@ -35,11 +35,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import agents, chat, open_responses
+from . import agents, anthropic, chat, gemini, open_responses, otel
 from .model import Call, Other, Output, Place, key
 
 # the registry: every envelope, in the order a value is tried
-DIALECTS = (agents, open_responses, chat)
+# issue 24: the other providers, tried before Chat (an Anthropic request has messages[] too)
+DIALECTS = (agents, open_responses, anthropic, gemini, otel, chat)
 BY_NAME = {d.NAME: d for d in DIALECTS}
 
 __all__ = ["DIALECTS", "BY_NAME", "Call", "Output", "Other", "Place", "key", "classify",

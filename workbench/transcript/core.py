@@ -441,6 +441,8 @@ ANALYSERS = {
     "agents_session": analyse_agents, "chat_tool_calls": analyse_chat_tool_calls,
     "unknown": analyse_unknown,
 }
+from .providers import ANALYSERS as _PROVIDERS  # noqa: E402  (issue 24: Anthropic, Gemini, OTel)
+ANALYSERS.update(_PROVIDERS)
 
 
 def analyse(text: str, tools: str | None = None, *, limits: Limits = DEFAULT_LIMITS) -> dict:
@@ -519,7 +521,8 @@ def _answer(ctx: Context, kind: str) -> dict:
                "outputs": ctx.outputs,
                "errors": counts["error"], "warnings": counts["warning"], "infos": counts["info"],
                "lines": ctx.src.line_count}
-    if ctx.src.form != "json" or kind in ("response_stream", "chat_stream"):
+    if ctx.src.form != "json" or kind in ("response_stream", "chat_stream", "gemini_stream",
+                                          "anthropic_stream"):
         summary["events"] = ctx.events or len(ctx.src.pieces)
     if ctx.items:
         summary["items"] = len(ctx.items)

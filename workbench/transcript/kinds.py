@@ -8,6 +8,7 @@ from typing import Any
 
 from ..dialects import agents, chat, classify, open_responses
 from .read import Source
+from . import providers
 
 is_session = agents.is_session
 
@@ -37,6 +38,9 @@ def _list_kind(values: list, form: str) -> str:
     between Chat messages and typed items to the items (as before)."""
     if not values:
         return "response_stream" if form == "sse" else "item_list"
+    provider = providers.list_kind(values)   # issue 24: Anthropic / Gemini streams, OTel spans
+    if provider is not None:
+        return provider
     votes = {"agents_session": 0, "response_stream": 0, "chat_stream": 0, "chat_messages": 0,
              "item_list": 0, "chat_tool_calls": 0}
     for v in values[:500]:  # the first ones tell the kind
