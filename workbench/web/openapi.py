@@ -104,6 +104,10 @@ ENDPOINTS = {
                          items={"type": "array", "items": {"type": "object"}},
                          chain={"type": ["object", "null"]}),
     },
+    "redact": {
+        "summary": "Redact a document, log or stream: typed placeholders, equal values to equal ones",
+        "response": _obj(["text", "replaced"], text=STRING, replaced=INTEGER),
+    },
 }
 
 # the refusals every POST of the API may answer, each with the error body (or, asked for, the
