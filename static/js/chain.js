@@ -9,7 +9,8 @@
 
 import { clickable, figure, s, short, textEquivalent } from "./svg.js";
 
-const W = 176, H = 52, ROW = 74, PAD = 10, GAPS = [34, 34, 200];
+// sized for 12–13 px text at scale 1 (the picture scrolls in its box rather than shrink: issue 27)
+const W = 200, H = 56, ROW = 78, PAD = 10, GAPS = [34, 34, 200], STUB = 116;
 const COLS = [PAD];
 for (const g of GAPS) COLS.push(COLS[COLS.length - 1] + W + g);
 export const MAX_LINKS = 400;
@@ -148,11 +149,17 @@ function describe(node, nodes, findings) {
 export function drawChain(chain, findings, { onFinding = () => {}, onLine = null } = {}) {
   const links = chain?.links || [];
   const { nodes, rows } = layout(links, findings);
-  const width = COLS[3] + W + PAD;
+  // columns left of the first one drawn are left out (a lone result does not start after three
+  // blank ones); an orphan result in the first column keeps room for its "no action" stub
+  const first = nodes.length ? Math.min(...nodes.map((n) => n.col)) : 0;
+  const stub = nodes.some((n) => n.orphan && n.col === first) ? STUB : 0;
+  const shift = COLS[first] - PAD - stub;
+  const C = COLS.map((x) => x - shift);
+  const width = C[3] + W + PAD;
   const height = Math.max(1, rows) * ROW + PAD;
   const svg = s("svg", { class: "chain-svg", viewBox: `0 0 ${width} ${height}`, width, height, role: "group",
     "aria-label": `Session chain${chain?.session_id ? " of " + chain.session_id : ""} (the list below says the same)` });
-  const X = (n) => COLS[n.col], Y = (n) => PAD + n.row * ROW;
+  const X = (n) => C[n.col], Y = (n) => PAD + n.row * ROW;
   const arrows = s("g", { class: "chain-arrows" }), boxes = s("g", { class: "chain-boxes" });
   svg.append(s("defs", {},
     s("marker", { id: "chain-head", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" },
@@ -191,11 +198,11 @@ export function drawChain(chain, findings, { onFinding = () => {}, onLine = null
     } else if (node.orphan) {
       const fi = firstFinding(l);
       const g = s("g", { class: "chain-orphan" }, s("title", {}, "A result that answers no action"),
-        s("rect", { x: x - 112, y, width: 110, height: H, class: "hit" }),
+        s("rect", { x: x - STUB, y, width: STUB - 2, height: H, class: "hit" }),
         s("path", { d: `M${x - 70} ${y + H / 2} L${x - 40} ${y + H / 2}`, class: "chain-arrow broken" }),
         s("path", { d: `M${x - 36} ${y + H / 2 - 9} l8 6 l-8 6 l8 6`, class: "chain-zigzag" }),
         s("path", { d: `M${x - 22} ${y + H / 2} L${x - 2} ${y + H / 2}`, class: "chain-arrow broken", "marker-end": "url(#chain-head)" }),
-        s("text", { x: x - 110, y: y + H / 2 + 4, class: "chain-id" }, "no action"));
+        s("text", { x: x - STUB + 2, y: y + H / 2 - 10, class: "chain-id" }, "no action"));   // above the broken arrow, never struck through
       if (fi !== null) { clickable(g, "Broken link: this result answers no action. Go to the finding.", () => onFinding(fi)); g.dataset.finding = String(fi); }
       arrows.append(g);
     }
@@ -204,9 +211,9 @@ export function drawChain(chain, findings, { onFinding = () => {}, onLine = null
     const g = s("g", { class: `chain-node chain-${l.object}${broken ? " broken" : ""}`, "data-index": node.index, "data-object": l.object },
       s("title", {}, lines.filter(Boolean).join(" · ")),
       s("rect", { x, y, width: W, height: H, rx: 6, class: "chain-box" }),
-      s("text", { x: x + 8, y: y + 15, class: "chain-kind" }, short(lines[0], 28)),
-      lines[1] ? s("text", { x: x + 8, y: y + 31, class: "chain-id" }, short(lines[1], 24)) : null,
-      lines[2] ? s("text", { x: x + 8, y: y + 45, class: "chain-id muted" }, short(lines[2], 24)) : null);
+      s("text", { x: x + 8, y: y + 17, class: "chain-kind" }, short(lines[0], 26)),
+      lines[1] ? s("text", { x: x + 8, y: y + 34, class: "chain-id" }, short(lines[1], 25)) : null,
+      lines[2] ? s("text", { x: x + 8, y: y + 50, class: "chain-id muted" }, short(lines[2], 25)) : null);
     const fi = firstFinding(l);
     if (broken && fi !== null && !node.drift) {
       clickable(g, `${lines.filter(Boolean).join(" ")}: broken (${findings[fi]?.code || "see the findings"}). Go to the finding.`, () => onFinding(fi));
@@ -219,10 +226,10 @@ export function drawChain(chain, findings, { onFinding = () => {}, onLine = null
   // a call attributed to a subagent: a broken arrow from the subagent (subagents run no function tools)
   for (const node of nodes) {
     if (!node.by) continue;
-    const sx = COLS[node.by.col] + W / 2, sy = PAD + node.by.row * ROW + H, y = PAD + node.row * ROW + H / 2;
+    const sx = C[node.by.col] + W / 2, sy = PAD + node.by.row * ROW + H, y = PAD + node.row * ROW + H / 2;
     const fi = firstFinding(node.link);
     const g = s("g", { class: "chain-by", "data-finding": fi ?? "" }, s("title", {}, `Called by the subagent ${node.by.link.id}`),
-      s("path", { d: `M${sx} ${sy} L${sx} ${y} L${COLS[2] + W + 2} ${y}`, class: "chain-arrow broken", "marker-end": "url(#chain-head)" }),
+      s("path", { d: `M${sx} ${sy} L${sx} ${y} L${C[2] + W + 2} ${y}`, class: "chain-arrow broken", "marker-end": "url(#chain-head)" }),
       s("text", { x: sx - 8, y: y - 6, class: "chain-id written", "text-anchor": "end" }, `called by ${short(node.by.link.id, 18)}`));
     if (fi !== null) clickable(g, `Broken link: ${node.link.name || "a function call"} is attributed to the subagent ${node.by.link.id}. Go to the finding.`, () => onFinding(fi));
     arrows.append(g);
@@ -234,13 +241,13 @@ export function drawChain(chain, findings, { onFinding = () => {}, onLine = null
     if (nodes.some((n) => n.parent === node && n.col === 3)) continue;
     const codes = (l.findings || []).filter((fi) => findings[fi]?.code === "action_unanswered");
     if (!codes.length) continue;
-    const x = COLS[3], y = PAD + node.row * ROW, px = COLS[2] + W;
+    const x = C[3], y = PAD + node.row * ROW, px = C[2] + W;
     const g = s("g", { class: "chain-unanswered", "data-finding": codes[0] }, s("title", {}, "No tool_result answers this action"),
       s("rect", { x: px, y, width: x + W - px, height: H, class: "hit" }),
       s("path", { d: `M${px} ${y + H / 2} L${px + 80} ${y + H / 2}`, class: "chain-arrow broken" }),
       s("path", { d: `M${px + 84} ${y + H / 2 - 9} l8 6 l-8 6 l8 6`, class: "chain-zigzag" }),
       s("rect", { x, y, width: W, height: H, rx: 6, class: "chain-box missing" }),
-      s("text", { x: x + 8, y: y + 31, class: "chain-kind" }, "no result"));
+      s("text", { x: x + 8, y: y + 34, class: "chain-kind" }, "no result"));
     clickable(g, `Broken link: no tool_result answers ${l.name || ""} ${l.call_id || ""}. Go to the finding.`, () => onFinding(codes[0]));
     arrows.append(g);
   }

@@ -36,7 +36,8 @@ export function textEquivalent(svg, className) {
   return list;
 }
 
-/** The picture as a <figure>: its caption, the SVG in a scrolling box, and the text equivalent
+/** The picture as a <figure>: its caption, the SVG in a scrolling box (a hint above it while
+ *  the picture is wider than the box: it scrolls, it is never shrunk), and the text equivalent
  *  folded under "<what> as text". */
 export function figure(id, caption, svg, list, what) {
   const fig = document.createElement("figure");
@@ -52,6 +53,12 @@ export function figure(id, caption, svg, list, what) {
   const sum = document.createElement("summary");
   sum.textContent = `${what} as text`;
   details.append(sum, list);
-  fig.append(cap, scroll, details);
+  const hint = document.createElement("p");
+  hint.className = "svg-hint";
+  hint.hidden = true;
+  hint.textContent = `↔ Wider than this box: scroll the picture sideways, or open "${what} as text" below.`;
+  const fits = () => { hint.hidden = scroll.scrollWidth <= scroll.clientWidth + 1; };
+  new ResizeObserver(fits).observe(scroll);
+  fig.append(cap, hint, scroll, details);
   return fig;
 }

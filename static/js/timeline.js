@@ -7,7 +7,8 @@
 
 import { clickable, figure, s, short, textEquivalent } from "./svg.js";
 
-const ROW_H = 34, LABEL_W = 210, SEG_W = [64, 120, 64], GAP = 12, PAD = 8, END_W = 128;
+// sized for 12–13 px text at scale 1 (the picture scrolls in its box rather than shrink: issue 27)
+const ROW_H = 36, LABEL_W = 210, SEG_W = [64, 120, 64], GAP = 12, PAD = 8, END_W = 128;
 export const MAX_ROWS = 300;
 
 
@@ -71,8 +72,8 @@ export function drawTimeline(rows, findings, { terminal = null, onFinding = () =
     const broken = breaks.length > 0;
     const g = s("g", { class: `tl-row${broken ? " broken" : ""}`, "data-row": i, "data-output-index": row.output_index ?? "" });
     const label = `${row.type || "?"}${row.name ? " " + row.name : ""}`;
-    const labelText = s("text", { x: PAD, y: y + 14, class: "tl-label" }, short(label, 26));
-    const idText = s("text", { x: PAD, y: y + 27, class: "tl-id" }, short(`#${row.output_index ?? "?"} ${row.item_id || ""}`, 30));
+    const labelText = s("text", { x: PAD, y: y + 15, class: "tl-label" }, short(label, 26));
+    const idText = s("text", { x: PAD, y: y + 30, class: "tl-id" }, short(`#${row.output_index ?? "?"} ${row.item_id || ""}`, 28));
     const labelG = s("g", { class: "tl-labels" }, s("title", {}, `${label} ${row.item_id || ""} (lines ${row.first_line}–${row.last_line})`), labelText, idText);
     if (onLine && row.first_line) clickable(labelG, `Mark line ${row.first_line} in the input: ${label}`, () => onLine(row.first_line));
     g.append(labelG);
@@ -86,7 +87,7 @@ export function drawTimeline(rows, findings, { terminal = null, onFinding = () =
       const cls = `tl-seg tl-${names[k]}${missing ? " missing" : ""}`;
       g.append(s("rect", { x, y: y + 4, width: w, height: ROW_H - 10, rx: 4, class: cls },
         s("title", {}, `${names[k]}: ${n} event${n === 1 ? "" : "s"}`)));
-      g.append(s("text", { x: x + w / 2, y: y + 20, class: "tl-count", "text-anchor": "middle" },
+      g.append(s("text", { x: x + w / 2, y: y + 22, class: "tl-count", "text-anchor": "middle" },
         seg.chat ? (k === 0 ? (n ? "first chunk" : "—") : k === 1 ? `${n} chunk${n === 1 ? "" : "s"}` : n ? short(row.status || "finish", 10) : "—")
           : k === 1 ? `${n} delta${n === 1 ? "" : "s"}` : n ? (n > 1 ? `${names[k]} ×${n}` : names[k]) : "missing"));
       if (k < 2) {
