@@ -40,11 +40,17 @@ EVENTS = frozenset({"message_start", "content_block_start", "content_block_delta
 
 # --------------------------------------------------------------------------- recognising
 
+def word(v: Any) -> str | None:
+    """``v["type"]`` when it is a string (a type of another JSON type names nothing)."""
+    t = v.get("type") if type(v) is dict else None
+    return t if isinstance(t, str) else None
+
+
 def is_event(v: Any) -> bool:
     """One stream event (``error`` only with Anthropic's ``{type, error: {type, message}}``)."""
-    if type(v) is not dict:
+    t = word(v)
+    if t is None:
         return False
-    t = v.get("type")
     return t in EVENTS or (t == "error" and type(v.get("error")) is dict and
                            "type" in v["error"])
 
@@ -73,7 +79,7 @@ def is_request(v: Any) -> bool:
             continue
         if "tool_calls" in m or m.get("role") == "tool":
             return False   # a Chat message
-        own = own or any(type(b) is dict and b.get("type") in OWN_BLOCKS for b in _blocks(m))
+        own = own or any(word(b) in OWN_BLOCKS for b in _blocks(m))
     return own
 
 
@@ -99,7 +105,8 @@ def stop_state(stop_reason: Any, *, finished: bool = True) -> str:
     """A call's stop state from its message's ``stop_reason``."""
     if stop_reason is None:
         return "completed" if finished else "incomplete"
-    return "incomplete" if stop_reason in CUT_OFF else "completed"
+    return "incomplete" if isinstance(stop_reason, str) and stop_reason in CUT_OFF else \
+        "completed"
 
 
 def read_call(block: dict, place: Place | None = None, pos: int = 0,
@@ -107,7 +114,7 @@ def read_call(block: dict, place: Place | None = None, pos: int = 0,
     """The neutral call of one ``tool_use`` block (arguments: ``input``, an object)."""
     c = Call(NAME, place, pos, block, name=block.get("name"), call_id=block.get("id"),
              id=block.get("id"), args=block.get("input"), status=status)
-    c.hosted = block.get("type") in HOSTED_BLOCKS
+    c.hosted = word(block) in HOSTED_BLOCKS
     return c
 
 
@@ -137,7 +144,7 @@ def read_turns(merged: list, *, status: str | None = "completed") -> list:
         for b, place in blocks:
             if type(b) is not dict:
                 continue
-            bt = b.get("type")
+            bt = word(b)
             if bt in CALL_BLOCKS:
                 entries.append(read_call(b, place, t, status))
             elif bt in RESULT_BLOCKS:

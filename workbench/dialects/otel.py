@@ -229,7 +229,8 @@ def _openinference(span: Span, pos0: int) -> list:
                                 status="completed"))
         if msg.get("role") == "tool":
             # an instrumentation that drops tool_call_id: the answer of the next call in order
-            cid = msg.get("tool_call_id", waiting.pop(0) if waiting else None)
+            cid = msg["tool_call_id"] if "tool_call_id" in msg else (
+                waiting.pop(0) if waiting else None)
             entries.append(Output(NAME, msg["place"], pos, (span, None), call_id=cid))
         elif not msg["calls"]:
             entries.append(Other(NAME, msg["place"], pos, (span, None),

@@ -149,7 +149,7 @@ def anthropic_entries(ctx, merged: list, *, status: str | None, last_turn: bool,
         for b, place in blocks:
             if type(b) is not dict:
                 continue
-            if b.get("type") in anthropic.RESULT_BLOCKS:
+            if anthropic.word(b) in anthropic.RESULT_BLOCKS:
                 if other is not None:
                     _add(report, "result_not_first",
                                "A tool_result comes after other content in this user message: "
@@ -164,7 +164,8 @@ def anthropic_entries(ctx, merged: list, *, status: str | None, last_turn: bool,
             elif other is None:
                 other = place
     if status == "incomplete":
-        why = STOP_WORDS.get(stop_reason, "is in a stream that never finished")
+        why = STOP_WORDS.get(stop_reason if isinstance(stop_reason, str) else "",
+                             "is in a stream that never finished")
         for c in entries:
             if c.kind == "call" and not c.hosted:
                 _cut_off(ctx, c, why)
@@ -206,7 +207,7 @@ class _Block:
 def _anthropic_segments(pieces: list) -> list[list]:
     segs: list[list] = [[]]
     for p in pieces:
-        if type(p.value) is dict and p.value.get("type") == "message_start" and segs[-1]:
+        if anthropic.word(p.value) == "message_start" and segs[-1]:
             segs.append([])
         segs[-1].append(p)
     return segs
@@ -233,7 +234,7 @@ def analyse_anthropic_stream(ctx) -> None:
             v = p.value
             if type(v) is not dict:
                 continue
-            t = v.get("type")
+            t = anthropic.word(v)
             idx = v.get("index")
             if t == "message_start" and type(v.get("message")) is dict:
                 msg = dict(v["message"])
@@ -255,10 +256,11 @@ def analyse_anthropic_stream(ctx) -> None:
                 dt = d.get("type")
                 if dt == "input_json_delta" and isinstance(d.get("partial_json"), str):
                     b.parts.append(d["partial_json"])
-                elif dt == "text_delta" and isinstance(d.get("text"), str):
-                    b.block["text"] = (b.block.get("text") or "") + d["text"]
-                elif dt == "thinking_delta" and isinstance(d.get("thinking"), str):
-                    b.block["thinking"] = (b.block.get("thinking") or "") + d["thinking"]
+                elif dt in ("text_delta", "thinking_delta"):
+                    key = dt[:-len("_delta")]
+                    if isinstance(d.get(key), str):
+                        was = b.block.get(key)
+                        b.block[key] = (was if isinstance(was, str) else "") + d[key]
                 elif dt == "signature_delta" and isinstance(d.get("signature"), str):
                     b.block["signature"] = d["signature"]
             elif t == "message_delta":
@@ -275,7 +277,7 @@ def analyse_anthropic_stream(ctx) -> None:
         # the final message: blocks in index order, inputs parsed
         content = []
         for b in sorted(blocks.values(), key=lambda b: _order(b.block, b)):
-            bt = b.block.get("type")
+            bt = anthropic.word(b.block)
             if bt in anthropic.CALL_BLOCKS:
                 joined = "".join(b.parts)
                 if joined.strip():
@@ -302,7 +304,7 @@ def analyse_anthropic_stream(ctx) -> None:
         finished = stop_seen and reason is not None
         status = anthropic.stop_state(reason, finished=finished)
         for b in content:
-            if b.block.get("type") in anthropic.CALL_BLOCKS:
+            if anthropic.word(b.block) in anthropic.CALL_BLOCKS:
                 c = anthropic.read_call(b.block, Place(b.piece, "/content_block"), k,
                                         status if b.stopped and not b.bad else "incomplete")
                 all_entries.append(c)
@@ -311,7 +313,7 @@ def analyse_anthropic_stream(ctx) -> None:
                     why = ("ended inside its input_json_delta (its block never closed)"
                            if not b.stopped else
                            "has input that is not JSON" if b.bad else STOP_WORDS.get(
-                               reason, "is in a stream that never finished"))
+                               reason if isinstance(reason, str) else "", "is in a stream that never finished"))
                     _cut_off(ctx, c, why)
                     b.broken.append(report.findings[-1] if report.findings else None)
             else:
@@ -440,7 +442,7 @@ def gemini_pair(ctx, turns: list[list], *, last_turn: bool) -> list:
     # ids: duplicates, empty
     seen: dict = {}
     for c in all_entries:
-        if c.kind != "call" or c.call_id is None:
+        if c.kind != "call" or not isinstance(c.call_id, str):
             continue
         if c.call_id == "":
             report.add("empty_call_id", "This functionCall has an empty id: no functionResponse "
