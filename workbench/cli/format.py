@@ -92,4 +92,7 @@ def run(args) -> int:
     common.write_bytes(result["formatted"] + b"\n")
     if not args.quiet:
         print_warnings(result["warnings"], label)
+        if result.get("truncated"):
+            print(f"{label}: {result['warning_count'] - len(result['warnings']):,} more warnings "
+                  "not listed", file=sys.stderr)
     return common.EXIT_OK

@@ -15,7 +15,7 @@ import orjson
 from ..errors import WorkbenchError, bad_request
 from ..fields import Field, Fields
 from ..jsontext import ORJSON_MAX_DEPTH, check_depth, dumps_tree, parse, plain_dumps
-from ..limits import DEFAULT_MAX_DEPTH
+from ..limits import DEFAULT_MAX_DEPTH, FORMAT_MAX_WARNINGS
 from ..runtime.deadline import Deadline
 from . import lenient
 from ..jsontext import lines as jsonl
@@ -44,7 +44,8 @@ def check_indent(indent: Any) -> int | str:
 def format_text(text: str, indent: Any = 2, sort_keys: bool = False, *,
                 max_depth: int = DEFAULT_MAX_DEPTH, field: str = "text",
                 as_bytes: bool = False) -> dict:
-    """Format ``text``; returns ``{"formatted", "warnings", "stats"}`` (``as_bytes``: the
+    """Format ``text``; returns ``{"formatted", "warnings", "warning_count", "truncated",
+    "stats"}`` (the first FORMAT_MAX_WARNINGS warnings listed, the count has all; ``as_bytes``: the
     formatted text as UTF-8 bytes, for the command line; ``stats`` then counts bytes out).
 
     Every member of an object is kept, a repeated key too (in place; also with ``sort_keys``,
@@ -58,7 +59,7 @@ def format_text(text: str, indent: Any = 2, sort_keys: bool = False, *,
         raise bad_request("'sort_keys' must be true or false", field="sort_keys", code="bad_option")
     try:
         parsed = parse(text, field=field, max_depth=max_depth, numbers="fragment",
-                       check_depth=False, keep_duplicates=True)
+                       check_depth=False, keep_duplicates=True, warning_limit=FORMAT_MAX_WARNINGS)
     except WorkbenchError as exc:
         if exc.code != "parse_error" or not isinstance(text, str):
             raise
@@ -69,7 +70,15 @@ def format_text(text: str, indent: Any = 2, sort_keys: bool = False, *,
             raise
         return _format_lines(text, indent, sort_keys, max_depth, field, as_bytes)
     formatted = _write(parsed, text, indent, sort_keys, max_depth, field, as_bytes=as_bytes)
-    return {"formatted": formatted, "warnings": parsed.warnings, "stats": stats(text, formatted)}
+    return {"formatted": formatted, "warnings": parsed.warnings, **counted(parsed),
+            "stats": stats(text, formatted)}
+
+
+def counted(parsed) -> dict:
+    """``warning_count`` (all the warnings) and ``truncated`` (only the first
+    FORMAT_MAX_WARNINGS are listed)."""
+    return {"warning_count": parsed.warning_count,
+            "truncated": parsed.warning_count > len(parsed.warnings)}
 
 
 def stats(text: str, formatted) -> dict:
@@ -124,11 +133,13 @@ def _first_line_is_a_value(text: str, max_depth: int, field: str) -> bool:
 def _format_lines(text: str, indent, sort_keys: bool, max_depth: int, field: str,
                   as_bytes: bool = False) -> dict:
     log = jsonl.read_json_lines(text, max_depth=max_depth, forced=True, field=field,
-                                numbers="fragment", check_depth=False, keep_duplicates=True)
+                                numbers="fragment", check_depth=False, keep_duplicates=True,
+                                warning_limit=FORMAT_MAX_WARNINGS)
     parsed, values = log.parsed, log.values
     formatted = _write(parsed, log.array_text, indent, sort_keys, max_depth + 1, field, values,
                        as_bytes=as_bytes)
     return {"formatted": formatted, "warnings": [_record(w) for w in parsed.warnings],
+            **counted(parsed),
             "jsonl": True, "lines": len(values), "stats": stats(text, formatted)}
 
 

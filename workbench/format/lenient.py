@@ -688,7 +688,8 @@ def format_lenient(text: str, kind: str, indent: Any = 2, sort_keys: bool = Fals
                                  "pure Python and slow; convert it elsewhere first", status=413, field=field)
         value, counts, warnings, plain = (_read_json5 if kind == "json5" else _read_yaml)(text, max_depth)
         formatted = _dumps(value, indent, sort_keys, plain)
-        answer = {"formatted": formatted, "warnings": warnings, "stats": core.stats(text, formatted)}
+        answer = {"formatted": formatted, "warnings": warnings, "warning_count": len(warnings),
+                  "truncated": False, "stats": core.stats(text, formatted)}
     changes = [{"code": k, "count": n, "message": _SAID[k].format(n)} for k, n in counts.items() if n]
     summary = " · ".join(c["message"] for c in changes) if changes else \
         f"nothing to change: the {_NAMES[kind]} text was already strict JSON"

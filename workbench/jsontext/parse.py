@@ -31,7 +31,7 @@ from ..limits import DEFAULT_MAX_DEPTH
 from ..runtime.memory import collector_paused
 from .diagnose import constant_error, diagnose, exponent_error, too_deep
 from .positions import LineIndex, Span, error_at, locate_many
-from .warnings import find_warnings
+from .warnings import find_warnings_counted
 
 
 class NumberText(str):
@@ -57,6 +57,7 @@ class Parsed:
     warnings: list[dict] = field(default_factory=list)
     _lines: LineIndex | None = None
     duplicate_mark: str | None = None  # keep_duplicates: the tag on repeated keys (see parse)
+    warning_count: int = 0  # all the warnings, also those a warning_limit left unlisted
 
     @property
     def lines(self) -> LineIndex:
@@ -70,8 +71,11 @@ class Parsed:
 
 def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT_MAX_DEPTH,
           numbers: str = "exact", warnings: bool = True, check_depth: bool = True,
-          keep_duplicates: bool = False) -> Parsed:
+          keep_duplicates: bool = False, warning_limit: int | None = None) -> Parsed:
     """Parse ``text`` strictly (see :func:`_parse` for ``numbers``).
+
+    ``warning_limit``: only the first that many warnings are placed and listed (placing is
+    Python work per warning); ``Parsed.warning_count`` counts all of them either way.
 
     ``keep_duplicates=True`` (the formatter's option) keeps every member of an object with a
     repeated key, in place: the second and later ``"a"`` become the key ``"a" + mark + n`` where
@@ -86,8 +90,9 @@ def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT
             _check_depth(parsed, max_depth, field)
         if warnings:
             duplicates, long_ints, floats = found
-            parsed.warnings = find_warnings(text, duplicates, long_ints, parsed.lines, floats,
-                                            duplicates_kept=keep_duplicates)
+            parsed.warnings, parsed.warning_count = find_warnings_counted(
+                text, duplicates, long_ints, parsed.lines, floats,
+                duplicates_kept=keep_duplicates, limit=warning_limit)
         return parsed
 
 

@@ -84,16 +84,31 @@ def find_warnings(text: str, duplicate_keys: list[str], long_int_tokens: list[st
     """The warnings of a parsed ``text``: ``duplicate_keys`` and ``long_int_tokens`` as the
     parser collected them, ``float_tokens`` the non-integer number tokens worth a look (any
     superset is fine).  ``duplicates_kept``: the caller writes both members (the formatter)."""
+    return find_warnings_counted(text, duplicate_keys, long_int_tokens, lines, float_tokens,
+                                 duplicates_kept=duplicates_kept)[0]
+
+
+class _Cut(Exception):
+    pass
+
+
+def find_warnings_counted(text: str, duplicate_keys: list[str], long_int_tokens: list[str],
+                          lines: LineIndex, float_tokens=(), *, duplicates_kept: bool = False,
+                          limit: int | None = None) -> tuple[list[dict], int]:
+    """:func:`find_warnings` and the count of all of them; with ``limit``, only the first
+    ``limit`` (in document order) are placed and listed.  The count needs no places: each
+    number token the parser handed over that warns is one warning, each repeated key one; only
+    lone surrogates past the cut are walked to (they are rare: nothing else says how many)."""
     found: list[tuple[int, dict]] = []
     dup_keys_check = bool(duplicate_keys)
-    surrogates = ([m.start() for m in _SURROGATE_ESCAPE.finditer(text)]
+    surrogates = (_lone_surrogate_escapes(text)
                   if "\\ud" in text or "\\uD" in text else [])
     unsafe = {t for t in long_int_tokens if len(t) > 4000 or abs(int(t)) > JS_SAFE_INTEGER}
     changed = {t: c for t in set(float_tokens) if (c := float_change(t))}
     needles = unsafe | set(changed)
     long_ints = _number_offsets(text, needles) if needles else []
     if not (dup_keys_check or surrogates or long_ints):
-        return []
+        return [], 0
     distinct = set(duplicate_keys)
     if not dup_keys_check:
         key_offsets: list[int] = []
@@ -147,21 +162,67 @@ def find_warnings(text: str, duplicate_keys: list[str], long_int_tokens: list[st
                                "beyond ±(2^53−1): JavaScript and many JSON tools will round it",
                     "pointer": pointer_of(parts), **where(start)}))
 
+    def visit_cut(kind, parts, start, end, extra):
+        # warnings arrive in document order: stop at the first one after the limit-th place
+        visit(kind, parts, start, end, extra)
+        if len(found) > limit and found[-1][0] > found[limit - 1][0]:
+            raise _Cut
+
+    if limit is not None:
+        try:
+            try:
+                walk(text, interesting, visit_cut, keys=bool(surrogates), whole_objects=whole)
+            except _Cut:
+                pass
+        except RecursionError:
+            return _too_deep(dup_keys_check, unsafe), 1
+        if len(found) > limit:
+            if dup_keys_check and not whole:
+                # a repeated key written with escapes is not found by its plain spelling:
+                # before the cut, every object is entered
+                found.clear()
+                try:
+                    walk(text, sorted(set(m.start() for m in re.finditer(r"\{", text))
+                                      | set(surrogates) | set(long_ints)),
+                         visit_cut, keys=bool(surrogates), whole_objects=True)
+                except _Cut:
+                    pass
+            found.sort(key=lambda t: t[0])
+            cut = found[limit - 1][0]
+            count = (sum(t in unsafe for t in long_int_tokens)
+                     + sum(t in changed for t in float_tokens) + len(duplicate_keys)
+                     + sum(w["code"] == "lone_surrogate" for at, w in found if at <= cut))
+            later = [s for s in surrogates if s > cut]
+            if later:   # the lone surrogates past the cut, counted
+                listed = found[:limit]
+                found.clear()
+                walk(text, later, visit, keys=True)
+                count += sum(w["code"] == "lone_surrogate" for at, w in found if at > cut)
+                found[:] = listed
+            return [w for _, w in found[:limit]], count
+        # not cut: every warning found, as without a limit (the checks below)
     try:
-        walk(text, interesting, visit, keys=bool(surrogates), whole_objects=whole)
+        if limit is None:
+            walk(text, interesting, visit, keys=bool(surrogates), whole_objects=whole)
     except RecursionError:
         # nesting near Python's own limit (a caller that checks depth later): the positions
         # cannot be walked; say what was found, without places
-        return [{"code": "duplicate_key" if dup_keys_check else "unsafe_integer" if unsafe else
-                 "lone_surrogate", "pointer": "", "message": "The document nests too deeply to "
-                 "place its warnings (duplicate keys, lone surrogates or unsafe integers)"}]
+        return _too_deep(dup_keys_check, unsafe), 1
     if dup_keys_check and sum(w["code"] == "duplicate_key" for _, w in found) < len(duplicate_keys):
         # a key written with escapes was not found by its plain spelling: walk every object
         found.clear()
         walk(text, sorted(set(m.start() for m in re.finditer(r"\{", text)) | set(surrogates)
                            | set(long_ints)), visit, keys=bool(surrogates), whole_objects=True)
     found.sort(key=lambda t: t[0])
-    return [w for _, w in found]
+    return [w for _, w in found[:limit]], len(found)
+
+
+def _too_deep(dup_keys_check: bool, unsafe) -> list[dict]:
+    """Nesting near Python's own limit (a caller that checks depth later): the positions cannot
+    be walked; what was found, without places."""
+    return [{"code": "duplicate_key" if dup_keys_check else "unsafe_integer" if unsafe else
+             "lone_surrogate", "pointer": "", "message": "The document nests too deeply to "
+             "place its warnings (duplicate keys, lone surrogates or unsafe integers)"}]
 
 
 _FEW_KEYS = 8   # distinct repeated keys searched for by their spelling (more: every object walked)
@@ -222,6 +283,23 @@ def _long_runs(text: str, needles: set[str]) -> list[int]:
         if text[c:c + e - b] in needles:
             out.append(c)
     return out
+
+
+_PAIRED_ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+
+
+def _lone_surrogate_escapes(text: str) -> list[int]:
+    """Offsets of the surrogate escapes that may be lone (candidates for the walker): every
+    ``\\uD800``–``\\uDFFF`` but those of a pair (a high escape right before a low one) that is
+    certainly an escape -- not after a backslash, which could make it the text ``\\\\uD83D``
+    (a pair of emoji escapes is no warning, and walking to every one cost as much as the rest)."""
+    pairs = set()
+    for m in _PAIRED_ESCAPE.finditer(text):
+        at = m.start()
+        if text[at - 1] != "\\":
+            pairs.add(at)
+            pairs.add(at + 6)
+    return [m.start() for m in _SURROGATE_ESCAPE.finditer(text) if m.start() not in pairs]
 
 
 def _has_surrogate(s: str) -> bool:
