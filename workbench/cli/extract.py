@@ -22,6 +22,7 @@ EPILOG = common.examples(
     "workbench extract '$..call_id' response.json",
     "workbench extract --paths '$.output[?@.type==\"function_call\"].name' response.json",
     "workbench extract '$..arguments' - < item.json",
+    "workbench extract -r '$..name' response.json   # strings as their text, as jq -r",
     "workbench extract --jsonl '$.item.name' log.jsonl | sort | uniq -c",
     "workbench extract --json '$..id' doc.json      # the same object as POST /api/extract",
 ) + """
@@ -38,6 +39,9 @@ ARGUMENTS = (
         help="rfc9535 (default; the RFC's compliance suite passes) or jsonpath-ng (its ext "
              "dialect, not RFC 9535)"),
     Arg("--paths", action="store_true", help="print the normalized path, a tab, then the JSON"),
+    Arg("-r", "--raw", action="store_true",
+        help="a match that is a string is printed as its text, not as JSON (as jq -r); other "
+             "matches stay JSON"),
     Arg("--jsonl", action="store_true",
         help="FILE is JSON Lines: run the path on every line (with --paths: the line number, a "
              "tab, the path, a tab, the JSON)"),
@@ -55,12 +59,21 @@ def _one_line(json_text: str) -> str:
     return format_text(json_text, 0)["formatted"]
 
 
-def _rows(result: dict, paths: bool, prefix=lambda m: "", path=lambda m: m["path"]) -> list[str]:
-    """A line per match: its JSON, or with ``paths`` the ``prefix`` (of the match), its ``path``
-    and its JSON, tab-separated."""
+def _text(m: dict, raw: bool) -> str:
+    """A match as printed: its exact JSON on one line, or with ``raw`` a string's own text."""
+    if raw and m["json"].startswith('"'):
+        import json
+        return json.loads(m["json"])  # a string's exact text (the value may be held as its JSON)
+    return _one_line(m["json"])
+
+
+def _rows(result: dict, paths: bool, prefix=lambda m: "", path=lambda m: m["path"],
+          raw: bool = False) -> list[str]:
+    """A line per match: its JSON (``raw``: a string's text), or with ``paths`` the ``prefix``
+    (of the match), its ``path`` and that, tab-separated."""
     out = []
     for m in result["matches"]:
-        text = _one_line(m["json"])
+        text = _text(m, raw)
         out.append(f"{prefix(m)}{path(m)}\t{text}" if paths else text)
     return out
 
@@ -84,7 +97,7 @@ def run(args) -> int:
     if args.json:
         common.write_json(result)
     else:
-        rows = _rows(result, args.paths)
+        rows = _rows(result, args.paths, raw=args.raw)
         common.write_text("".join(r + "\n" for r in rows))
     return common.EXIT_OK if result["count"] else common.EXIT_FOUND
 
@@ -105,8 +118,8 @@ def run_jsonl(args, limits, label: str) -> int:
         if args.json:
             common.write_json({"line": n, **result})
         elif result["count"]:
-            rows = _rows(result, args.paths, lambda m: f"{n}\t")
-            out.write("".join(r + "\n" for r in rows).encode("utf-8"))
+            rows = _rows(result, args.paths, lambda m: f"{n}\t", raw=args.raw)
+            out.write("".join(r + "\n" for r in rows).encode("utf-8", "backslashreplace"))
 
     def each_line(source, first: int = 1):
         return common.run_lines(
@@ -139,9 +152,9 @@ def _in_pieces(f, args, limits, label: str, each_line, out):
                 bad = each_line(io.BytesIO(result), first) is not None or bad
                 continue
             found += result["count"]
-            rows = _rows(result, args.paths, lambda m: f"{m['line']}\t")
+            rows = _rows(result, args.paths, lambda m: f"{m['line']}\t", raw=args.raw)
             if rows:
-                out.write("".join(r + "\n" for r in rows).encode("utf-8"))
+                out.write("".join(r + "\n" for r in rows).encode("utf-8", "backslashreplace"))
     except WorkbenchError as exc:  # the path: the same for every line
         common.print_error(exc.to_body(), label, labels={"path": "PATH"})
         return common.EXIT_UNREADABLE, found
