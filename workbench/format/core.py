@@ -13,23 +13,9 @@ from typing import Any
 import orjson
 
 from ..errors import WorkbenchError, bad_request
-from ..fields import Field, Fields
 from ..jsontext import ORJSON_MAX_DEPTH, check_depth, dumps_tree, parse, plain_dumps
 from ..limits import DEFAULT_MAX_DEPTH, FORMAT_MAX_WARNINGS
-from ..runtime.deadline import Deadline
-from . import lenient
 from ..jsontext import lines as jsonl
-
-
-REQUEST = Fields(
-    Field("text", required=True, text=True),
-    Field("indent", object, default=2, what='0 (minify), 1 to 8 spaces, or "tab"',
-          schema={"oneOf": [{"type": "integer", "minimum": 0, "maximum": 8},
-                            {"type": "string", "enum": ["tab"]}]}),
-    Field("sort_keys", bool, default=False),
-    Field("input", str, default="json", what='"json" (strict), "jsonc", "json5" or "yaml"',
-          schema={"enum": ["json", "jsonc", "json5", "yaml"]}),
-)
 
 
 def check_indent(indent: Any) -> int | str:
@@ -152,15 +138,3 @@ def _record(warning: dict) -> dict:
         warning["record"] = int(head) + 1
         warning["pointer"] = "/" + rest if rest else ""
     return warning
-
-
-def handle(body: dict, limits) -> dict:
-    """``POST /api/format``: ``text``, ``indent`` (default 2), ``sort_keys`` (default false)."""
-    v = REQUEST.read(body)
-    # every input mode under the one work deadline: the pure-Python readers (JSON5, YAML) are
-    # library loops, so the interrupting watchdog stops them (no thread without a limit)
-    with Deadline(limits.work_timeout, "Formatting", "text").interrupting():
-        if v["input"] != "json":   # JSONC / JSON5 / YAML, only when asked for: see lenient.py
-            return lenient.format_lenient(v["text"], v["input"], v["indent"], v["sort_keys"],
-                                          max_depth=limits.max_depth)
-        return format_text(v["text"], v["indent"], v["sort_keys"], max_depth=limits.max_depth)

@@ -43,6 +43,7 @@ from ..errors import WorkbenchError, bad_request
 from ..jsontext import ORJSON_MAX_DEPTH, NumberText, dumps_tree, error_at, escape_token, plain_dumps
 from ..jsontext.warnings import lone_surrogate_warning
 from ..limits import JSON5_MAX_DEPTH, LENIENT_MAX_EXPANSION
+from . import core
 
 INPUTS = ("json", "jsonc", "json5", "yaml")
 from ..limits import LENIENT_MAX_CHARS as MAX_CHARS  # JSON5 and YAML: the pure-Python parsers take ~15 s and ~8 s per MB
@@ -671,8 +672,6 @@ _NAMES = {"jsonc": "JSONC", "json5": "JSON5", "yaml": "YAML"}
 def format_lenient(text: str, kind: str, indent: Any = 2, sort_keys: bool = False, *,
                    max_depth: int, field: str = "text") -> dict:
     """Read ``text`` as JSONC, JSON5 or YAML and format the strict JSON it holds."""
-    from . import core
-
     if kind not in INPUTS[1:]:
         raise bad_request(f"'input' must be one of {', '.join(INPUTS)}", field="input", code="bad_option")
     indent = core.check_indent(indent)
