@@ -7,7 +7,7 @@ check the contract: field names, types, status codes and the error body.
 from __future__ import annotations
 
 from .. import __version__
-from .routes import API, core_of
+from .views import API, core_of
 
 
 def ref(name: str) -> dict:

@@ -12,13 +12,12 @@ from werkzeug.datastructures import MIMEAccept
 from werkzeug.http import parse_accept_header
 
 from .. import __version__
-from ..validate import draft as validate_draft
-from .. import redact
 from ..errors import WorkbenchError
 from ..jsontext import dumps_value
 from ..limits import PAGE_LIVE_CHARS, PAGE_THRESHOLDS
 from .forms import form_body, json_body
-from .views import VIEW, VIEWS, View
+from .openapi import spec
+from .views import API, VIEW, VIEWS, View, core_of
 
 pages = Blueprint("pages", __name__)
 api = Blueprint("api", __name__)
@@ -66,27 +65,6 @@ def error_response(code: str, message: str, status: int, **extra) -> Response:
 
 # --------------------------------------------------------------------------- the API
 
-def _transcript():
-    from .. import transcript  # the Gate page's report (imported on first use: not at start-up)
-    return transcript
-
-
-# every POST of the API: one per view (``/api/<view>``, from the views' table), and the two that
-# are not a view's (a function where the core is imported on first use)
-API = {
-    **{f"/api/{v.name}": v.core for v in VIEWS},
-    "/api/validate/draft": validate_draft,  # "Draft a strict schema" (the Validate page)
-    "/api/transcript": _transcript,
-    "/api/redact": redact,  # "copy redacted" on every page
-}
-
-
-def core_of(path: str):
-    """The core that answers ``POST path`` (imported now if it is imported on first use)."""
-    core = API[path]
-    return core() if callable(core) else core
-
-
 def answer(path: str) -> Response:
     """A core's answer to the request's JSON body (``core.handle(body, limits)``)."""
     return json_response(core_of(path).handle(json_body(), g.limits))
@@ -99,7 +77,6 @@ for _path in API:  # endpoint api.api_format, api.api_validate_draft, …
 
 @api.get("/api/openapi.json")
 def api_openapi():
-    from .openapi import spec
     return json_response(spec())
 
 

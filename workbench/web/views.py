@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import ModuleType
 
-from .. import diff, extract, format, gate, validate
+from .. import diff, extract, format, gate, redact, validate
+from ..validate import draft as validate_draft
 
 
 @dataclass(frozen=True)
@@ -42,3 +43,26 @@ VIEWS = [
     View("gate", "Gate", "May this tool call be replayed? Format → schema → diff, one verdict.", gate),
 ]
 VIEW = {v.name: v for v in VIEWS}
+
+
+# --------------------------------------------------------------------------- the API's cores
+
+def _transcript():
+    from .. import transcript  # the Gate page's report (imported on first use: not at start-up)
+    return transcript
+
+
+# every POST of the API: one per view (``/api/<view>``, from the views' table), and the two that
+# are not a view's (a function where the core is imported on first use)
+API = {
+    **{f"/api/{v.name}": v.core for v in VIEWS},
+    "/api/validate/draft": validate_draft,  # "Draft a strict schema" (the Validate page)
+    "/api/transcript": _transcript,
+    "/api/redact": redact,  # "copy redacted" on every page
+}
+
+
+def core_of(path: str):
+    """The core that answers ``POST path`` (imported now if it is imported on first use)."""
+    core = API[path]
+    return core() if callable(core) else core
