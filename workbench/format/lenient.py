@@ -412,45 +412,71 @@ def _read_yaml(text: str, max_depth: int):
     counted against :data:`~workbench.limits.LENIENT_MAX_EXPANSION`; scalars resolve as the
     document's own ``%YAML`` version says (1.1: ``yes``/``on``/``Y`` are booleans, ``010`` is
     octal); every rewrite is counted for ``changes``."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-    from ruamel.yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent,
-                                    MappingStartEvent, ScalarEvent, SequenceEndEvent,
-                                    SequenceStartEvent)
-    from ruamel.yaml.nodes import ScalarNode
+    _yaml_flow_depth(text, max_depth)
+    return _YamlReader(text, max_depth).read()
 
-    yaml = YAML(typ="safe", pure=True)
-    resolve = yaml.resolver.resolve
-    counts = {"aliases": 0, "keys_as_strings": 0, "kept_as_strings": 0, "numbers": 0,
-              "booleans": 0, "nulls": 0}
-    warnings: list[dict] = []
-    anchors: dict[str, tuple] = {}   # name → (value, size, height)
-    stack: list[_Open] = []
-    docs: list = []
-    state = {"expanded": 0, "yaml11": False, "plain": False}
 
-    def where(mark):
+class _YamlReader:
+    """One YAML text read from its events (see :func:`_read_yaml`): the open containers on a
+    stack, the anchors with their sizes, the counts of what was rewritten, the warnings."""
+
+    def __init__(self, text: str, max_depth: int):
+        from ruamel.yaml import YAML
+        from ruamel.yaml.nodes import ScalarNode
+
+        self.text, self.max_depth = text, max_depth
+        self.yaml = YAML(typ="safe", pure=True)
+        self._resolve, self._scalar_node = self.yaml.resolver.resolve, ScalarNode
+        self.counts = {"aliases": 0, "keys_as_strings": 0, "kept_as_strings": 0, "numbers": 0,
+                       "booleans": 0, "nulls": 0}
+        self.warnings: list[dict] = []
+        self.anchors: dict[str, tuple] = {}   # name → (value, size, height)
+        self.stack: list[_Open] = []
+        self.docs: list = []
+        self.expanded, self.yaml11, self.plain = 0, False, False
+
+    # ----------------------------------------------------------------------- places and checks
+
+    @staticmethod
+    def where(mark) -> dict:
         return {"line": mark.line + 1, "column": mark.column + 1}
 
-    def pointer(last=_NO_KEY):
-        parts = [f.part for f in stack[1:]] + ([] if last is _NO_KEY else [last])
+    def pointer(self, last=_NO_KEY) -> str:
+        parts = [f.part for f in self.stack[1:]] + ([] if last is _NO_KEY else [last])
         return "".join("/" + escape_token(str(p)) for p in parts)
 
-    def checked(s: str, ev, last):
+    def checked(self, s: str, ev, last) -> str:
         s, lone = join_surrogates(s)
         if lone:
-            state["plain"] = True
-            warnings.append(lone_surrogate_warning(s, pointer(last), where(ev.start_mark)))
+            self.plain = True
+            self.warnings.append(lone_surrogate_warning(s, self.pointer(last), self.where(ev.start_mark)))
         return s
 
-    def scalar(ev):
-        v = ev.value
+    def tag_of(self, ev) -> str:
         tag = ev.tag
         if tag is None or tag == "!":
-            tag = str(resolve(ScalarNode, v, ev.implicit))
+            tag = str(self._resolve(self._scalar_node, ev.value, ev.implicit))
+        return tag
+
+    def too_deep(self, ev) -> WorkbenchError:
+        return error_at(self.text, ev.start_mark.index, "too_deep", f"Nesting is deeper than the "
+                        f"limit of {self.max_depth} levels (YAML sequences and mappings inside each "
+                        "other)", field="text", limit=self.max_depth)
+
+    def not_json(self, ev, message: str) -> WorkbenchError:
+        return error_at(self.text, ev.start_mark.index, "not_json", message, field="text")
+
+    def key_position(self) -> bool:
+        stack = self.stack
+        return bool(stack) and stack[-1].key is _NO_KEY and type(stack[-1].value) is dict
+
+    # ----------------------------------------------------------------------- the values
+
+    def scalar(self, ev):
+        """A scalar's JSON value, as its (resolved) tag and the document's YAML version say."""
+        v, tag, counts = ev.value, self.tag_of(ev), self.counts
         if not tag.startswith(_YAML_TAG):
-            raise error_at(text, ev.start_mark.index, "not_json", f"The tag {tag} has no JSON form",
-                           field="text")
+            raise self.not_json(ev, f"The tag {tag} has no JSON form")
         t = tag[len(_YAML_TAG):]
         if t == "str":
             return v
@@ -463,7 +489,7 @@ def _read_yaml(text: str, max_depth: int):
                 counts["booleans"] += 1
             return v.lower() in _YAML11_TRUE
         if t == "int":
-            out = _yaml_int(text, ev.start_mark.index, v, state["yaml11"])
+            out = _yaml_int(self.text, ev.start_mark.index, v, self.yaml11)
             if out is None:   # a form strict JSON has no number for: its text
                 counts["kept_as_strings"] += 1
                 return v
@@ -472,136 +498,157 @@ def _read_yaml(text: str, max_depth: int):
             return orjson.Fragment(out.encode())   # exact, beyond 64 bits too
         if t == "float":
             if _YAML_FLOAT_SPECIAL.match(v):
-                raise error_at(text, ev.start_mark.index, "not_json", f"{v} has no JSON form: strict "
-                               "JSON has no infinities and no NaN", field="text")
-            out = _yaml_float(v, state["yaml11"])
+                raise self.not_json(ev, f"{v} has no JSON form: strict JSON has no infinities and no NaN")
+            out = _yaml_float(v, self.yaml11)
             if out != v:
                 counts["numbers"] += 1
             return orjson.Fragment(out.encode())
         counts["kept_as_strings"] += 1   # timestamp, binary, …: the text as written
         return v
 
-    def too_deep(ev):
-        return error_at(text, ev.start_mark.index, "too_deep", f"Nesting is deeper than the "
-                        f"limit of {max_depth} levels (YAML sequences and mappings inside each "
-                        "other)", field="text", limit=max_depth)
-
-    def key_position():
-        return bool(stack) and stack[-1].key is _NO_KEY and type(stack[-1].value) is dict
-
-    def set_key(key: str, ev, is_str: bool):
-        top = stack[-1]
+    def set_key(self, key: str, ev, is_str: bool) -> None:
+        top = self.stack[-1]
         if not is_str:
-            counts["keys_as_strings"] += 1
-        key = checked(key, ev, key)
+            self.counts["keys_as_strings"] += 1
+        key = self.checked(key, ev, key)
+        at = self.where(ev.start_mark)
         if key in top.first:
-            warnings.append({"code": "duplicate_key", "key": key, "pointer": pointer(),
-                             "first": top.first[key], "second": where(ev.start_mark),
-                             **where(ev.start_mark),
-                             "message": f"The key {json.dumps(key, ensure_ascii=False)} appears "
-                                        "more than once; the last value is kept"})
+            self.warnings.append({"code": "duplicate_key", "key": key, "pointer": self.pointer(),
+                                  "first": top.first[key], "second": at, **at,
+                                  "message": f"The key {json.dumps(key, ensure_ascii=False)} appears "
+                                             "more than once; the last value is kept"})
             top.value.pop(key, None)
-        top.first[key] = where(ev.start_mark)
+        top.first[key] = at
         top.key = key
         top.size += 1 + len(key)
 
-    _yaml_flow_depth(text, max_depth)
-    budget = LENIENT_MAX_EXPANSION
-    try:
-        for ev in yaml.parse(text):
+    # ----------------------------------------------------------------------- the events
+
+    def on_scalar(self, ev):
+        """A scalar: a key (None), or its (value, size, height)."""
+        if self.key_position():
+            self.set_key(ev.value, ev, self.tag_of(ev) == _YAML_TAG + "str")
+            return None
+        value = self.scalar(ev)
+        if type(value) is str:
+            stack = self.stack
+            value = self.checked(value, ev, stack[-1].key if stack and stack[-1].key is not _NO_KEY
+                                 else len(stack[-1].value) if stack else _NO_KEY)
+        size, height = 1 + len(ev.value), 0
+        if ev.anchor is not None:
+            self.anchors[ev.anchor] = (value, size, height)
+        return value, size, height
+
+    def on_alias(self, ev):
+        """An alias: a key (None), or what its anchor holds, counted against the budget."""
+        name = ev.anchor
+        if name not in self.anchors:
+            opened = any(f.anchor == name for f in self.stack)
+            raise error_at(self.text, ev.start_mark.index, "not_json" if opened else "parse_error",
+                           f"The alias *{name} refers to the node that holds it: a recursive "
+                           "structure has no JSON form" if opened else
+                           f"The alias *{name} names no anchor (&{name}) before it", field="text")
+        value, size, height = self.anchors[name]
+        self.counts["aliases"] += 1
+        self.expanded += size
+        budget = LENIENT_MAX_EXPANSION
+        if self.expanded > budget:
+            line, column = self.where(ev.start_mark).values()
+            raise error_at(self.text, ev.start_mark.index, "expansion_limit",
+                           f"The alias *{name} (line {line}, column {column}) would expand "
+                           f"the document past {budget:,} repeated nodes and characters "
+                           "(aliases that repeat aliases grow exponentially: a 'billion "
+                           "laughs'); write the repeated parts out or use fewer aliases",
+                           field="text", alias=name, limit=budget)
+        if self.key_position():
+            if type(value) is not str:
+                raise self.not_json(ev, f"The alias *{name} is used as a key but is not a string: "
+                                        "no JSON form")
+            self.set_key(value, ev, True)
+            return None
+        if len(self.stack) + height > self.max_depth:
+            raise self.too_deep(ev)
+        return value, size, height
+
+    def on_start(self, ev, mapping: bool) -> None:
+        stack = self.stack
+        if self.key_position():
+            raise self.not_json(ev, "A key that is a list or a mapping has no JSON form")
+        if len(stack) >= self.max_depth:
+            raise self.too_deep(ev)
+        part = None
+        if stack:
+            top = stack[-1]
+            part = top.key if type(top.value) is dict else len(top.value)
+        stack.append(_Open({} if mapping else [], ev.anchor, part))
+
+    def on_end(self):
+        done = self.stack.pop()
+        value, size, height = done.value, done.size, done.height
+        if done.anchor is not None:
+            self.anchors[done.anchor] = (value, size, height)
+        if height >= ORJSON_MAX_DEPTH:   # deeper than orjson writes
+            self.plain = True
+        return value, size, height
+
+    def place(self, value, size: int, height: int) -> None:
+        """A finished value into the container that holds it (or the list of documents)."""
+        if not self.stack:
+            self.docs.append(value)
+            return
+        top = self.stack[-1]
+        top.size += size
+        if height + 1 > top.height:
+            top.height = height + 1
+        if type(top.value) is list:
+            top.value.append(value)
+        else:
+            top.value[top.key] = value
+            top.key = _NO_KEY
+
+    def events(self) -> None:
+        from ruamel.yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent,
+                                        MappingStartEvent, ScalarEvent, SequenceEndEvent,
+                                        SequenceStartEvent)
+        for ev in self.yaml.parse(self.text):
             t = type(ev)
             if t is ScalarEvent:
-                if key_position():
-                    tag = ev.tag if ev.tag not in (None, "!") else str(resolve(ScalarNode, ev.value, ev.implicit))
-                    set_key(ev.value, ev, tag == _YAML_TAG + "str")
-                    continue
-                value = scalar(ev)
-                if type(value) is str:
-                    value = checked(value, ev, stack[-1].key if stack and stack[-1].key is not _NO_KEY
-                                    else len(stack[-1].value) if stack else _NO_KEY)
-                size, height = 1 + len(ev.value), 0
-                if ev.anchor is not None:
-                    anchors[ev.anchor] = (value, size, height)
+                got = self.on_scalar(ev)
             elif t is AliasEvent:
-                name = ev.anchor
-                if name not in anchors:
-                    opened = any(f.anchor == name for f in stack)
-                    raise error_at(text, ev.start_mark.index, "not_json" if opened else "parse_error",
-                                   f"The alias *{name} refers to the node that holds it: a recursive "
-                                   "structure has no JSON form" if opened else
-                                   f"The alias *{name} names no anchor (&{name}) before it",
-                                   field="text")
-                value, size, height = anchors[name]
-                counts["aliases"] += 1
-                state["expanded"] += size
-                if state["expanded"] > budget:
-                    line, column = where(ev.start_mark).values()
-                    raise error_at(text, ev.start_mark.index, "expansion_limit",
-                                   f"The alias *{name} (line {line}, column {column}) would expand "
-                                   f"the document past {budget:,} repeated nodes and characters "
-                                   "(aliases that repeat aliases grow exponentially: a 'billion "
-                                   "laughs'); write the repeated parts out or use fewer aliases",
-                                   field="text", alias=name, limit=budget)
-                if key_position():
-                    if type(value) is not str:
-                        raise error_at(text, ev.start_mark.index, "not_json", f"The alias *{name} "
-                                       "is used as a key but is not a string: no JSON form", field="text")
-                    set_key(value, ev, True)
-                    continue
-                if len(stack) + height > max_depth:
-                    raise too_deep(ev)
+                got = self.on_alias(ev)
             elif t is MappingStartEvent or t is SequenceStartEvent:
-                if key_position():
-                    raise error_at(text, ev.start_mark.index, "not_json",
-                                   "A key that is a list or a mapping has no JSON form", field="text")
-                if len(stack) >= max_depth:
-                    raise too_deep(ev)
-                part = None
-                if stack:
-                    top = stack[-1]
-                    part = top.key if type(top.value) is dict else len(top.value)
-                stack.append(_Open({} if t is MappingStartEvent else [], ev.anchor, part))
+                self.on_start(ev, t is MappingStartEvent)
                 continue
             elif t is MappingEndEvent or t is SequenceEndEvent:
-                done = stack.pop()
-                value, size, height = done.value, done.size, done.height
-                if done.anchor is not None:
-                    anchors[done.anchor] = (value, size, height)
-                if height >= ORJSON_MAX_DEPTH:   # deeper than orjson writes
-                    state["plain"] = True
+                got = self.on_end()
             elif t is DocumentStartEvent:
-                state["yaml11"] = getattr(ev, "version", None) == (1, 1)
+                self.yaml11 = getattr(ev, "version", None) == (1, 1)
                 continue
             else:
                 continue
-            if not stack:
-                docs.append(value)
-                continue
-            top = stack[-1]
-            top.size += size
-            if height + 1 > top.height:
-                top.height = height + 1
-            if type(top.value) is list:
-                top.value.append(value)
-            else:
-                top.value[top.key] = value
-                top.key = _NO_KEY
-    except MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        msg = " ".join(str(x) for x in (e.context, e.problem) if x) or "not valid YAML"
-        if mark is not None:
-            raise error_at(text, min(mark.index, len(text)), "parse_error", f"Not valid YAML: {msg}",
-                           field="text") from None
-        raise WorkbenchError("parse_error", f"Not valid YAML: {msg}", field="text") from None
-    except YAMLError as e:
-        raise WorkbenchError("parse_error", f"Not valid YAML: {e}", field="text") from None
-    if len(docs) != 1:
-        raise WorkbenchError("not_one_document", f"The YAML text holds {len(docs)} documents; "
-                             "Format reads one (split it at the '---' lines)", field="text")
-    if state["yaml11"]:
-        counts["yaml_1_1"] = 1
-    counts["comments"] = _yaml_comments(text)
-    return docs[0], counts, warnings, state["plain"]
+            if got is not None:
+                self.place(*got)
+
+    def read(self):
+        from ruamel.yaml.error import MarkedYAMLError, YAMLError
+        try:
+            self.events()
+        except MarkedYAMLError as e:
+            mark = e.problem_mark or e.context_mark
+            msg = " ".join(str(x) for x in (e.context, e.problem) if x) or "not valid YAML"
+            if mark is not None:
+                raise error_at(self.text, min(mark.index, len(self.text)), "parse_error",
+                               f"Not valid YAML: {msg}", field="text") from None
+            raise WorkbenchError("parse_error", f"Not valid YAML: {msg}", field="text") from None
+        except YAMLError as e:
+            raise WorkbenchError("parse_error", f"Not valid YAML: {e}", field="text") from None
+        if len(self.docs) != 1:
+            raise WorkbenchError("not_one_document", f"The YAML text holds {len(self.docs)} documents; "
+                                 "Format reads one (split it at the '---' lines)", field="text")
+        if self.yaml11:
+            self.counts["yaml_1_1"] = 1
+        self.counts["comments"] = _yaml_comments(self.text)
+        return self.docs[0], self.counts, self.warnings, self.plain
 
 
 _YAML_COMMENT = re.compile(r"""(?m)(?:^|[ \t])#|"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'""")
