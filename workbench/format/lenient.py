@@ -209,7 +209,7 @@ def _number_text(tok: str) -> str:
     try:
         d = Decimal(sign + body)
     except InvalidOperation:   # pragma: no cover - the parser accepted it as a number
-        raise bad_request(f"Cannot read the number {tok}", field="text", code="parse_error")
+        raise bad_request(f"Cannot read the number {tok}", field="text", code="parse_error") from None
     mant, _, exp = (sign + body).lower().partition("e")
     if mant.lstrip("-").startswith("."):
         mant = mant.replace(".", "0.", 1)
