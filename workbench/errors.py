@@ -24,11 +24,6 @@ class WorkbenchError(Exception):
         self.offset = offset
         self.extra = extra
 
-    def with_field(self, field: str) -> "WorkbenchError":
-        if self.field is None:
-            self.field = field
-        return self
-
     def to_dict(self) -> dict:
         body = {"code": self.code, "message": self.message}
         if self.field is not None:

@@ -244,8 +244,6 @@ def schema_pointer(compiled: CheckedSchema, schema_path: tuple) -> str:
                 node = None
                 break
             node, parts, res = resolved.contents, target, resolved.resolver
-        else:
-            break
         if node is None:
             break
     out = pointer_of(parts)

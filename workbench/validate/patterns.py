@@ -52,7 +52,6 @@ def not_ecma(pattern: str) -> str | None:
     """What in ``pattern`` is not ECMA-262 (a phrase naming the construct), or None."""
     i, n = 0, len(pattern)
     in_class = False
-    after_atom = False  # the previous token can be quantified
     while i < n:
         c = pattern[i]
         if c == "\\":
@@ -64,12 +63,10 @@ def not_ecma(pattern: str) -> str | None:
             if e == "k" and not in_class and not pattern.startswith("<", i + 2):
                 return "\\k without a group name in <…>"
             i += 2
-            after_atom = not in_class
             continue
         if in_class:
             if c == "]":
                 in_class = False
-                after_atom = True
             i += 1
             continue
         if c == "[":
@@ -78,7 +75,6 @@ def not_ecma(pattern: str) -> str | None:
             if pattern.startswith("^]", i) or pattern.startswith("]", i):
                 i += 1 if pattern[i] == "]" else 2  # [] and [^] are ECMA: the class ends here
                 in_class = False
-                after_atom = True
             continue
         if c == "(":
             if pattern.startswith("(?", i):
@@ -112,7 +108,6 @@ def not_ecma(pattern: str) -> str | None:
                     flags = pattern[i:end + 1] if end < n and pattern[end] in ":)" else pattern[i:end]
                     return f"the inline flag group {flags!r} (ECMA-262 has flags only outside the pattern)"
             i += 1
-            after_atom = False
             continue
         if c in "*+?" or (c == "{" and _quantifier_end(pattern, i) is not None):
             end = i + 1 if c != "{" else _quantifier_end(pattern, i)
@@ -121,9 +116,7 @@ def not_ecma(pattern: str) -> str | None:
             if end < n and pattern[end] == "?":
                 end += 1
             i = end
-            after_atom = False
             continue
-        after_atom = c not in "|^$"
         i += 1
     return None
 
