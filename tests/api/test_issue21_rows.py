@@ -34,8 +34,6 @@ def _one_line_no_traceback(err: str) -> None:
 
 
 @needs_linux
-@pytest.mark.xfail(strict=True, reason="row 14: validate --jsonl lets the read error escape "
-                   "(jsontext/lines.py read_lines via cli/common.run_lines): traceback, exit 1")
 def test_validate_jsonl_input_unreadable_is_one_line_and_exit_2(tmp_path):
     schema = tmp_path / "s.json"
     schema.write_text("{}")
@@ -53,8 +51,6 @@ def _lines(tmp_path: Path) -> Path:
 
 
 @needs_linux
-@pytest.mark.xfail(strict=True, reason="row 14: a write error on standard output (ENOSPC) is a "
-                   "traceback from cli/common.write_bytes, exit 1")
 @pytest.mark.parametrize("argv", [["format", "{F}"], ["gate", "--jsonl", "{F}", "--jobs", "1"],
                                   ["gate", "--jsonl", "{F}", "--jobs", "2"], ["transcript", "{F}"]],
                          ids=["format", "gate --jsonl", "gate --jsonl --jobs 2", "transcript"])

@@ -130,6 +130,20 @@ def lines_of(f, first: int = 1):
     return read_lines(f, limits(None).line_limit, first=first)
 
 
+def _read_or_say(lines, path: str):
+    """``lines`` as they are read; an ``OSError`` met reading them is the :class:`Unreadable`
+    of ``path`` (not one met writing the answers, which :func:`main` says)."""
+    it = iter(lines)
+    while True:
+        try:
+            item = next(it)
+        except StopIteration:
+            return
+        except OSError as exc:
+            raise cannot_open(exc, path, "document") from None
+        yield item
+
+
 def run_lines(f, path: str, label: str, answer, show, *, as_json: bool,
               labels: dict | None = None, first: int = 1) -> int | None:
     """``--jsonl``: ``answer(text)`` on every non-blank line of the binary stream ``f`` (one
@@ -142,7 +156,7 @@ def run_lines(f, path: str, label: str, answer, show, *, as_json: bool,
     from ..errors import WorkbenchError
     bad = 0
     try:
-        for n, raw in enumerate(lines_of(f, first), first):
+        for n, raw in enumerate(_read_or_say(lines_of(f, first), path), first):
             if not raw.strip():
                 continue
             try:
@@ -168,6 +182,9 @@ def run_lines(f, path: str, label: str, answer, show, *, as_json: bool,
             show(n, result)
     except WorkbenchError as exc:  # a line over the bound (the reading stops there)
         print_error(exc.to_body(), label)
+        return EXIT_UNREADABLE
+    except Unreadable as exc:  # the file stopped being readable mid-way (an I/O error)
+        print_error(exc.body, label)
         return EXIT_UNREADABLE
     finally:
         sys.stdout.buffer.flush()
@@ -249,6 +266,18 @@ def output_closed(command: str) -> int:
         pass
     print(f"workbench {command}: standard output was closed before the output was written "
           "(broken pipe)", file=sys.stderr)
+    return EXIT_UNREADABLE
+
+
+def io_failed(command: str, exc: OSError) -> int:
+    """Reading or writing failed mid-way (an I/O error, a full disk): said in one line on standard
+    error, :data:`EXIT_UNREADABLE`; what was not written goes nowhere."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    where = f" ({exc.filename})" if exc.filename else ""
+    print(f"workbench {command}: {exc.strerror or exc}{where}", file=sys.stderr)
     return EXIT_UNREADABLE
 
 

@@ -86,9 +86,13 @@ def main(argv=None) -> int:
         except (AttributeError, ValueError):
             pass
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # a full disk says so here, not as a traceback at exit
+        return status
     except BrokenPipeError:  # `workbench … | head -1`: the reader left before the end
         return common.output_closed(args.command)
+    except OSError as exc:  # a file unreadable mid-way (EIO), standard output on a full disk
+        return common.io_failed(args.command, exc)
     except KeyboardInterrupt:
         print(f"workbench {args.command}: interrupted", file=sys.stderr)
         return 130
