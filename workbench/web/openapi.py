@@ -104,6 +104,11 @@ ENDPOINTS = {
                          items={"type": "array", "items": {"type": "object"}},
                          chain={"type": ["object", "null"]}),
     },
+    "redact": {
+        "summary": "Replace every value by a typed placeholder, equal values equal (copy redacted)",
+        "response": _obj(["text", "replaced"], text=STRING, replaced=INTEGER,
+                         counts={"type": "object"}, form={"enum": ["json", "jsonl", "sse"]}),
+    },
 }
 
 # the refusals every POST of the API may answer, each with the error body (or, asked for, the
