@@ -107,7 +107,7 @@ ENDPOINTS = {
     "redact": {
         "summary": "Replace every value by a typed placeholder, equal values equal (copy redacted)",
         "response": _obj(["text", "replaced"], text=STRING, replaced=INTEGER,
-                         counts={"type": "object"}, form={"enum": ["json", "jsonl", "sse"]}),
+                         counts={"type": "object"}, form={"type": "string", "enum": ["json", "jsonl", "sse"]}),
     },
 }
 
