@@ -11,11 +11,13 @@ import json
 import re
 from dataclasses import dataclass, field
 
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[^\s"{}\[\]:,]+|[{}\[\]:,]', re.S)
+# a member name (a string and its colon: group 2), a string value (1), a number or a literal
+# (3), an opening (4) or closing (5) bracket; a comma matches no group
+_TOKEN = re.compile(r'("(?:[^"\\]|\\.)*")([ \t\n\r]*:)?|([^\s"{}\[\],:]+)|([{\[])|([}\]])|,', re.S)
 _scanstring = json.decoder.scanstring
 
 
-@dataclass
+@dataclass(slots=True)
 class Scalar:
     """One string or number value: ``start``/``end`` its token's offsets, ``key`` the member
     name it is the value of (for an array element: the array's member name), ``in_array``
@@ -30,7 +32,7 @@ class Scalar:
     container: int
 
 
-@dataclass
+@dataclass(slots=True)
 class Container:
     """An object or array: ``kind`` ``"{"`` or ``"["``, ``key`` its member name in its parent,
     ``parent`` the parent's index (-1 at the top), ``keys`` the member names of an object."""
@@ -49,52 +51,48 @@ class Scalars:
 
 def scalars(text: str, check=None) -> Scalars:
     """Every string and number value of the valid JSON ``text`` (keys are not values), with the
-    containers they sit in.  ``check`` is called once per token (a work deadline's ``check``)."""
+    containers they sit in.  ``check`` is called once per value (a work deadline's ``check``)."""
     values: list[Scalar] = []
     containers: list[Container] = []
     stack: list[int] = []
+    top = -1
+    in_array = False
     key: str | None = None       # the member name read last, while its value is pending
-    expect_key = False
+    add = values.append
     for m in _TOKEN.finditer(text):
+        kind = m.lastindex
+        if kind is None:          # a comma
+            continue
+        if kind == 2:             # a member name
+            key = m.group(1)[1:-1]
+            if "\\" in key:
+                key = _scanstring(text, m.start() + 1)[0]
+            containers[top].keys.add(key)
+            continue
+        if kind == 4:
+            c = m.group(4)
+            name = containers[top].key if in_array else key
+            containers.append(Container(c, name, top))
+            top = len(containers) - 1
+            stack.append(top)
+            in_array = c == "["
+            key = None
+            continue
+        if kind == 5:
+            stack.pop()
+            top = stack[-1] if stack else -1
+            in_array = top >= 0 and containers[top].kind == "["
+            key = None
+            continue
         if check is not None:
             check()
-        tok = m.group()
-        c = tok[0]
-        if c in ",:":
-            if c == "," and stack and containers[stack[-1]].kind == "{":
-                expect_key = True
-            continue
-        top = stack[-1] if stack else -1
-        in_array = top >= 0 and containers[top].kind == "["
-        if c in "{[":
-            name = containers[top].key if in_array else key
-            containers.append(Container(c, name if not in_array else None, top))
-            if in_array:
-                containers[-1].key = containers[top].key  # an array's elements share its name
-            stack.append(len(containers) - 1)
-            expect_key = c == "{"
-            key = None
-            continue
-        if c in "}]":
-            stack.pop()
-            expect_key = False
-            key = None
-            continue
-        if c == '"' and expect_key:
-            key = _scanstring(text, m.start() + 1)[0]
-            containers[top].keys.add(key)
-            expect_key = False
-            continue
-        if c == '"':
-            kind = "string"
-        elif c in "-0123456789":
-            kind = "number"
-        else:
-            key = None
-            continue   # true, false, null
-        values.append(Scalar(kind, m.start(), m.end(),
-                             containers[top].key if in_array else key, in_array, top))
-        key = None
+        if kind == 1:
+            add(Scalar("string", m.start(), m.end(), containers[top].key if in_array else key,
+                       in_array, top))
+        elif m.group(3)[0] in "-0123456789":
+            add(Scalar("number", m.start(), m.end(), containers[top].key if in_array else key,
+                       in_array, top))
+        key = None if not in_array else key
     return Scalars(values, containers)
 
 

@@ -31,6 +31,7 @@ from ..jsontext import lines as jsonl
 from ..jsontext.tokens import Scalars, scalars, string_value
 from ..limits import DEFAULT_MAX_DEPTH
 from ..runtime.deadline import Deadline
+from ..runtime.memory import collector_paused
 from .placeholders import ArgumentShaper, Registry, number_placeholder, shape, string_placeholder
 
 REQUEST = Fields(
@@ -309,7 +310,8 @@ def redact(text: str, numbers: bool = False, *, max_depth: int = DEFAULT_MAX_DEP
         raise WorkbenchError("bad_type", f"'{field}' must be a string holding JSON text",
                              status=400, field=field)
     r = Redactor(numbers, max_depth, deadline, keep)
-    form, out = r.document(text, field)
+    with collector_paused():   # millions of token records, none cyclic: no collector passes
+        form, out = r.document(text, field)
     counts = {k: r.counts[k] for k in _KINDS if r.counts[k]}
     return {"text": out, "replaced": sum(n for k, n in counts.items() if k != "json"),
             "counts": counts, "form": form}

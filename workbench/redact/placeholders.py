@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 RE_EMAIL = re.compile(r"([^@\s\"]{1,64})@([^@\s\"]+\.[^@\s\"]+)")
 RE_URL = re.compile(r"([a-z][a-z0-9+.-]*://)([^/?#\s]*)(.*)", re.I | re.S)
@@ -37,13 +38,23 @@ _CLASSES = {"x": "xabcdefghijklmnopqrstuvwyz", "X": "XABCDEFGHIJKLMNOPQRSTUVWYZ"
 
 def shape(s: str) -> str:
     """Letters → x / X (upper case), digits → 0, everything else kept."""
+    out = s.translate(_ASCII_SHAPE)
     if s.isascii():
-        return s.translate(_ASCII_SHAPE)
-    out = []
-    for ch in s:
-        cat = unicodedata.category(ch)
-        out.append("X" if cat == "Lu" else "x" if cat[0] == "L" else "0" if cat[0] == "N" else ch)
-    return "".join(out)
+        return out
+    return _NON_ASCII.sub(_shape_char, out)
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+@lru_cache(maxsize=4096)
+def _char_shape(ch: str) -> str:
+    cat = unicodedata.category(ch)
+    return "X" if cat == "Lu" else "x" if cat[0] == "L" else "0" if cat[0] == "N" else ch
+
+
+def _shape_char(m) -> str:
+    return _char_shape(m.group())
 
 
 _ASCII_SHAPE = str.maketrans({**{chr(c): "X" for c in range(65, 91)},
@@ -77,6 +88,7 @@ class Registry:
         self.given: dict[tuple, str] = {}
         self.used: set[str] = set()
         self.next: dict[str, int] = {}   # the next variant to try, per base
+        self.positions: dict[str, list[int]] = {}   # the placeholder characters of each base
 
     def of(self, kind: str, value: str, base: str, first: int = 0, positions=None,
            widen=None, own: bool = False) -> str:
@@ -87,6 +99,12 @@ class Registry:
         if out is not None:
             return out
         n = self.next.get(base, first)
+        if positions is None:
+            positions = self.positions.get(base)
+            if positions is None:
+                positions = [i for i, ch in enumerate(base) if ch in _CLASSES]
+                if len(self.positions) < 100_000:
+                    self.positions[base] = positions
         while True:
             out = variant(base, n, positions)
             if out is None:   # every variant of this shape taken: a longer one

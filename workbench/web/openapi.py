@@ -105,8 +105,9 @@ ENDPOINTS = {
                          chain={"type": ["object", "null"]}),
     },
     "redact": {
-        "summary": "Redact a document, log or stream: typed placeholders, equal values to equal ones",
-        "response": _obj(["text", "replaced"], text=STRING, replaced=INTEGER),
+        "summary": "Replace every value by a typed placeholder, equal values equal (copy redacted)",
+        "response": _obj(["text", "replaced"], text=STRING, replaced=INTEGER,
+                         counts={"type": "object"}, form={"type": "string", "enum": ["json", "jsonl", "sse"]}),
     },
 }
 
