@@ -174,10 +174,11 @@ def test_too_deep_to_place_says_what_was_found_without_places(monkeypatch):
             [{"code": code, "pointer": "", "message": msg}]
 
 
-def test_each_container_holding_the_same_number_is_walked():
+@pytest.mark.parametrize("n", [2, 3])
+def test_each_container_holding_the_same_number_is_walked(n):
     got = [(w["code"], w["pointer"]) for w in
-           parse("[[9007199254740993], [9007199254740993]]").warnings]
-    assert got == [("unsafe_integer", "/0/0"), ("unsafe_integer", "/1/0")]
+           parse("[" + ", ".join(["[9007199254740993]"] * n) + "]").warnings]
+    assert got == [("unsafe_integer", f"/{i}/0") for i in range(n)]
 
 
 def test_the_full_walk_still_places_every_other_warning():
