@@ -216,6 +216,22 @@ EQUIVALENT: list[dict] = [
      "old": 'checker = tool.checker',
      "new": 'checker = None',
      "why": 'the compiled checker and tool.fits() give the same answer by contract (the compiled fast path is checked against the official suite): only slower'},
+    {"group": 'gate-rules-engine', "function": 'decide',
+     "old": 'fits = tool.fits(args)',
+     "new": 'fits = tool.fits(None)',
+     "why": 'reached only for a tool without parameters (no compiled checker), whose fits() is True for any value'},
+    {"group": 'gate-rules-engine', "function": 'Gate.__init__',
+     "old": 'self.original_text = None',
+     "new": 'self.original_text = ""',
+     "why": 'nothing reads original_text (the walk gets the parsed original)'},
+    {"group": 'gate-rules-engine', "function": 'Gate.__init__',
+     "old": 'self.original_text = original_text',
+     "new": 'self.original_text = None',
+     "why": 'nothing reads original_text (the walk gets the parsed original)'},
+    {"group": 'gate-rules-engine', "function": 'Gate.__init__',
+     "old": 'self._original_args: Any = MISSING',
+     "new": 'self._original_args: Any = None',
+     "why": 'read only by rule 9, which runs only with an original, and _set_original sets it first'},
 ]
 
 
