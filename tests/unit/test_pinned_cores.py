@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from workbench.errors import WorkbenchError
 from workbench.jsontext import parse
 from workbench.jsontext.pointer import (escape_token, normalized_path, pointer_of, split_pointer,
                                         unescape_token)
@@ -174,10 +175,11 @@ def test_too_deep_to_place_says_what_was_found_without_places(monkeypatch):
             [{"code": code, "pointer": "", "message": msg}]
 
 
-def test_each_container_holding_the_same_number_is_walked():
+@pytest.mark.parametrize("n", [2, 3])
+def test_each_container_holding_the_same_number_is_walked(n):
     got = [(w["code"], w["pointer"]) for w in
-           parse("[[9007199254740993], [9007199254740993]]").warnings]
-    assert got == [("unsafe_integer", "/0/0"), ("unsafe_integer", "/1/0")]
+           parse("[" + ", ".join(["[9007199254740993]"] * n) + "]").warnings]
+    assert got == [("unsafe_integer", f"/{i}/0") for i in range(n)]
 
 
 def test_the_full_walk_still_places_every_other_warning():
@@ -304,3 +306,23 @@ def test_an_original_whose_arguments_do_not_parse_is_another_call():
     r = gate(json.dumps(FC), None, json.dumps(dict(FC, arguments='{"city": "Lyon"')))
     assert r["verdict"] == "replay_mismatch"
     assert diff_step(r)["blocking"] == ["arguments"]
+
+
+def test_a_tool_without_parameters_takes_any_object():
+    item = dict(FC, name="ping", arguments='{"x": 1}')
+    assert gate(json.dumps(item), json.dumps({"type": "function", "name": "ping"}))["verdict"] == "ok"
+
+
+def test_the_gate_keeps_the_tools_as_read_with_their_warnings_and_places():
+    assert (Gate().schema_warnings, Gate().schema_value, Gate("  ").schema_text) == ([], None, None)
+    text = '{"type": "function", "name": "f", "a": 1, "a": 2, "parameters": {"type": "object"}}'
+    g = Gate(text)
+    assert g.schema_text == text and g.schema_value["name"] == "f"
+    assert [w["code"] for w in g.schema_warnings] == ["duplicate_key"]
+    twice = ('[\n {"type": "function", "name": "f", "parameters": {"type": "object"}},\n'
+             ' {"type": "function", "name": "f", "parameters": {"type": "object"}}\n]')
+    with pytest.raises(WorkbenchError) as e:
+        Gate(twice)
+    assert e.value.code == "schema_invalid"
+    assert [(p["pointer"], p["line"], p["column"]) for p in e.value.extra["places"]] == \
+        [("/0", 2, 2), ("/1", 3, 2)]
