@@ -39,7 +39,7 @@ from common import Server, print_table, realistic_log, realistic_transcript, rel
 CHROMIUM = os.environ.get("WORKBENCH_CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-TIMEOUT = 120  # seconds a view may take before the run gives up on it
+TIMEOUT = 300  # seconds a view may take before the run gives up on it
 
 VIEWER_READY = "!!document.querySelector('#viewer[data-state=\"ready\"] .jv-row[data-pointer]')"
 VIEWS = [  # name, page, file input, other inputs to fill first, "first rows" condition (the Gate

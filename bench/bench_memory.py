@@ -67,11 +67,8 @@ SCHEMA = {
 # ----------------------------------------------------------------------------- the child
 
 def _peak_kb() -> int:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-    return 0
+    from workbench.runtime.memory import peak_bytes  # the one VmHWM reader
+    return peak_bytes() // 1024
 
 
 def _limits():

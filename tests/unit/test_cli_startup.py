@@ -24,7 +24,8 @@ OTHERS = {"regex", "deepdiff", "jsonpath_ng", "jsonpath_rfc9535", "json5", "ruam
 # another subcommand's module, the server's start-up and the completion writer
 CLI = {"workbench.cli.extract", "workbench.cli.validate", "workbench.cli.diff", "workbench.cli.gate",
        "workbench.cli.transcript", "workbench.cli.completion", "ipaddress", "webbrowser",
-       "workbench.gate", "workbench.transcript", "workbench.diff", "workbench.extract"}
+       "workbench.gate", "workbench.transcript", "workbench.diff", "workbench.extract",
+       "shutil"}  # argparse's formatter imports it for the width (and bz2, lzma): common.Parser does not
 
 
 # python -m workbench ARGV…, then the names in sys.modules written to the file named first
@@ -98,6 +99,23 @@ def test_the_whole_table_is_still_there_for_help_and_unknown_names():
                           timeout=60)
     assert done.returncode == 64
     assert "invalid choice: 'formt'" in done.stderr and "'transcript'" in done.stderr
+
+
+def test_help_is_as_wide_as_shutil_says(monkeypatch):
+    import shutil
+
+    from workbench.cli.common import terminal_columns
+    for columns in ("57", "", "x", "0"):
+        monkeypatch.setenv("COLUMNS", columns)
+        assert terminal_columns() == shutil.get_terminal_size().columns
+    monkeypatch.setenv("COLUMNS", "57")
+    from workbench.cli.common import Parser
+    parser = Parser(prog="workbench format")
+    for n in range(12):
+        parser.add_argument(f"--option-{n}", metavar="VALUE", help="a flag " * 20)
+    for text in (parser.format_usage(), parser.format_help()):
+        lines = text.splitlines()
+        assert len(lines) > 3 and 45 < max(map(len, lines)) <= 57
 
 
 def test_a_subcommand_after_top_level_options_is_found():

@@ -38,6 +38,25 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):
         usage_error(self.prog, message)
 
+    def _get_formatter(self):
+        # the width as shutil.get_terminal_size finds it, without importing shutil (and its
+        # bz2, lzma, zlib) for every command: argparse builds a formatter per argument
+        return self.formatter_class(prog=self.prog, width=terminal_columns() - 2)
+
+
+def terminal_columns() -> int:
+    """``$COLUMNS``, else the width of standard output's terminal, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", 0))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
 
 def usage_error(prog: str, message: str):
     """One line on standard error, then exit :data:`EXIT_USAGE`."""
