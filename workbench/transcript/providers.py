@@ -29,7 +29,7 @@ from typing import Any
 from ..dialects import anthropic, gemini, otel
 from ..dialects.model import Call, Other, Output, Place, named
 from ..errors import WorkbenchError
-from ..jsontext import parse
+from ..jsontext import dumps_value, parse
 from .items import pair
 from .read import split_array
 
@@ -105,6 +105,20 @@ def _cut_off(ctx, c: Call, why: str) -> None:
                    f"The call {named(c.name)} (id {c.call_id!s}) {why}: its arguments may be "
                    "incomplete, so it is never executed. Ask the model again (with a larger "
                    "output budget).", c.place)
+
+
+def own_tools(ctx, value: Any) -> None:
+    """Door 2 against the request's own ``tools`` (``input_schema`` / ``functionDeclarations``)
+    when the ``tools`` field gave none (as a session's ``agent.tools``); tools that cannot be
+    read leave the calls gated without them."""
+    tools = value.get("tools") if type(value) is dict else None
+    if ctx.gates.tools is not None or not isinstance(tools, list) or not tools:
+        return
+    from .calls import Gates
+    try:
+        ctx.gates = Gates(dumps_value(tools).decode("utf-8"), ctx.limits)
+    except WorkbenchError:
+        pass
 
 
 def _list_calls(ctx, entries: list, *, exact: bool = True, items=None) -> None:
@@ -183,6 +197,7 @@ def analyse_anthropic(ctx) -> None:
         entries = anthropic_entries(ctx, merged, status=anthropic.stop_state(reason),
                                     last_turn=True, stop_reason=reason)
     else:
+        own_tools(ctx, v)
         msgs = v.get("messages") if type(v) is dict else None
         placed = [(m, Place(piece, f"/messages/{i}")) for i, m in enumerate(msgs or ())]
         entries = anthropic_entries(ctx, anthropic.turns(placed), status="completed",
@@ -495,6 +510,7 @@ def analyse_gemini(ctx) -> None:
     if gemini.is_response(v):
         entries = _gemini_candidates(ctx, v, piece)
     elif gemini.is_request(v):
+        own_tools(ctx, v)
         turns = []
         for t, content in enumerate(v["contents"]):
             place = Place(piece, f"/contents/{t}")
