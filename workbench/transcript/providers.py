@@ -718,8 +718,9 @@ def analyse_gemini_stream(ctx) -> None:
                         isinstance(st["parts"][-1][0].get("text"), str) and \
                         bool(part.get("thought")) == bool(st["parts"][-1][0].get("thought")) \
                         and not any(k in part for k in gemini.SIGNATURE_KEYS):
-                    last, lp = st["parts"][-1]
-                    st["parts"][-1] = ({**last, "text": last["text"] + part["text"]}, lp)
+                    # joined once at the end (no copy of the growing text per chunk)
+                    st.setdefault("texts", {}).setdefault(len(st["parts"]) - 1, [
+                        st["parts"][-1][0]["text"]]).append(part["text"])
                     continue
                 st["parts"].append((dict(part), place))
     finished = any(st["reason"] is not None for st in cands.values())
@@ -727,6 +728,9 @@ def analyse_gemini_stream(ctx) -> None:
     entries: list = []
     rows = []
     for k, (idx, st) in enumerate(cands.items()):
+        for j, pieces in st.get("texts", {}).items():
+            part, place = st["parts"][j]
+            st["parts"][j] = ({**part, "text": "".join(pieces)}, place)
         status = gemini.stop_state(st["reason"], finished=finished)
         candidates.append({"content": {"role": "model", "parts": [q for q, _ in st["parts"]]},
                            "finishReason": st["reason"], "index": idx})
