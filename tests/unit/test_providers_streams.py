@@ -179,3 +179,17 @@ def test_recorded_streams_rebuild_their_calls():
     hosted = analyse((REAL / "anthropic/0061_anthropic-sdk-typescript__stream-a-toolrefusal.sse")
                      .read_text())
     assert not [f for f in hosted["findings"] if f["code"] in ("pending_call", "unanswered_call")]
+
+
+def test_a_long_text_stream_is_joined_in_linear_time():
+    """60,000 text deltas of one block (13 MB): joined once (the growing text was copied per
+    delta before, quadratic); bounded well under the work deadline."""
+    import time
+    events = [START, block(0, {"type": "text", "text": ""})]
+    events += [{"type": "content_block_delta", "index": 0,
+                "delta": {"type": "text_delta", "text": "word " * 20}}] * 60000
+    text = sse(*events, stop(0), *STOP)
+    t0 = time.perf_counter()
+    r = analyse(text)
+    assert time.perf_counter() - t0 < 15
+    assert len(r["items"][0]["content"][0]["text"]) == 6_000_000

@@ -214,7 +214,7 @@ def analyse_anthropic(ctx) -> None:
 
 class _Block:
     __slots__ = ("block", "piece", "parts", "stopped", "events", "first_line", "last_line",
-                 "broken", "bad")
+                 "broken", "bad", "texts")
 
     def __init__(self, block: dict, piece):
         self.block, self.piece = dict(block), piece
@@ -224,6 +224,7 @@ class _Block:
         self.first_line = self.last_line = piece.line
         self.broken: list = []
         self.bad = False
+        self.texts: dict[str, list[str]] = {}
 
 
 def _anthropic_segments(pieces: list) -> list[list]:
@@ -233,6 +234,68 @@ def _anthropic_segments(pieces: list) -> list[list]:
             segs.append([])
         segs[-1].append(p)
     return segs
+
+
+def _fold(ctx, seg: list):
+    """One message's events folded: (message, blocks by index, stop_reason, message_stop
+    seen); text and thinking deltas joined once at the end (no copy per delta)."""
+    report = ctx.report
+    msg: dict = {}
+    blocks: dict = {}
+    reason = None
+    stop_seen = False
+    for p in seg:
+        ctx.deadline.check()
+        ctx.events += 1
+        v = p.value
+        if type(v) is not dict:
+            continue
+        t = anthropic.word(v)
+        idx = v.get("index")
+        if t == "message_start" and type(v.get("message")) is dict:
+            msg = dict(v["message"])
+        elif t == "content_block_start" and type(v.get("content_block")) is dict:
+            blocks[anthropic_key(idx)] = _Block(v["content_block"], p)
+        elif t in ("content_block_delta", "content_block_stop"):
+            b = blocks.get(anthropic_key(idx))
+            if b is None:
+                report.add("stream_order", f"A {t} for index {idx!s} that no "
+                           "content_block_start opened: the piece belongs to no block and "
+                           "is lost.", Place(p, "/index"))
+                continue
+            b.events[t] = b.events.get(t, 0) + 1
+            b.last_line = p.line
+            if t == "content_block_stop":
+                b.stopped = True
+                continue
+            d = v.get("delta") if type(v.get("delta")) is dict else {}
+            dt = d.get("type")
+            if dt == "input_json_delta" and isinstance(d.get("partial_json"), str):
+                b.parts.append(d["partial_json"])
+            elif dt in ("text_delta", "thinking_delta"):
+                key = dt[:-len("_delta")]
+                if isinstance(d.get(key), str):
+                    if key not in b.texts:
+                        was = b.block.get(key)
+                        b.texts[key] = [was if isinstance(was, str) else ""]
+                    b.texts[key].append(d[key])
+            elif dt == "signature_delta" and isinstance(d.get("signature"), str):
+                b.block["signature"] = d["signature"]
+        elif t == "message_delta":
+            d = v.get("delta") if type(v.get("delta")) is dict else {}
+            if "stop_reason" in d:
+                reason = d["stop_reason"]
+        elif t == "message_stop":
+            stop_seen = True
+        elif t == "error":
+            e = v.get("error") if type(v.get("error")) is dict else {}
+            report.add("stream_no_terminal",
+                       f"The stream carries an error event ({e.get('type')!s}: "
+                       f"{e.get('message')!s}): the message was not finished.", Place(p, ""))
+    for b in blocks.values():
+        for key, pieces in b.texts.items():
+            b.block[key] = "".join(pieces)
+    return msg, blocks, reason, stop_seen
 
 
 def analyse_anthropic_stream(ctx) -> None:
@@ -246,56 +309,7 @@ def analyse_anthropic_stream(ctx) -> None:
     all_entries: list = []
     items_of: dict = {}
     for k, seg in enumerate(_anthropic_segments(src.pieces)):
-        msg: dict = {}
-        blocks: dict = {}
-        reason = None
-        stop_seen = False
-        for p in seg:
-            ctx.deadline.check()
-            ctx.events += 1
-            v = p.value
-            if type(v) is not dict:
-                continue
-            t = anthropic.word(v)
-            idx = v.get("index")
-            if t == "message_start" and type(v.get("message")) is dict:
-                msg = dict(v["message"])
-            elif t == "content_block_start" and type(v.get("content_block")) is dict:
-                blocks[anthropic_key(idx)] = _Block(v["content_block"], p)
-            elif t in ("content_block_delta", "content_block_stop"):
-                b = blocks.get(anthropic_key(idx))
-                if b is None:
-                    report.add("stream_order", f"A {t} for index {idx!s} that no "
-                               "content_block_start opened: the piece belongs to no block and "
-                               "is lost.", Place(p, "/index"))
-                    continue
-                b.events[t] = b.events.get(t, 0) + 1
-                b.last_line = p.line
-                if t == "content_block_stop":
-                    b.stopped = True
-                    continue
-                d = v.get("delta") if type(v.get("delta")) is dict else {}
-                dt = d.get("type")
-                if dt == "input_json_delta" and isinstance(d.get("partial_json"), str):
-                    b.parts.append(d["partial_json"])
-                elif dt in ("text_delta", "thinking_delta"):
-                    key = dt[:-len("_delta")]
-                    if isinstance(d.get(key), str):
-                        was = b.block.get(key)
-                        b.block[key] = (was if isinstance(was, str) else "") + d[key]
-                elif dt == "signature_delta" and isinstance(d.get("signature"), str):
-                    b.block["signature"] = d["signature"]
-            elif t == "message_delta":
-                d = v.get("delta") if type(v.get("delta")) is dict else {}
-                if "stop_reason" in d:
-                    reason = d["stop_reason"]
-            elif t == "message_stop":
-                stop_seen = True
-            elif t == "error":
-                e = v.get("error") if type(v.get("error")) is dict else {}
-                report.add("stream_no_terminal",
-                           f"The stream carries an error event ({e.get('type')!s}: "
-                           f"{e.get('message')!s}): the message was not finished.", Place(p, ""))
+        msg, blocks, reason, stop_seen = _fold(ctx, seg)
         # the final message: blocks in index order, inputs parsed
         content = []
         for b in sorted(blocks.values(), key=lambda b: _order(b.block, b)):
