@@ -80,7 +80,8 @@ class ToolDef:
     parameters: Any
     parts: tuple
     params_parts: tuple
-    style: str                  # "parameters", "responses", "chat_completions", "legacy"
+    style: str                  # "parameters", "responses", "chat_completions", "legacy",
+    #                             "anthropic", "gemini"
     strict: bool = False
 
     @property
@@ -144,6 +145,8 @@ class _Reader:
 
     def entry(self, entry: Any, parts: tuple, namespace: str | None = None) -> None:
         where = pointer_of(parts) or "/"
+        if _provider_entry(self, entry, parts, namespace):   # issue 24: Anthropic, Gemini
+            return
         if _is_legacy_function(entry):
             self.out.tools.append(ToolDef(entry["name"], namespace, entry["parameters"], parts,
                                           parts + ("parameters",), "legacy",
@@ -188,6 +191,58 @@ class _Reader:
             self.entry(e, parts + (i,))
 
 
+# Gemini's own tools beside functionDeclarations (provider-run: not functions)
+GEMINI_HOSTED = frozenset({"googleSearch", "googleSearchRetrieval", "codeExecution", "urlContext",
+                           "google_search", "google_search_retrieval", "code_execution",
+                           "url_context", "retrieval", "googleMaps", "google_maps", "fileSearch",
+                           "file_search", "computerUse", "computer_use"})
+
+
+def _gemini_schema(v: Any) -> Any:
+    """A Gemini (OpenAPI-subset) schema as JSON Schema: its ``type`` words in lower case
+    (``"OBJECT"`` → ``"object"``); anything else as it is."""
+    if isinstance(v, dict):
+        return {k: (x.lower() if k == "type" and isinstance(x, str) else _gemini_schema(x))
+                for k, x in v.items()}
+    if isinstance(v, list):
+        return [_gemini_schema(x) for x in v]
+    return v
+
+
+def _provider_entry(reader: "_Reader", entry: Any, parts: tuple, namespace) -> bool:
+    """An Anthropic tool ``{name, description?, input_schema}`` or a Gemini tool
+    ``{functionDeclarations: [{name, parameters | parametersJsonSchema}]}`` (or one of Gemini's
+    own tools): read, True; anything else: False."""
+    if not isinstance(entry, dict):
+        return False
+    if isinstance(entry.get("input_schema"), (dict, bool)) and isinstance(entry.get("name"), str) \
+            and entry["name"] and entry.get("type") in (None, "custom"):
+        reader.out.tools.append(ToolDef(entry["name"], namespace, entry["input_schema"], parts,
+                                        parts + ("input_schema",), "anthropic",
+                                        entry.get("strict") is True))
+        return True
+    key = next((k for k in ("functionDeclarations", "function_declarations")
+                if isinstance(entry.get(k), list)), None)
+    if key is not None and "type" not in entry:
+        for j, d in enumerate(entry[key]):
+            dparts = parts + (key, j)
+            name = d.get("name") if isinstance(d, dict) else None
+            if not isinstance(name, str) or not name:
+                raise _fault(f"The function declaration at {pointer_of(dparts)} has no name (a "
+                             "non-empty string)", dparts, reader.field, reader.text)
+            pkey = "parametersJsonSchema" if "parametersJsonSchema" in d else "parameters"
+            params = d.get(pkey)
+            if pkey == "parameters" and params is not None:
+                params = _gemini_schema(params)
+            reader.out.tools.append(ToolDef(name, namespace, params, dparts,
+                                            dparts + (pkey,), "gemini", False))
+        return True
+    if "type" not in entry and entry and all(k in GEMINI_HOSTED for k in entry):
+        reader.out.hosted.append({"pointer": pointer_of(parts), "type": next(iter(entry))})
+        return True
+    return False
+
+
 def _agent_tools(value: dict) -> tuple[list, tuple] | None:
     for parts in (("agent",), ("session", "agent")):
         node = value
@@ -221,6 +276,10 @@ def read_tools(value: Any, *, text: str | None = None, field_name: str = "schema
         elif agent is not None:
             out.source = f"the tools of the pasted session's agent ({len(agent[0])})"
             reader.many(*agent)
+        elif "input_schema" in value or "functionDeclarations" in value or \
+                "function_declarations" in value:   # one Anthropic / Gemini tool
+            out.source = "one tool definition"
+            reader.entry(value, ())
         else:
             return _bare(value)
     elif isinstance(value, bool):

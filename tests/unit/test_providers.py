@@ -260,6 +260,14 @@ def test_otel_finding_names_its_span_and_invented_ids_are_said():
         ("chat again", 7, "/1/attributes/gen_ai.input.messages")
 
 
+def test_thinking_dropped_from_the_answered_turn():
+    """(tests/unit/test_providers_reasoning.py has the three providers' cases.)"""
+    r = analyse(json.dumps({"model": "m", "max_tokens": 10, "thinking": {"type": "enabled"},
+                            "messages": [ASK, {"role": "assistant", "content": [
+                                USE["content"][1]]}, RESULT]}))
+    assert [(f["code"], f["severity"]) for f in r["findings"]] == [("reasoning_dropped", "error")]
+
+
 def test_zz_every_code_of_the_providers_was_found():
     """Runs last in this module: every code only these dialects have came up above."""
     assert not sorted(set(SEVERITY) - FOUND), sorted(set(SEVERITY) - FOUND)

@@ -13,6 +13,7 @@ import pytest
 from workbench.gate import handle as gate
 from workbench import gallery
 from workbench.gallery import CASES, SESSION_CASES, TRANSCRIPT_CASES
+from workbench.gallery.providers import PROVIDER_CASES
 from workbench.limits import Limits
 from workbench.transcript import analyse
 from workbench.web.paste import one_item, page_context, report
@@ -86,7 +87,8 @@ def test_gallery_groups():
     assert [g["key"] for g in groups] == ["item", "transcript", "stream", "session"]
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names))                 # each case once
-    assert set(names) == {c["name"] for c in CASES + TRANSCRIPT_CASES + SESSION_CASES}
+    assert set(names) == {c["name"] for c in CASES + TRANSCRIPT_CASES + SESSION_CASES +
+                          PROVIDER_CASES}
     assert cases is gallery.ALL
     assert sum(len(g["cases"]) for g in groups) == len(cases)
     by = {c["name"]: g["key"] for g in groups for c in g["cases"]}

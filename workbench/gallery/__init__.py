@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from .agents import SESSION_CASES
 from .items import CASES
+from .providers import PROVIDER_CASES
 from .transcripts import TRANSCRIPT_CASES
 
-ALL: list[dict] = CASES + TRANSCRIPT_CASES + SESSION_CASES
+ALL: list[dict] = CASES + TRANSCRIPT_CASES + SESSION_CASES + PROVIDER_CASES
 
 # the groups the Gate page shows the gallery in: what the page does with a case's text
 GROUPS = [("item", "One item", "walked through format → schema → diff: one verdict"),

@@ -155,6 +155,9 @@ def _item_checks(ctx: Context, placed, *, last_turn: bool, inputs: bool,
     answered = frozenset(id(e.item) for e in entries if e.kind == "call" and e.answered)
     gate_or_calls(ctx, placed, inputs=inputs, answered=answered)
     ctx.spec.items(placed, inputs=inputs)
+    if inputs:
+        from .providers import openai_reasoning   # issue 24: reasoning_dropped
+        openai_reasoning(placed, ctx.report)
 
 
 def _listed(ctx: Context, key: str):

@@ -28,8 +28,9 @@ from typing import Any
 
 from ..dialects import anthropic, gemini, otel
 from ..dialects.model import Call, Other, Output, Place, named
+from ..dialects.model import key as key_of
 from ..errors import WorkbenchError
-from ..jsontext import parse
+from ..jsontext import dumps_value, parse
 from .items import pair
 from .read import split_array
 
@@ -38,12 +39,13 @@ KINDS = ("anthropic_messages", "anthropic_stream", "gemini_contents", "gemini_st
 # the codes only these dialects have (providers-rules.md), beside report.SEVERITY's
 SEVERITY = {"result_not_next": "error", "result_not_first": "error",
             "response_count_mismatch": "error", "call_cut_off": "error", "result_is_error": "info",
-            "invented_call_id": "info"}
+            "invented_call_id": "info", "reasoning_dropped": "warning"}
 
 
-def _add(report, code: str, message: str, place, related=(), **extra):
-    """Report one of this module's own codes, at its severity."""
-    return report.add(code, message, place, related, severity=SEVERITY[code], **extra)
+def _add(report, code: str, message: str, place, related=(), severity=None, **extra):
+    """Report one of this module's own codes, at its severity (or the one given)."""
+    return report.add(code, message, place, related, severity=severity or SEVERITY[code],
+                      **extra)
 
 
 def _exact(text: str) -> Any:
@@ -55,7 +57,7 @@ def _exact(text: str) -> Any:
 def list_kind(values: list) -> str | None:
     """The provider kind of a list of values (a JSON array, JSON Lines, SSE pieces): the kind
     most of the first 500 objects have, when that is one of these providers'."""
-    votes = {"anthropic_stream": 0, "gemini_stream": 0, "otel_trace": 0}
+    votes = {"anthropic_stream": 0, "gemini_stream": 0, "otel_trace": 0, "gemini_contents": 0}
     others = 0
     for v in values[:500]:
         if type(v) is not dict:
@@ -64,10 +66,14 @@ def list_kind(values: list) -> str | None:
             votes["anthropic_stream"] += v.get("type") != "error"
         elif gemini.is_response(v) or gemini.is_error(v):
             votes["gemini_stream"] += 1
+        elif gemini.is_request(v):
+            votes["gemini_contents"] += 1   # a log of responses and the requests replaying them
         elif otel.is_span(v):
             votes["otel_trace"] += 1
         else:
             others += 1
+    if votes["gemini_contents"]:
+        votes["gemini_contents"] += votes.pop("gemini_stream")
     kind, n = max(votes.items(), key=lambda kv: kv[1])
     return kind if n and n >= others else None
 
@@ -105,6 +111,20 @@ def _cut_off(ctx, c: Call, why: str) -> None:
                    f"The call {named(c.name)} (id {c.call_id!s}) {why}: its arguments may be "
                    "incomplete, so it is never executed. Ask the model again (with a larger "
                    "output budget).", c.place)
+
+
+def own_tools(ctx, value: Any) -> None:
+    """Door 2 against the request's own ``tools`` (``input_schema`` / ``functionDeclarations``)
+    when the ``tools`` field gave none (as a session's ``agent.tools``); tools that cannot be
+    read leave the calls gated without them."""
+    tools = value.get("tools") if type(value) is dict else None
+    if ctx.gates.tools is not None or not isinstance(tools, list) or not tools:
+        return
+    from .calls import Gates
+    try:
+        ctx.gates = Gates(dumps_value(tools).decode("utf-8"), ctx.limits)
+    except WorkbenchError:
+        pass
 
 
 def _list_calls(ctx, entries: list, *, exact: bool = True, items=None) -> None:
@@ -183,16 +203,18 @@ def analyse_anthropic(ctx) -> None:
         entries = anthropic_entries(ctx, merged, status=anthropic.stop_state(reason),
                                     last_turn=True, stop_reason=reason)
     else:
+        own_tools(ctx, v)
         msgs = v.get("messages") if type(v) is dict else None
         placed = [(m, Place(piece, f"/messages/{i}")) for i, m in enumerate(msgs or ())]
-        entries = anthropic_entries(ctx, anthropic.turns(placed), status="completed",
-                                    last_turn=False)
+        merged = anthropic.turns(placed)
+        entries = anthropic_entries(ctx, merged, status="completed", last_turn=False)
+        anthropic_reasoning(ctx, merged, v)
     _list_calls(ctx, entries)
 
 
 class _Block:
     __slots__ = ("block", "piece", "parts", "stopped", "events", "first_line", "last_line",
-                 "broken", "bad")
+                 "broken", "bad", "texts")
 
     def __init__(self, block: dict, piece):
         self.block, self.piece = dict(block), piece
@@ -202,6 +224,7 @@ class _Block:
         self.first_line = self.last_line = piece.line
         self.broken: list = []
         self.bad = False
+        self.texts: dict[str, list[str]] = {}
 
 
 def _anthropic_segments(pieces: list) -> list[list]:
@@ -211,6 +234,68 @@ def _anthropic_segments(pieces: list) -> list[list]:
             segs.append([])
         segs[-1].append(p)
     return segs
+
+
+def _fold(ctx, seg: list):
+    """One message's events folded: (message, blocks by index, stop_reason, message_stop
+    seen); text and thinking deltas joined once at the end (no copy per delta)."""
+    report = ctx.report
+    msg: dict = {}
+    blocks: dict = {}
+    reason = None
+    stop_seen = False
+    for p in seg:
+        ctx.deadline.check()
+        ctx.events += 1
+        v = p.value
+        if type(v) is not dict:
+            continue
+        t = anthropic.word(v)
+        idx = v.get("index")
+        if t == "message_start" and type(v.get("message")) is dict:
+            msg = dict(v["message"])
+        elif t == "content_block_start" and type(v.get("content_block")) is dict:
+            blocks[anthropic_key(idx)] = _Block(v["content_block"], p)
+        elif t in ("content_block_delta", "content_block_stop"):
+            b = blocks.get(anthropic_key(idx))
+            if b is None:
+                report.add("stream_order", f"A {t} for index {idx!s} that no "
+                           "content_block_start opened: the piece belongs to no block and "
+                           "is lost.", Place(p, "/index"))
+                continue
+            b.events[t] = b.events.get(t, 0) + 1
+            b.last_line = p.line
+            if t == "content_block_stop":
+                b.stopped = True
+                continue
+            d = v.get("delta") if type(v.get("delta")) is dict else {}
+            dt = d.get("type")
+            if dt == "input_json_delta" and isinstance(d.get("partial_json"), str):
+                b.parts.append(d["partial_json"])
+            elif dt in ("text_delta", "thinking_delta"):
+                key = dt[:-len("_delta")]
+                if isinstance(d.get(key), str):
+                    if key not in b.texts:
+                        was = b.block.get(key)
+                        b.texts[key] = [was if isinstance(was, str) else ""]
+                    b.texts[key].append(d[key])
+            elif dt == "signature_delta" and isinstance(d.get("signature"), str):
+                b.block["signature"] = d["signature"]
+        elif t == "message_delta":
+            d = v.get("delta") if type(v.get("delta")) is dict else {}
+            if "stop_reason" in d:
+                reason = d["stop_reason"]
+        elif t == "message_stop":
+            stop_seen = True
+        elif t == "error":
+            e = v.get("error") if type(v.get("error")) is dict else {}
+            report.add("stream_no_terminal",
+                       f"The stream carries an error event ({e.get('type')!s}: "
+                       f"{e.get('message')!s}): the message was not finished.", Place(p, ""))
+    for b in blocks.values():
+        for key, pieces in b.texts.items():
+            b.block[key] = "".join(pieces)
+    return msg, blocks, reason, stop_seen
 
 
 def analyse_anthropic_stream(ctx) -> None:
@@ -224,56 +309,7 @@ def analyse_anthropic_stream(ctx) -> None:
     all_entries: list = []
     items_of: dict = {}
     for k, seg in enumerate(_anthropic_segments(src.pieces)):
-        msg: dict = {}
-        blocks: dict = {}
-        reason = None
-        stop_seen = False
-        for p in seg:
-            ctx.deadline.check()
-            ctx.events += 1
-            v = p.value
-            if type(v) is not dict:
-                continue
-            t = anthropic.word(v)
-            idx = v.get("index")
-            if t == "message_start" and type(v.get("message")) is dict:
-                msg = dict(v["message"])
-            elif t == "content_block_start" and type(v.get("content_block")) is dict:
-                blocks[anthropic_key(idx)] = _Block(v["content_block"], p)
-            elif t in ("content_block_delta", "content_block_stop"):
-                b = blocks.get(anthropic_key(idx))
-                if b is None:
-                    report.add("stream_order", f"A {t} for index {idx!s} that no "
-                               "content_block_start opened: the piece belongs to no block and "
-                               "is lost.", Place(p, "/index"))
-                    continue
-                b.events[t] = b.events.get(t, 0) + 1
-                b.last_line = p.line
-                if t == "content_block_stop":
-                    b.stopped = True
-                    continue
-                d = v.get("delta") if type(v.get("delta")) is dict else {}
-                dt = d.get("type")
-                if dt == "input_json_delta" and isinstance(d.get("partial_json"), str):
-                    b.parts.append(d["partial_json"])
-                elif dt in ("text_delta", "thinking_delta"):
-                    key = dt[:-len("_delta")]
-                    if isinstance(d.get(key), str):
-                        was = b.block.get(key)
-                        b.block[key] = (was if isinstance(was, str) else "") + d[key]
-                elif dt == "signature_delta" and isinstance(d.get("signature"), str):
-                    b.block["signature"] = d["signature"]
-            elif t == "message_delta":
-                d = v.get("delta") if type(v.get("delta")) is dict else {}
-                if "stop_reason" in d:
-                    reason = d["stop_reason"]
-            elif t == "message_stop":
-                stop_seen = True
-            elif t == "error":
-                e = v.get("error") if type(v.get("error")) is dict else {}
-                report.add("stream_no_terminal",
-                           f"The stream carries an error event ({e.get('type')!s}: "
-                           f"{e.get('message')!s}): the message was not finished.", Place(p, ""))
+        msg, blocks, reason, stop_seen = _fold(ctx, seg)
         # the final message: blocks in index order, inputs parsed
         content = []
         for b in sorted(blocks.values(), key=lambda b: _order(b.block, b)):
@@ -490,20 +526,136 @@ def _gemini_candidates(ctx, value: dict, piece, base: str = "") -> list:
 
 
 def analyse_gemini(ctx) -> None:
-    v = ctx.src.value
-    piece = ctx.src.pieces[0]
-    if gemini.is_response(v):
-        entries = _gemini_candidates(ctx, v, piece)
-    elif gemini.is_request(v):
-        turns = []
-        for t, content in enumerate(v["contents"]):
-            place = Place(piece, f"/contents/{t}")
-            role = content.get("role") if type(content) is dict else None
-            turns.append(gemini_turn_entries(role, _parts_of(content, place), t, "completed"))
-        entries = gemini_pair(ctx, turns, last_turn=False)
-    else:
-        entries = []   # an error body: no call
+    """One response or request; or a log (a JSON array, JSON Lines) of responses and the
+    requests that replay them, each request's thought signatures compared with the ones its
+    responses gave (as decoded bytes)."""
+    src = ctx.src
+    if src.form == "json" and isinstance(src.value, list):
+        split_array(src)
+    elif src.form != "json":
+        for b in src.bad:
+            ctx.report.bad_line(b, "one value per line is expected; this line is skipped.",
+                                what="not JSON")
+    given: dict = {}   # (name, args) -> (signature, place) the responses gave
+    entries: list = []
+    for piece in src.pieces:
+        v = piece.value
+        if gemini.is_response(v):
+            entries += _gemini_candidates(ctx, v, piece)
+            for cand in v["candidates"] if isinstance(v["candidates"], list) else ():
+                content = cand.get("content") if type(cand) is dict else None
+                for part, place in _parts_of(content, Place(piece, "")):
+                    sig = gemini_signature(part)
+                    if sig is not None:
+                        given.setdefault(_call_key(part), (sig, place))
+        elif gemini.is_request(v):
+            own_tools(ctx, v)
+            turns = []
+            for t, content in enumerate(v["contents"]):
+                place = Place(piece, f"/contents/{t}")
+                role = content.get("role") if type(content) is dict else None
+                turns.append(gemini_turn_entries(role, _parts_of(content, place), t, "completed"))
+            entries += gemini_pair(ctx, turns, last_turn=False)
+            gemini_reasoning(ctx, v["contents"], piece, given)
     _list_calls(ctx, entries)
+
+
+def gemini_signature(part: Any) -> Any:
+    if type(part) is not dict:
+        return None
+    return next((part[k] for k in gemini.SIGNATURE_KEYS if k in part), None)
+
+
+def _call_key(part: dict):
+    fc = gemini.part_call(part)
+    if type(fc) is not dict:
+        return None
+    try:
+        return (key_of(fc.get("name")), dumps_value(fc.get("args")).decode("utf-8"))
+    except Exception:  # pragma: no cover - every parsed value is writable
+        return None
+
+
+def signature_bytes(sig: Any) -> bytes | None:
+    """A thought signature as bytes: the standard or the URL-safe base64 alphabet, padding
+    optional (both come back from clients); None when it is not base64."""
+    import base64
+    import binascii
+    if not isinstance(sig, str):
+        return None
+    s = sig.strip().replace("-", "+").replace("_", "/")
+    try:
+        return base64.b64decode(s + "=" * (-len(s) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def gemini_reasoning(ctx, contents: list, piece, given: dict) -> None:
+    """``reasoning_dropped``: a call turn whose first functionCall part lost the
+    thoughtSignature a response of the log gave it (an error for the current turn, the one the
+    last turn answers: Gemini 3 refuses it; Gemini 2.x gives signatures to some turns only, so
+    a turn without one proves nothing by itself); a signature changed on the way (compared as
+    decoded bytes) likewise."""
+    turns = []
+    for t, content in enumerate(contents):
+        parts = _parts_of(content, Place(piece, f"/contents/{t}"))
+        calls = [(p, q) for p, q in parts if gemini.part_call(p) is not None]
+        if calls:
+            turns.append((t, calls))
+    last = len(contents) - 1
+    for t, calls in turns:
+        first, place = calls[0]
+        sig = gemini_signature(first)
+        before = given.get(_call_key(first))
+        current = t == last - 1
+        severity = "error" if current else "warning"
+        fc = gemini.part_call(first)
+        name = named(fc.get("name") if type(fc) is dict else None)
+        if sig is None and before is not None:
+            _add(ctx.report, "reasoning_dropped",
+                 f"The call {name} is replayed without the thoughtSignature its response gave "
+                 "it: the model's reasoning for it is lost"
+                 + (", and Gemini 3 refuses the current turn's calls without it." if current
+                    else "."), place, [("call", before[1])] if before else (),
+                 severity=severity)
+        elif sig is not None and before is not None and \
+                signature_bytes(sig) != signature_bytes(before[0]):
+            _add(ctx.report, "reasoning_dropped",
+                 f"The thoughtSignature of {name} is not the one its response gave it (compared "
+                 "as decoded bytes): send it back unchanged.",
+                 place.child("/" + next(k for k in gemini.SIGNATURE_KEYS if k in first)),
+                 [("call", before[1])], severity=severity)
+
+
+def anthropic_reasoning(ctx, merged: list, value: dict) -> None:
+    """``reasoning_dropped``: the assistant turn holding the tool_use the last user turn
+    answers has no thinking block while thinking is on (or other turns keep theirs), or a
+    thinking block lost its signature (an error when thinking is on: the API refuses it)."""
+    think = value.get("thinking") if type(value) is dict else None
+    on = type(think) is dict and think.get("type") in ("enabled", "adaptive")
+    kinds = ("thinking", "redacted_thinking")
+    kept = False
+    for role, blocks in merged:
+        for b, place in blocks:
+            if anthropic.word(b) not in kinds:
+                continue
+            kept = True
+            key = "signature" if anthropic.word(b) == "thinking" else "data"
+            if not (isinstance(b.get(key), str) and b[key]):
+                _add(ctx.report, "reasoning_dropped",
+                     f"This {anthropic.word(b)} block has no {key}: the API cannot verify it "
+                     "and refuses the request; send the block back exactly as it came.",
+                     place, severity="error" if on else "warning")
+    if len(merged) < 2 or merged[-1][0] != "user" or merged[-2][0] != "assistant":
+        return
+    blocks = merged[-2][1]
+    uses = [place for b, place in blocks if anthropic.word(b) == "tool_use"]
+    if uses and (on or kept) and not any(anthropic.word(b) in kinds for b, _p in blocks):
+        _add(ctx.report, "reasoning_dropped",
+             "The assistant turn whose tool_use the last message answers lost its thinking "
+             "blocks: with thinking on, Anthropic refuses the request (the thinking of the turn "
+             "being answered must come back unchanged, with its signature).",
+             uses[0], severity="error" if on else "warning")
 
 
 def _set_path(target: dict, path: Any, value: Any, append: bool) -> None:
@@ -580,8 +732,9 @@ def analyse_gemini_stream(ctx) -> None:
                         isinstance(st["parts"][-1][0].get("text"), str) and \
                         bool(part.get("thought")) == bool(st["parts"][-1][0].get("thought")) \
                         and not any(k in part for k in gemini.SIGNATURE_KEYS):
-                    last, lp = st["parts"][-1]
-                    st["parts"][-1] = ({**last, "text": last["text"] + part["text"]}, lp)
+                    # joined once at the end (no copy of the growing text per chunk)
+                    st.setdefault("texts", {}).setdefault(len(st["parts"]) - 1, [
+                        st["parts"][-1][0]["text"]]).append(part["text"])
                     continue
                 st["parts"].append((dict(part), place))
     finished = any(st["reason"] is not None for st in cands.values())
@@ -589,6 +742,9 @@ def analyse_gemini_stream(ctx) -> None:
     entries: list = []
     rows = []
     for k, (idx, st) in enumerate(cands.items()):
+        for j, pieces in st.get("texts", {}).items():
+            part, place = st["parts"][j]
+            st["parts"][j] = ({**part, "text": "".join(pieces)}, place)
         status = gemini.stop_state(st["reason"], finished=finished)
         candidates.append({"content": {"role": "model", "parts": [q for q, _ in st["parts"]]},
                            "finishReason": st["reason"], "index": idx})
@@ -670,3 +826,38 @@ def analyse_otel(ctx) -> None:
 ANALYSERS = {"anthropic_messages": analyse_anthropic, "anthropic_stream": analyse_anthropic_stream,
              "gemini_contents": analyse_gemini, "gemini_stream": analyse_gemini_stream,
              "otel_trace": analyse_otel}
+
+
+def openai_reasoning(placed: list, report) -> None:
+    """``reasoning_dropped`` in an Open Responses input: a turn (the model's items between two
+    inputs of the host) whose function_call lost its ``reasoning`` item while other call turns
+    keep theirs (warning), and a ``reasoning`` item with nothing after it in its turn (error:
+    the API refuses a reasoning item without its following item)."""
+    turns: list[list] = [[]]
+    for it, place in placed:
+        if type(it) is not dict:
+            continue
+        t = it.get("type")
+        host = (isinstance(t, str) and t.endswith("_output")) or (
+            it.get("role") in ("user", "system", "developer"))
+        if host:
+            if turns[-1]:
+                turns.append([])
+            continue
+        turns[-1].append((it, place))
+    with_calls = [turn for turn in turns if any(it.get("type") == "function_call" for it, _ in turn)]
+    reasoned = [any(it.get("type") == "reasoning" for it, _ in turn) for turn in with_calls]
+    for turn, has in zip(with_calls, reasoned):
+        if not has and any(reasoned):
+            place = next(p for it, p in turn if it.get("type") == "function_call")
+            _add(report, "reasoning_dropped",
+                 "This call's turn lost its reasoning item while other turns keep theirs: a "
+                 "reasoning model replayed without it loses its chain of thought, and the API "
+                 "may refuse a call without its required reasoning item. Replay the reasoning "
+                 "item (with encrypted_content when not stored) before the call.", place)
+    for turn in turns:
+        if turn and turn[-1][0].get("type") == "reasoning":
+            _add(report, "reasoning_dropped",
+                 "This reasoning item has no following item in its turn (its call or message "
+                 "was dropped): the API refuses a reasoning item without its following item.",
+                 turn[-1][1], severity="error")
