@@ -76,7 +76,7 @@ def test_jsontestsuite_warnings_are_the_exact_paths(conformance, monkeypatch):
     assert warned >= 5
 
 
-def _record(rnd, n):
+def _record(rnd, n, duplicates=True):
     """A realistic record with every kind of warning and its look-alikes: 64-bit ids, exact
     and float-changed decimals, emoji pairs as escapes, lone surrogates (values and keys), an
     escaped backslash before a would-be pair, big numbers inside strings, repeated keys (one
@@ -93,11 +93,11 @@ def _record(rnd, n):
         parts.append('"k\\udc01": 1')
     elif r < 0.35:
         parts.append('"trap": "\\\\ud83d\\ude00"')   # text \ud83d, then a lone low escape
-    elif r < 0.45:
+    elif r < 0.45 and duplicates:
         parts.append('"seq": 2, "s\\u0065q": 3')      # repeated, the second spelled with an escape
     elif r < 0.5:
         parts.append('"huge": 1e400, "tiny": -2.5E-400')
-    if r > 0.9:
+    if r > 0.9 and duplicates:
         parts.append('"deep": {"a": [{"b": {"id": 9007199254740993, "id": 1}}]}')
     rnd.shuffle(parts)
     return "{" + ", ".join(parts) + "}"
@@ -140,3 +140,16 @@ def test_json_lines_count_all_their_warnings():
     assert answer["jsonl"] is True and answer["warning_count"] == FORMAT_MAX_WARNINGS + 2
     assert len(answer["warnings"]) == FORMAT_MAX_WARNINGS and answer["truncated"] is True
     assert answer["warnings"][0]["record"] == 1 and answer["warnings"][0]["pointer"] == "/id"
+
+
+@pytest.mark.parametrize("head", [64, 500, 3000, 20000])
+def test_the_head_tried_first_gives_the_exact_paths_warnings(head, monkeypatch):
+    # a limited list first tries the number candidates of the text's head (_HEAD characters,
+    # 1 M; here small, so that the cut falls inside it, at its edge, or beyond it)
+    rnd = random.Random(head)
+    text = '{"data": [\n  ' + ",\n  ".join(_record(rnd, n, duplicates=False)
+                                           for n in range(400)) + "\n]}\n"
+    monkeypatch.setattr(warnings_mod, "_HEAD", head)
+    assert len(text) > 2 * head
+    full = assert_same(text, monkeypatch, limits=(1, 2, 3, 10, 50, 400, 5000))
+    assert len(full) > 800

@@ -106,8 +106,15 @@ def find_warnings_counted(text: str, duplicate_keys: list[str], long_int_tokens:
     unsafe = {t for t in long_int_tokens if len(t) > 4000 or abs(int(t)) > JS_SAFE_INTEGER}
     changed = {t: c for t in set(float_tokens) if (c := float_change(t))}
     needles = unsafe | set(changed)
-    long_ints = _number_offsets(text, needles) if needles else []
-    if not (dup_keys_check or surrogates or long_ints):
+    head = len(text)
+    if limit is not None and needles and len(text) > 2 * _HEAD and not duplicate_keys:
+        # the first warnings are most likely near the start: the number candidates of the
+        # first _HEAD characters (no run cut at the end) are tried first
+        head = _HEAD
+        while head < len(text) and text[head] in _NUMBER_CHARS:
+            head += 1
+    long_ints = _number_offsets(text[:head] if head < len(text) else text, needles) if needles else []
+    if not (dup_keys_check or surrogates or long_ints or head < len(text)):
         return [], 0
     distinct = set(duplicate_keys)
     if not dup_keys_check:
@@ -174,6 +181,17 @@ def find_warnings_counted(text: str, duplicate_keys: list[str], long_int_tokens:
                 walk(text, interesting, visit_cut, keys=bool(surrogates), whole_objects=whole)
             except _Cut:
                 pass
+            if head < len(text) and not (len(found) > limit and found[limit - 1][0] < head):
+                # not cut inside the head (whose candidates are all known): the whole text
+                found.clear()
+                long_ints = _number_offsets(text, needles)
+                if not (surrogates or long_ints):
+                    return [], 0
+                interesting = sorted(set(surrogates) | set(long_ints))
+                try:
+                    walk(text, interesting, visit_cut, keys=bool(surrogates), whole_objects=whole)
+                except _Cut:
+                    pass
         except RecursionError:
             return _too_deep(dup_keys_check, unsafe), 1
         if len(found) > limit:
@@ -225,6 +243,8 @@ def _too_deep(dup_keys_check: bool, unsafe) -> list[dict]:
              "place its warnings (duplicate keys, lone surrogates or unsafe integers)"}]
 
 
+_HEAD = 1 << 20   # characters whose number candidates are tried first for a limited list
+_NUMBER_CHARS = frozenset("0123456789.eE+-")
 _FEW_KEYS = 8   # distinct repeated keys searched for by their spelling (more: every object walked)
 # where a number that may warn can start: a run of number characters of 16 or more (an integer
 # beyond 2^53, a float with more digits than a float64 keeps) or one with an exponent, matched
