@@ -22,7 +22,8 @@ KINDS = ("response", "item_list", "response_stream", "item")
 # calls the provider runs itself (transcript-rules.md, "Calls the provider runs"): the host never
 # answers them, so they are never unanswered and an empty call_id is the provider's business
 HOSTED = frozenset({"web_search_call", "file_search_call", "code_interpreter_call",
-                    "tool_search_call", "mcp_call", "image_generation_call", "x_search_call"})
+                    "tool_search_call", "mcp_call", "image_generation_call", "x_search_call",
+                    "program"})   # programmatic tool calling: the provider runs the code
 LABELS = {"response": "a whole response", "stream_event": "a streaming event",
           "item_list": "a list of items", "request": "a request body"}
 

@@ -12,6 +12,7 @@ from ..runtime.deadline import Deadline
 from ..runtime.memory import collector_paused
 from ..dialects import agents, chat, open_responses
 from ..dialects.model import named
+from ..gate.rules import program_waiting
 from . import spec as spec_mod
 from .calls import Gates, call_entry
 from .items import envelopes, pair, portable, states
@@ -107,7 +108,7 @@ def _history(ctx: Context, c) -> None:
         c.id = c.call_id    # replay input: the id is optional
     if c.status is None:
         c.status = "completed"
-    elif c.status in ("incomplete", "in_progress"):
+    elif c.status in ("incomplete", "in_progress") and not program_waiting(c.item):
         cut = c.status == "incomplete"
         ctx.report.add("history_incomplete_executed",
                        f"The call {named(c.name)} (call_id {c.call_id!s}) is {c.status}, yet an "

@@ -17,6 +17,7 @@ from ..limits import NEAR_MISS_BUDGET, Limits
 NEAR_MISS_LONG = 16   # ids this long may be a near miss at two edits (transcript-rules.md)
 from ..dialects import chat, open_responses
 from ..dialects.model import named
+from ..gate.rules import program_waiting
 from .report import SEVERITY, Place, Report, edit_diff, show_diff
 
 CORE_TYPES = frozenset({"message", "function_call", "function_call_output"})
@@ -294,8 +295,8 @@ def states(items: list[tuple[Any, Place]], status: Any, status_place: Place | No
                            f"incomplete item makes the whole {what} incomplete.",
                            place.child("/status"),
                            [("response", status_place)])
-        elif s == "in_progress":
-            open_items.append((item, place))
+        elif s == "in_progress" and not program_waiting(item):
+            open_items.append((item, place))   # a program's call waits by design: not open
     if status == "completed" and open_items:
         names = ", ".join(str(it.get("name") or it.get("type")) for it, _ in open_items[:5])
         report.add("completed_response_open_items",
