@@ -124,8 +124,10 @@ def test_dialect_is_declared_for_openapi_and_the_form(client):
     ({"arguments": {"include_lines": True}}, "arguments_schema", None),
     ({"type": "agent.session.input.tool_result"}, "not_function_call", "type"),
     ({"type": "openai:web_search_call"}, "namespaced", "type"),
-    # no status rule: a pending action is complete by being pending, whatever status says
-    ({"status": "in_progress"}, "ok", None),
+    # a status is not an action (agents-rules.md refinement, 2026-12): an item still
+    # in_progress is never executed (it was "ok" before the refinement)
+    ({"status": "in_progress"}, "not_pending", "status"),
+    ({"status": "completed"}, "ok", None),
 ])
 def test_each_rule_of_the_dialect(over, verdict, field):
     item = action(**over)
@@ -141,6 +143,8 @@ def test_each_rule_of_the_dialect(over, verdict, field):
     tr = r["tool_result"]
     if verdict in ("namespaced", "not_function_call"):
         assert tr is None and r["report"] is None
+    elif verdict == "not_pending":   # nothing run, no tool_result written
+        assert tr is None and r["execute"] is False and "no tool_result" in r["tool_result_note"]
     elif over.get("turn_id", 1) is None or over.get("call_id", 1) == "":
         assert tr is None and "turn_id" in r["tool_result_note"] + "call_id"
     elif verdict != "ok":
@@ -170,7 +174,7 @@ def test_original_action_must_keep_the_pair_and_the_arguments():
     assert gate(json.dumps(same), TOOL, original)["verdict"] == "ok"  # key order: no change
     drifted = dict(PASSING_ACTION, call_id="call_3c9l")
     r = gate(json.dumps(drifted), TOOL, original)
-    assert r["verdict"] == "replay_mismatch" and r["rule"]["number"] == 7
+    assert r["verdict"] == "replay_mismatch" and r["rule"]["number"] == 8  # rule 3 is not_pending now
     assert step(r, "diff")["blocking"] == ["call_id"]
     other = dict(PASSING_ACTION, arguments={"order_id": "A-1043", "include_lines": True})
     assert gate(json.dumps(other), TOOL, original)["verdict"] == "replay_mismatch"

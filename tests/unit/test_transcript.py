@@ -663,6 +663,17 @@ def test_a_call_id_changed_between_added_and_done_is_an_id_change():
     assert len(changed) == 1 and changed[0]["pointer"].endswith("/item/call_id")
 
 
+def test_hosted_pair_split_and_output_only_field():
+    # the full cases on real items: test_transcript_refinements.py
+    search = {"type": "tool_search_call", "id": "tsc_1", "call_id": None, "status": "completed",
+              "execution": "server", "arguments": {}}
+    r = run({"model": "m", "input": [USER, search, USER]})
+    assert one(r, "hosted_pair_split")["severity"] == "warning"
+    r = run({"model": "m", "input": [USER, {"type": "compaction", "encrypted_content": "x",
+                                             "created_by": "u"}]})
+    assert one(r, "output_only_field")["property"] == "created_by"
+
+
 def test_zz_every_code_was_found():
     """Runs last in this module: every code of the two tables came up in a case above."""
     missing = sorted(set(CODES) - FOUND)

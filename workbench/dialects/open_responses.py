@@ -22,7 +22,10 @@ KINDS = ("response", "item_list", "response_stream", "item")
 # calls the provider runs itself (transcript-rules.md, "Calls the provider runs"): the host never
 # answers them, so they are never unanswered and an empty call_id is the provider's business
 HOSTED = frozenset({"web_search_call", "file_search_call", "code_interpreter_call",
-                    "tool_search_call", "mcp_call", "image_generation_call", "x_search_call"})
+                    "tool_search_call", "mcp_call", "image_generation_call", "x_search_call",
+                    "program"})   # programmatic tool calling: the provider runs the code
+# the outputs the provider writes for its own calls (never the host's to answer with)
+HOSTED_OUTPUTS = frozenset({"tool_search_output"})
 LABELS = {"response": "a whole response", "stream_event": "a streaming event",
           "item_list": "a list of items", "request": "a request body"}
 
@@ -102,8 +105,10 @@ def read_items(placed: list[tuple[Any, Place]], pos0: int = 0) -> list:
         t = it.get("type")
         t = t if isinstance(t, str) else None
         cid = it.get("call_id")
-        if t == "function_call_output" or (t is not None and t.endswith("_output") and
-                                           isinstance(cid, str)):
+        if t in HOSTED_OUTPUTS:   # the provider's half of a pair: paired as hosted_pairs
+            entries.append(Other(NAME, place, pos, it))
+        elif t == "function_call_output" or (t is not None and t.endswith("_output") and
+                                             isinstance(cid, str)):
             entries.append(Output(NAME, place, pos, it, call_id=cid))
         elif t == "function_call" or (isinstance(cid, str) and t != "message" and
                                       "role" not in it):

@@ -128,6 +128,11 @@ def answer(g, item: dict, verdict: str, args: Any, tool, schema_step: dict) -> d
             "pass": [p for p in _required(tool) if isinstance(args, dict) and p in args],
             "fail": [{"path": f["path"], "reason": f["reason"]} for f in fails],
             "execute": verdict == "ok"}
+    if verdict == "not_pending":
+        out["tool_result_note"] = ("Not a pending action: a status is not an action (only "
+                                   "required_actions[] are), so nothing is run and no "
+                                   "tool_result is written.")
+        return out
     if verdict in ("namespaced", "not_function_call") or not isinstance(item, dict):
         out["tool_result_note"] = "Not a pending action: nothing to run, nothing to answer."
         return out

@@ -27,12 +27,62 @@ MISSING = object()  # a field that is not there
 
 def parse_text(text: str, field: str, limits: Limits):
     """:func:`workbench.jsontext.parse`, with a number too large for an exact Decimal (an
-    exponent beyond the decimal context, e.g. ``1e1000000000000000000``) as a 422."""
+    exponent beyond the decimal context, e.g. ``1e1000000000000000000``) as a 422 — except in
+    an ``arguments`` string, where such a number is valid JSON (:func:`_huge_numbers`)."""
     try:
         return parse(text, field=field, max_depth=limits.max_depth)
+    except WorkbenchError as exc:
+        if exc.code != "number_too_large" or field != "arguments":
+            raise
+        return _huge_numbers(text, limits)
     except ArithmeticError:
         raise WorkbenchError("parse_error", "A number here has an exponent too large to hold "
                              "exactly; the text cannot be read", field=field) from None
+
+
+def _huge_numbers(text: str, limits: Limits):
+    """A valid JSON text holding a number whose exponent no Decimal holds
+    (``[1e4000000000000000000]``): read with the numbers as their text (Format's warnings,
+    ``float_overflow`` among them, come with it), then each number as the parser gives it,
+    one beyond any Decimal as ±Infinity (its exponent's sign decides; a negative exponent is
+    0), so the schema step still sees a number.  The string itself stays as written."""
+    parsed = parse(text, field="arguments", max_depth=limits.max_depth, numbers="text")
+    parsed.value = _number_values(parsed.value)
+    return parsed
+
+
+def _number(token: str):
+    if not any(c in token for c in ".eE"):
+        try:
+            return int(token)
+        except ValueError:   # beyond Python's int-conversion digit limit
+            return Decimal(token)
+    try:
+        return Decimal(token)
+    except ArithmeticError:
+        exponent = token.lower().partition("e")[2]
+        if exponent.startswith("-") or not token.lower().partition("e")[0].strip("-.0"):
+            return Decimal("-0") if token.startswith("-") else Decimal(0)
+        return Decimal("-Infinity") if token.startswith("-") else Decimal("Infinity")
+
+
+def _number_values(value):
+    """``value`` with every NumberText replaced by its number (iteratively: depth is bounded
+    by the parse, not by the stack)."""
+    from ..jsontext.parse import NumberText
+    root = [value]
+    stack = [(root, 0)]
+    while stack:
+        holder, k = stack.pop()
+        v = holder[k]
+        if type(v) is NumberText:
+            holder[k] = _number(v)
+        elif type(v) is dict:
+            for key in v:
+                stack.append((v, key))
+        elif type(v) is list:
+            stack.extend((v, i) for i in range(len(v)))
+    return root[0]
 
 
 class _Duplicate(Exception):

@@ -21,7 +21,7 @@ from ..jsontext import json_equal
 from ..limits import DEFAULT_LIMITS, Limits
 from .arguments import BAD, MISSING, parse_text, read_fast
 from .rules import AGENTS, AGENTS_BLOCKING_FIELDS, AGENTS_REQUIRED_FIELDS, BLOCKING_FIELDS, \
-    OPEN, REQUIRED_FIELDS, bad_fields  # noqa: F401  (bad_fields: read here before, kept)
+    OPEN, REQUIRED_FIELDS, bad_fields, program_waiting  # noqa: F401  (bad_fields: read here before, kept)
 from .toolset import ToolSet
 from .walk import explain, explain_text
 
@@ -54,7 +54,8 @@ def _format(item: dict, dialect: str, read_args, limits):
     parsed arguments."""
     get = item.get
     if dialect == OPEN:
-        if get("status") != "completed":
+        waits = get("status") != "completed"
+        if waits and not program_waiting(item):
             return "status", MISSING
         for f in REQUIRED_FIELDS:
             v = get(f)
@@ -64,9 +65,11 @@ def _format(item: dict, dialect: str, read_args, limits):
         if type(a) is not str:
             return "arguments_type", MISSING
         args = read_args(a, limits)
-        if args is BAD:
-            return "arguments_parse", MISSING
+        if args is BAD:   # a program's call whose arguments do not parse may be cut off: status
+            return ("status" if waits else "arguments_parse"), MISSING
         return None, args
+    if "status" in item and get("status") != "completed":
+        return "not_pending", MISSING   # a status is not an action (agents-rules.md)
     for f in AGENTS_REQUIRED_FIELDS:  # Agents API: no status rule; the pair and the name
         v = get(f)
         if type(v) is not str or not v:

@@ -16,7 +16,7 @@ DIALECTS = ("auto", OPEN, AGENTS)
 
 
 STEP_RULES = {"format": [1, 2, 3, 4, 5, 6], "schema": [7, 8], "diff": [9]}
-AGENTS_STEP_RULES = {"format": [1, 2, 3, 4], "review": [], "schema": [5, 6], "diff": [7]}
+AGENTS_STEP_RULES = {"format": [1, 2, 3, 4, 5], "review": [], "schema": [6, 7], "diff": [8]}
 
 
 def _numbered(step_rules: dict, entries: list[tuple]) -> list[dict]:
@@ -142,6 +142,11 @@ AGENTS_RULES: list[dict] = _numbered(AGENTS_STEP_RULES, [
      "Only actions of type function_call are executed.",
      "A tool_result, a message or an orchestration item (create_subagent_call…) is not a "
      "request to run a function tool."),
+    ("not_pending",
+     "An item that carries a status must say completed: a status is not an action.",
+     "Only required_actions[] are pending. A function_call still in_progress (or incomplete) "
+     "may still be receiving its arguments; it is never executed and no tool_result is "
+     "written for it."),
     ("missing_fields",
      "turn_id, call_id and name must be non-empty strings.",
      "The tool_result that answers an action copies its turn_id and call_id character for "
@@ -184,3 +189,19 @@ def bad_fields(item: dict, fields: tuple) -> list[str]:
     """The fields of ``fields`` that are missing or not a non-empty string (rule 4 / 3)."""
     get = item.get
     return [f for f in fields if type(get(f)) is not str or not get(f)]
+
+
+def program_waiting(item: dict) -> bool:
+    """A call made by code running on the provider (``caller: {type: "program"}``), still
+    ``in_progress`` by design while the program waits for its output (replay-rules.md, "A
+    program caller waits by design"): rule 3 lets it pass when its arguments string parses
+    completely."""
+    return item.get("status") == "in_progress" and program_caller(item) is not None and \
+        type(item.get("arguments")) is str
+
+
+def program_caller(item) -> dict | None:
+    """The ``caller`` object of a call code on the provider made (``type: "program"``), or
+    None."""
+    caller = item.get("caller") if type(item) is dict else None
+    return caller if type(caller) is dict and caller.get("type") == "program" else None

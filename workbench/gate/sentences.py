@@ -59,6 +59,10 @@ def reason(code: str, item: Any, step: dict, dialect: str) -> str:
                     f"only once status is \"completed\" (rule {n}).")
         return (f"status is {step['found']}, not \"completed\": the arguments may be cut off, and "
                 f"a call is only executed once it is complete (rule {n}).")
+    if code == "not_pending":
+        return (f"status is {step['found']}, not \"completed\": a status is not an action. Only "
+                "required_actions[] are pending; this function_call may still be receiving its "
+                f"arguments, so it is not executed and no tool_result is written (rule {n}).")
     if code == "missing_fields":
         parts = [f"{f} is {v}" for f, v in step["found"].items()]
         if agents:
@@ -141,9 +145,16 @@ def ok_reason(item: dict, tool, dialect: str) -> str:
     if dialect == AGENTS:
         return (f"Every check passed: {what}, then send an agent.session.input.tool_result with "
                 f"turn_id {short(item.get('turn_id'))} and call_id {short(item.get('call_id'))} "
-                "copied exactly, success true and the result as a string (rule 8).")
+                "copied exactly, success true and the result as a string "
+                f"(rule {AGENTS_RULE['ok']['number']}).")
+    waits = ""
+    if item.get("status") == "in_progress":   # a program caller (the engine let it pass)
+        waits = (f" The status is in_progress by design: the call was made by code running on "
+                 f"the provider (caller {short(item.get('caller'))}), which waits for this output; "
+                 "its arguments parse completely, so they are not cut off. Echo the caller "
+                 "object in the output.")
     return (f"Every check passed: {what}, then attach a function_call_output with call_id "
-            f"{short(item.get('call_id'))} (rule 10).")
+            f"{short(item.get('call_id'))} (rule {RULE['ok']['number']}).{waits}")
 
 
 def pasted_headline(env: dict, base: str) -> str:

@@ -18,7 +18,7 @@ from .arguments import MISSING, Explained, compare, parse_text
 from .envelope import describe
 from .rules import (AGENTS, AGENTS_BLOCKING_FIELDS, AGENTS_REQUIRED_FIELDS, AGENTS_RULE,
                     AGENTS_STEP_RULES, AGENTS_STEP_TITLES, BLOCKING_FIELDS, REQUIRED_FIELDS, RULE,
-                    STEP_RULES, STEP_TITLES, bad_fields, rule_ref)
+                    STEP_RULES, STEP_TITLES, bad_fields, program_waiting, rule_ref)
 from .sentences import kind, ok_reason, pasted_headline, reason, short
 
 _NOTES = {
@@ -110,6 +110,8 @@ def explain(g, item: Any, item_text: str | None, dialect: str = "auto") -> dict:
     elif verdict == "ok":
         result["function_call_output"] = {"type": "function_call_output",
                                           "call_id": item["call_id"], "output": ""}
+        if program_waiting(item):   # the output echoes the caller, as the OpenAI Agents SDK
+            result["function_call_output"]["caller"] = item["caller"]
         result["output_note"] = ("Run the tool, put its result (a string; serialise objects "
                                  "first) in output, and attach this item after the call.")
     return result
@@ -146,7 +148,7 @@ def _format_step(w: _Walk, item: Any, item_text: str | None, verdict: str, reade
                     present=t is not MISSING)
     if code == "not_function_call":
         return fail("type", "/type", "\"function_call\"", found=short(item["type"]), present=True)
-    if code == "status":
+    if code in ("status", "not_pending"):
         s = item.get("status", MISSING)
         return fail("status", "/status", "\"completed\"", found=short(s), present=s is not MISSING)
     if code == "missing_fields":
@@ -212,7 +214,10 @@ def _schema_step(w: _Walk, g, item: dict, item_text, verdict: str, args: Any, to
         return step
     fails: list[dict] = []
     if type(args) is not dict:
-        step["not_object"] = f"{kind(args)} ({short(args)})"
+        # as written (a number no Decimal holds is read as ±Infinity, never shown so)
+        written = shown_args.strip() if isinstance(shown_args, str) and \
+            len(shown_args.strip()) <= 80 else short(args)
+        step["not_object"] = f"{kind(args)} ({written})"
         fails.append({"path": "", "reason": "type", "message": f"the arguments are {kind(args)}, "
                       "not an object", "schema_path": ""})
     if tool is not None and tool.parameters is not None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from .. import dialects
 from ..dialects.model import text_or_none
 from ..errors import WorkbenchError
+from ..gate.rules import program_caller
 
 
 class Gates:
@@ -75,6 +76,10 @@ def call_entry(call, verdict: str, **extra) -> dict:
     elif call.dialect == "open_responses" and type(call.item) is dict and \
             isinstance(call.item.get("id"), str):
         out["id"] = call.item["id"]    # the item id as written (never one settled for the walk)
+    caller = program_caller(call.item)
+    if caller is not None:
+        # the link to the calling item (programmatic tool calling), or what is missing
+        out["caller_id"] = text_or_none(caller.get("caller_id")) or "(caller_id missing)"
     walk = dialects.walkable(call)
     if walk is not call.item:
         out["walk"] = walk

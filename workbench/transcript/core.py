@@ -12,9 +12,10 @@ from ..runtime.deadline import Deadline
 from ..runtime.memory import collector_paused
 from ..dialects import agents, chat, open_responses
 from ..dialects.model import named
+from ..gate.rules import program_waiting
 from . import spec as spec_mod
 from .calls import Gates, call_entry
-from .items import envelopes, pair, portable, states
+from .items import envelopes, hosted_pairs, pair, portable, states
 from .kinds import detect, listed_data
 from .read import Places, Source, read, split_array
 from .report import Place, Report
@@ -107,7 +108,7 @@ def _history(ctx: Context, c) -> None:
         c.id = c.call_id    # replay input: the id is optional
     if c.status is None:
         c.status = "completed"
-    elif c.status in ("incomplete", "in_progress"):
+    elif c.status in ("incomplete", "in_progress") and not program_waiting(c.item):
         cut = c.status == "incomplete"
         ctx.report.add("history_incomplete_executed",
                        f"The call {named(c.name)} (call_id {c.call_id!s}) is {c.status}, yet an "
@@ -149,6 +150,8 @@ def _item_checks(ctx: Context, placed, *, last_turn: bool, inputs: bool,
                  earlier: str | None = None) -> None:
     envelopes(placed, ctx.report, chat=False)
     portable(placed, ctx.report)
+    if inputs:   # a replay: a provider's pair kept whole or dropped whole
+        hosted_pairs(placed, ctx.report)
     entries = or_entries(placed)
     pair(entries, ctx.report, ctx.deadline, ctx.limits, last_turn=last_turn, earlier=earlier)
     ctx.outputs += sum(1 for e in entries if e.kind == "output")

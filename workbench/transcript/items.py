@@ -17,6 +17,7 @@ from ..limits import NEAR_MISS_BUDGET, Limits
 NEAR_MISS_LONG = 16   # ids this long may be a near miss at two edits (transcript-rules.md)
 from ..dialects import chat, open_responses
 from ..dialects.model import named
+from ..gate.rules import program_waiting
 from .report import SEVERITY, Place, Report, edit_diff, show_diff
 
 CORE_TYPES = frozenset({"message", "function_call", "function_call_output"})
@@ -294,8 +295,8 @@ def states(items: list[tuple[Any, Place]], status: Any, status_place: Place | No
                            f"incomplete item makes the whole {what} incomplete.",
                            place.child("/status"),
                            [("response", status_place)])
-        elif s == "in_progress":
-            open_items.append((item, place))
+        elif s == "in_progress" and not program_waiting(item):
+            open_items.append((item, place))   # a program's call waits by design: not open
     if status == "completed" and open_items:
         names = ", ".join(str(it.get("name") or it.get("type")) for it, _ in open_items[:5])
         report.add("completed_response_open_items",
@@ -310,6 +311,62 @@ def states(items: list[tuple[Any, Place]], status: Any, status_place: Place | No
                    f"The {what} is incomplete, yet every item says completed: the item that "
                    "was cut off lost its status. Treat the last item as incomplete.",
                    status_place, [("item", items[-1][1])])
+
+
+# --------------------------------------------------------------------------- hosted pairs
+
+# the paired items a provider returns for a call it runs (transcript-rules.md, "Calls the
+# provider runs"): (first type, second type, the first's id key, the second's key naming it)
+HOSTED_PAIRS = (("tool_search_call", "tool_search_output", "call_id", "call_id"),
+                ("mcp_approval_request", "mcp_approval_response", "id", "approval_request_id"))
+
+
+def _text_id(v: Any) -> str | None:
+    return v if isinstance(v, str) and v else None
+
+
+def hosted_pairs(items: list[tuple[Any, Place]], report: Report) -> None:
+    """``hosted_pair_split``: a replay that keeps one item of a provider's pair and drops the
+    other.  Paired by id where both carry one, else each first by the next unpaired second
+    after it (the provider writes them in turn; ``call_id`` may be null).  A call the client
+    executes (``execution: "client"``) is the host's to answer: not a hosted pair."""
+    for first_t, second_t, k1, k2 in HOSTED_PAIRS:
+        firsts = [(i, it, p) for i, (it, p) in enumerate(items)
+                  if type(it) is dict and it.get("type") == first_t and
+                  it.get("execution") != "client"]
+        seconds = [(i, it, p) for i, (it, p) in enumerate(items)
+                   if type(it) is dict and it.get("type") == second_t]
+        if not firsts and not seconds:
+            continue
+        by_id: dict[str, list] = {}
+        positional = []
+        for entry in seconds:
+            sid = _text_id(entry[1].get(k2))
+            (by_id.setdefault(sid, []) if sid else positional).append(entry)
+        used: set[int] = set()
+        at = 0
+        for i, it, p in firsts:
+            fid = _text_id(it.get(k1))
+            match = by_id.get(fid) if fid else None
+            if match:
+                used.add(match.pop(0)[0])
+                continue
+            while at < len(positional) and positional[at][0] < i:
+                at += 1
+            if fid is None and at < len(positional):
+                used.add(positional[at][0])
+                at += 1
+                continue
+            report.add("hosted_pair_split",
+                       f"This {first_t} is kept but its {second_t} is not: the provider ran it "
+                       f"and returned both, and the host cannot write the provider's "
+                       f"{second_t}. Keep both or drop both when replaying.", p.child("/type"))
+        for i, it, p in seconds:
+            if i not in used:
+                report.add("hosted_pair_split",
+                           f"This {second_t} is kept but the {first_t} it belongs to is not: "
+                           "the provider returned them as a pair. Keep both or drop both when "
+                           "replaying.", p.child("/type"))
 
 
 # --------------------------------------------------------------------------- envelopes

@@ -265,8 +265,24 @@ class SpecCheck:
                 name = OUTPUT_SCHEMAS.get(t)
             if name is None:
                 continue
+            if inputs and t in OUTPUT_SCHEMAS:
+                self._output_only(it, t, name, place)
             self._check(name, it, place.piece, place.pointer,
                         ("This input " if inputs else "This ") + t + " item")
+
+    def _output_only(self, it: dict, t: str, name: str, place) -> None:
+        """``output_only_field``: a property of an input item that its input schema lacks and
+        its output schema has (an output replayed as input as it was)."""
+        out_name = OUTPUT_SCHEMAS[t]
+        for prop in output_only(out_name, name) & it.keys():
+            self.ctx.report.add(
+                "output_only_field",
+                f"This input {t} item carries {prop}, which the spec's {out_name} (the output "
+                f"item) has and {name} (the input item) does not: it was copied from an output. "
+                "Providers refuse unknown parameters (the OpenAI API answers 400 "
+                f"\"Unknown parameter\"): leave {prop} out when replaying.",
+                place.child("/" + prop), property=prop, output_schema=out_name,
+                input_schema=name)
 
     def events(self, pieces) -> None:
         names = event_schemas()
@@ -283,6 +299,17 @@ class SpecCheck:
         return {"checked": self.checked, "skipped_same_shape": self.skipped,
                 "failed": self.failed, "by_schema": self.by_schema,
                 "version": "2026-04-24", "note": SPEC_NOTE}
+
+
+@lru_cache(maxsize=None)
+def output_only(output_name: str, input_name: str) -> frozenset:
+    """The properties the spec's output schema ``output_name`` has and its input schema
+    ``input_name`` lacks (derived from the bundled spec, not listed by hand)."""
+    schemas = _spec()["components"]["schemas"]
+
+    def props(n):
+        return set(schemas.get(n, {}).get("properties", {}))
+    return frozenset(props(output_name) - props(input_name))
 
 
 def _as_json(e) -> str:
