@@ -277,3 +277,19 @@ def test_warnings_are_listed_up_to_a_cap_and_counted():
     assert out["warning_count"] == 599
     assert len(out["warnings"]) == 2 * DIFF_MAX_WARNINGS
     assert {w["field"] for w in out["warnings"]} == {"left", "right"}
+
+
+def test_the_deepdiff_refusal_says_its_limit_and_the_size_in_bytes_and_mb():
+    """Issue 27: the refusal called a 5.29 MB file "4,050,981" characters without the unit."""
+    from workbench.diff import handle
+    from workbench.errors import WorkbenchError
+    from workbench.limits import DEEPDIFF_MAX_CHARS, DEFAULT_LIMITS
+    big = json.dumps(["x" * 100] * 6_000)          # 618,001 bytes written compactly
+    try:
+        handle({"left": big, "right": "[]", "engine": "deepdiff"}, DEFAULT_LIMITS)
+    except WorkbenchError as exc:
+        assert exc.status == 413 and exc.field == "engine" and exc.extra["limit"] == DEEPDIFF_MAX_CHARS
+        assert f"{DEEPDIFF_MAX_CHARS:,} bytes (0.5 MB) per side" in exc.message
+        assert "618,001 bytes (0.62 MB)" in exc.message, exc.message
+    else:
+        raise AssertionError("not refused")

@@ -35,9 +35,11 @@ def deepdiff_report(left, right, opts, limits, deadline, export) -> dict:
     size = max(_size(left), _size(right))
     if size > limit:
         raise WorkbenchError(
-            "too_large", f"The DeepDiff engine takes documents of up to {limit:,} characters per "
-            f"side{' with ignore_order' if opts.ignore_order else ''} (this one has {size:,}): it "
-            "gets slow above that. Use the default engine for large documents.",
+            "too_large", f"The DeepDiff engine takes documents of up to {limit:,} bytes "
+            f"({limit / 1e6:.1f} MB) per side written as compact JSON"
+            f"{' with ignore_order' if opts.ignore_order else ''}; the larger side here is "
+            f"{size:,} bytes ({size / 1e6:.2f} MB) written so: it gets slow above that. Use the "
+            "default engine for large documents.",
             status=413, field="engine", limit=limit)
     ignore = opts.ignore()
     kwargs = {"ignore_order": opts.ignore_order, "ignore_numeric_type_changes": True,
