@@ -153,3 +153,14 @@ def test_the_head_tried_first_gives_the_exact_paths_warnings(head, monkeypatch):
     assert len(text) > 2 * head
     full = assert_same(text, monkeypatch, limits=(1, 2, 3, 10, 50, 400, 5000))
     assert len(full) > 800
+
+
+def test_the_command_lists_the_first_warnings_and_says_how_many_more():
+    from conftest import run_workbench
+    doc = "[" + ", ".join(str(2**60 + i) for i in range(FORMAT_MAX_WARNINGS + 3)) + "]"
+    code, out, err = run_workbench("format", "--indent", "0", "-", stdin=doc.encode())
+    lines = err.splitlines()
+    assert code == 0 and out == doc.replace(" ", "") + "\n"
+    assert len(lines) == FORMAT_MAX_WARNINGS + 1
+    assert lines[0].startswith("standard input:1:2: warning: The integer 1152921504606846976 is beyond")
+    assert lines[-1] == "standard input: 3 more warnings not listed"
