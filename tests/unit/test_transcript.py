@@ -674,6 +674,16 @@ def test_hosted_pair_split_and_output_only_field():
     assert one(r, "output_only_field")["property"] == "created_by"
 
 
+def test_client_incompatible_on_a_delta_without_index():
+    chunk = {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {
+        "tool_calls": [{"id": "call_1", "type": "function",
+                        "function": {"name": "get_weather", "arguments": "{}"}}]}}]}
+    end = {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {},
+                                                            "finish_reason": "tool_calls"}]}
+    r = run(sse(chunk, end, event_lines=False))
+    assert one(r, "client_incompatible")["behaviour"] == "missing_index"
+
+
 def test_zz_every_code_was_found():
     """Runs last in this module: every code of the two tables came up in a case above."""
     missing = sorted(set(CODES) - FOUND)

@@ -161,3 +161,84 @@ def test_output_only_properties_come_from_the_spec():
     from workbench.transcript.spec import output_only
     assert output_only("CompactionBody", "CompactionSummaryItemParam") == {"created_by"}
     assert output_only("FunctionCall", "FunctionCallItemParam") == frozenset()
+
+
+@pytest.mark.parametrize("name, behaviour, words", [
+    ("011_vercel-ai__mistral__mistral-tool-call.chunks.txt", "missing_index",
+     "OpenAI Python SDK's chunk accumulator raises"),
+    ("014_vercel-ai__openai-compatible__anthropic-fallback-tool-call.sse", "first_index_not_0",
+     "index other than 0"),
+    ("047_llm__test_tools_streaming__test_tools_streaming_variant_a__i0.txt", "repeated_id",
+     "naive +="),
+])
+def test_what_official_clients_cannot_read_is_client_incompatible(realworld, name, behaviour,
+                                                                   words):
+    r = analyse((realworld / "streams" / name).read_text(encoding="utf-8"))
+    found = [f for f in r["findings"] if f["code"] == "client_incompatible"]
+    assert [f["behaviour"] for f in found] == [behaviour]
+    assert found[0]["severity"] == "warning" and words in found[0]["message"]
+    assert r["calls"]   # still read: valid, only a client would fail
+
+
+def test_a_stream_official_clients_read_has_no_client_incompatible(realworld):
+    for p in sorted((realworld / "streams").glob("03[5-9]_*")):
+        r = analyse(p.read_text(encoding="utf-8"))
+        assert "client_incompatible" not in codes(r), p.name
+
+
+def run_state(snake: bool = False) -> dict:
+    """A run state as openai-agents-js's RunState.toJSON() writes it (camelCase; the Python
+    SDK's in snake_case): one tool call answered, one waiting for approval."""
+    def raw(cid, city):
+        return {"type": "function_call", "id": "fc_" + cid, "call_id": cid, "name": "get_weather",
+                "status": "completed", "arguments": json.dumps({"city": city})}
+    answered, waiting = raw("call_1", "Lyon"), raw("call_2", "Oslo")
+    out = {"type": "function_call_output", "call_id": "call_1", "output": "sunny"}
+    agent = {"name": "Weather agent"}
+    state = {"$schemaVersion": "1.0", "currentTurn": 2, "currentAgent": agent,
+             "originalInput": [USER],
+             "modelResponses": [{"output": [answered], "responseId": "resp_1"},
+                                {"output": [waiting], "responseId": "resp_2"}],
+             "generatedItems": [{"type": "tool_call_item", "rawItem": answered, "agent": agent},
+                                {"type": "tool_call_output_item", "rawItem": out,
+                                 "agent": agent},
+                                {"type": "tool_call_item", "rawItem": waiting, "agent": agent},
+                                {"type": "tool_approval_item", "rawItem": waiting,
+                                 "agent": agent}],
+             "currentStep": {"type": "next_step_interruption", "data": {"interruptions": [
+                 {"type": "tool_approval_item", "rawItem": waiting, "agent": agent}]}},
+             "maxTurns": 10}
+    if not snake:   # the JS SDK's protocol items: callId, function_call_result
+        for item in (answered, waiting, out):
+            item["callId"] = item.pop("call_id")
+        out.update(type="function_call_result", output={"type": "text", "text": "sunny"})
+    if snake:
+        names = {"currentTurn": "current_turn", "currentAgent": "current_agent",
+                 "originalInput": "original_input", "modelResponses": "model_responses",
+                 "generatedItems": "generated_items", "currentStep": "current_step",
+                 "maxTurns": "max_turns"}
+        state = {names.get(k, k): v for k, v in state.items()}
+        for g in state["generated_items"]:
+            g["raw_item"] = g.pop("rawItem")
+    return state
+
+
+@pytest.mark.parametrize("snake", [False, True])
+def test_an_agents_sdk_run_state_is_read_for_its_items(snake):
+    r = analyse(json.dumps(run_state(snake), indent=1))
+    # it was kind "item" (JS) with 0 calls before
+    assert r["kind"] == "item_list"
+    assert [(c["call_id"], c["role"]) for c in r["calls"]] == [("call_1", "history"),
+                                                               ("call_2", "pending")]
+    assert r["calls"][1]["execute"] is True and r["summary"]["errors"] == 0
+    assert not {"duplicate_replay", "duplicate_call_id", "orphan_output"} & set(codes(r))
+    key = "generated_items" if snake else "generatedItems"
+    assert r["calls"][0]["pointer"] == f"/{key}/0/{'raw_item' if snake else 'rawItem'}"
+
+
+def test_a_run_state_without_generated_items_reads_its_model_responses_and_approvals():
+    state = run_state()
+    del state["generatedItems"]
+    state["modelResponses"] = state["modelResponses"][:1]
+    r = analyse(json.dumps(state))
+    assert [c["call_id"] for c in r["calls"]] == ["call_1", "call_2"]   # call_2: the approval

@@ -191,6 +191,23 @@ def write(call: Call) -> dict:
 # ``chat_stream_name_split``, info).  Findings go to the transcript's report (``add``,
 # ``bad_line``); the pieces are the transcript reader's.
 
+# client_incompatible (transcript-rules.md, "What official clients cannot read"): a valid
+# stream an official client library fails on, by behaviour
+INCOMPATIBLE = {
+    "missing_index": "A tool-call delta here has no index: the stream can be read (by position), "
+                     "but the OpenAI Python SDK's chunk accumulator raises on a tool-call delta "
+                     "without index, and other clients key the call by it. Send index on every "
+                     "tool-call delta.",
+    "first_index_not_0": "The first tool call of this choice has an index other than 0: clients "
+                         "that keep tool calls in a list by index (appending a new one at the "
+                         "end) then put its deltas in the wrong call or leave a gap. Number tool "
+                         "calls from 0.",
+    "repeated_id": "The tool call's id is repeated in a later delta: a client that joins delta "
+                   "fields with a naive += (as it must for arguments) doubles the id, and the "
+                   "answer matches no call. Send the id in the first delta only.",
+}
+
+
 class _Call:
     __slots__ = ("index", "id", "type", "name", "name_parts", "args", "place", "piece",
                  "ids_seen", "first_line", "last_line", "events", "broken")
@@ -233,6 +250,10 @@ class ChatStream:
         self.done_seen = False
         self.after_done: list = []
         self.name_split: list[_Call] = []
+        self.incompatible: dict[str, Place] = {}   # what an official client fails on: where
+
+    def _incompatible(self, what: str, place: Place) -> None:
+        self.incompatible.setdefault(what, place)
 
     def run(self) -> None:
         for _line, what, ref in self.src.order:
@@ -258,6 +279,8 @@ class ChatStream:
                             "stream: it was cut off before the model finished, so its tool "
                             "calls may be incomplete. Record it again.",
                             Place(last, "") if last else None)
+        for what, place in self.incompatible.items():
+            self.report.add("client_incompatible", INCOMPATIBLE[what], place, behaviour=what)
         for c in self.name_split:
             self.report.add("chat_stream_name_split",
                             f"The name of tool call {c.index} arrives in {c.name_parts} deltas; "
@@ -291,7 +314,11 @@ class ChatStream:
                 key = (index, ti)
                 call = self.calls.get(key)
                 pointer = f"/choices/{ci}/delta/tool_calls/{j}"
+                if "index" not in tc:
+                    self._incompatible("missing_index", Place(piece, pointer))
                 if call is None:
+                    if not state["calls"] and ti not in (0, None) and "index" in tc:
+                        self._incompatible("first_index_not_0", Place(piece, pointer + "/index"))
                     call = _Call(ti, Place(piece, pointer), piece)
                     self.calls[key] = call
                     state["calls"].append(call)
@@ -301,6 +328,8 @@ class ChatStream:
                 if isinstance(cid, str) and cid:
                     if call.id is None:
                         call.id = cid
+                    elif cid == call.id:
+                        self._incompatible("repeated_id", Place(piece, pointer + "/id"))
                     elif cid != call.id and cid not in call.ids_seen:
                         call.ids_seen.add(cid)
                         f = self.report.add("stream_item_id_changed",

@@ -61,12 +61,92 @@ def is_response(v: Any) -> bool:
         isinstance(v.get("output"), list) and not isinstance(v.get("type"), str)))
 
 
+# a run state saved by the Agents SDKs (openai-agents-js RunState.toJSON() in camelCase,
+# openai-agents-python in snake_case): its lists of Responses items
+RUN_STATE_LISTS = (("originalInput", "original_input"), ("generatedItems", "generated_items"),
+                   ("modelResponses", "model_responses"))
+_RUN_STATE_MARKS = ("$schemaVersion", "currentAgent", "current_agent", "currentTurn",
+                    "current_turn")
+
+
+def _either(v: dict, names: tuple) -> tuple[str, Any]:
+    for n in names:
+        if n in v:
+            return n, v[n]
+    return names[0], None
+
+
+def is_run_state(v: Any) -> bool:
+    """A serialised Agents SDK run state: untyped, marked by its schema version or current
+    agent/turn, holding generated items or model responses."""
+    return type(v) is dict and not isinstance(v.get("type"), str) and \
+        any(m in v for m in _RUN_STATE_MARKS) and \
+        any(isinstance(_either(v, names)[1], list) for names in RUN_STATE_LISTS[1:])
+
+
+def _protocol(raw: dict) -> dict:
+    """A JS SDK protocol item as the Responses item it stands for: ``callId`` is ``call_id``,
+    a ``function_call_result`` is a ``function_call_output`` (the text keeps its place)."""
+    if "callId" not in raw and raw.get("type") != "function_call_result":
+        return raw
+    item = dict(raw)
+    if "callId" in item and "call_id" not in item:
+        item["call_id"] = item["callId"]
+    if item.get("type") == "function_call_result":
+        item["type"] = "function_call_output"
+    return item
+
+
+def run_state_items(v: dict) -> list[tuple[Any, str]]:
+    """(item, pointer) of a run state's items in order: the original input (when a list),
+    then the generated items' raw items (or, without them, the model responses' output), then
+    the pending approvals' raw items that are not among them (an approval record of a call
+    already listed is the same call, not a second one)."""
+    out: list[tuple[Any, str]] = []
+    key, original = _either(v, RUN_STATE_LISTS[0])
+    if isinstance(original, list):
+        out += [(it, f"/{key}/{i}") for i, it in enumerate(original)]
+    key, generated = _either(v, RUN_STATE_LISTS[1])
+    seen: set = set()
+    if isinstance(generated, list) and generated:
+        for i, g in enumerate(generated):
+            raw_key, raw = _either(g, ("rawItem", "raw_item")) if type(g) is dict else ("", None)
+            if type(raw) is not dict:
+                continue
+            raw = _protocol(raw)
+            ident = (raw.get("type"), raw.get("call_id"), raw.get("id"))
+            if g.get("type") == "tool_approval_item" and ident in seen:
+                continue   # the SDK's approval record of a call listed already: not a replay
+            out.append((raw, f"/{key}/{i}/{raw_key}"))
+            seen.add(ident)
+    else:
+        key, responses = _either(v, RUN_STATE_LISTS[2])
+        for k, r in enumerate(responses if isinstance(responses, list) else ()):
+            output = r.get("output") if type(r) is dict else None
+            if isinstance(output, list):
+                output = [_protocol(it) if type(it) is dict else it for it in output]
+                out += [(it, f"/{key}/{k}/output/{i}") for i, it in enumerate(output)]
+                seen.update((it.get("type"), it.get("call_id"), it.get("id"))
+                            for it in output if type(it) is dict)
+    step_key, step = _either(v, ("currentStep", "current_step"))
+    data = step.get("data") if type(step) is dict else None
+    waiting = data.get("interruptions") if type(data) is dict else None
+    for i, w in enumerate(waiting if isinstance(waiting, list) else ()):
+        raw_key, raw = _either(w, ("rawItem", "raw_item")) if type(w) is dict else ("", None)
+        raw = _protocol(raw) if type(raw) is dict else None
+        if raw is not None and (raw.get("type"), raw.get("call_id"), raw.get("id")) not in seen:
+            out.append((raw, f"/{step_key}/data/interruptions/{i}/{raw_key}"))
+    return out
+
+
 def recognise(v: Any) -> str | None:
     """The kind of one pasted value when it is an Open Responses envelope, else None."""
     if type(v) is not dict:
         return None
     if is_response(v):
         return "response"
+    if is_run_state(v):
+        return "item_list"   # read for its items and approvals
     if "input" in v and isinstance(v["input"], (list, str)) and "type" not in v:
         return "item_list"
     if is_event(v):

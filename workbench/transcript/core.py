@@ -180,6 +180,11 @@ def _listed(ctx: Context, key: str):
 
 def analyse_item_list(ctx: Context) -> None:
     src = ctx.src
+    if src.form == "json" and open_responses.is_run_state(src.value):
+        piece = src.pieces[0]
+        placed = [(it, Place(piece, ptr)) for it, ptr in open_responses.run_state_items(src.value)]
+        _item_checks(ctx, placed, last_turn=False, inputs=True)
+        return
     placed = _listed(ctx, "input")
     docs = [(d, p) for d, p in placed if _is_document(d)]
     if docs and len(docs) == sum(1 for d, _ in placed if type(d) is dict):

@@ -35,6 +35,7 @@ SEVERITY = {
     "output_for_stored_call": "info", "unrecognised_shape": "warning",
     "result_success_not_boolean": "error", "concatenated_responses": "info",
     "hosted_pair_split": "warning", "output_only_field": "warning",
+    "client_incompatible": "warning",
     # agents sessions
     "action_unanswered": "error", "result_without_action": "error",
     "result_pair_mismatch": "error", "history_call_answered": "warning",
