@@ -338,8 +338,7 @@ class Session:
                        + ": the host decides nothing from it (\"true\" is not true). Write "
                        "success as a boolean.",
                        place.child("/success" if "success" in res else ""))
-        if success is True and "output" in res and not isinstance(res["output"], str) and \
-                not isinstance(res["output"], list):
+        if success is True and "output" in res and not isinstance(res["output"], str):
             self._flag(link, "result_output_not_string",
                        "success: true with an output that is not a string: serialise "
                        "the tool's result first (\"output\": \"{\\\"status\\\":"
