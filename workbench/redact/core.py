@@ -62,6 +62,8 @@ TOOL_CONTAINERS = frozenset({"function", "tool", "tools", "functionCall", "funct
 #: … or in an object holding one of these members
 TOOL_SIBLINGS = frozenset({"arguments", "parameters", "call_id", "input_schema", "tool_call_id",
                            "args", "server_label", "tool_use_id"})
+#: flattened span attributes (OpenTelemetry, OpenInference) whose value is a tool's name
+TOOL_NAME_KEYS = (".function.name", ".tool.name", "gen_ai.tool.name")
 #: SSE field lines whose value is kept (``event:`` names the event type; ``retry:`` a number)
 SSE_KEEP = ("event:", "retry:")
 _KINDS = ("text", "id", "email", "url", "uuid", "date", "arguments", "json", "number")
@@ -292,14 +294,14 @@ def _is_number(v) -> bool:
 def _kept(tok, toks: Scalars) -> bool:
     """Is this string value a type word, a tool's name or a schema's key name (kept)?"""
     key = tok.key
-    if key in KEEP_KEYS or (key is not None and key.endswith(KEEP_SUFFIXES)):
+    if key in KEEP_KEYS or (key is not None and key.endswith(KEEP_SUFFIXES + TOOL_NAME_KEYS)):
         return True
     return key == "name" and not tok.in_array and _is_tool_name(toks.containers[tok.container])
 
 
 def _is_tool_name(obj) -> bool:
     return obj.key in TOOL_CONTAINERS or not obj.keys.isdisjoint(TOOL_SIBLINGS) or (
-        "type" in obj.keys and obj.key in ("output", "input", "content", "items"))
+        "type" in obj.keys and obj.key in ("output", "input", "content", "items", "content_block"))
 
 
 def redact(text: str, numbers: bool = False, *, max_depth: int = DEFAULT_MAX_DEPTH,
