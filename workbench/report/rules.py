@@ -96,6 +96,32 @@ HELP = {
 }
 
 NAMED = {
+    "unrecognised_shape": ("transcript-rules.md",
+                           "a paste that matches no kind: what was seen (the top-level type and keys) "
+                           "and which kinds are read (warning)"),
+    "output_for_stored_call": ("transcript-rules.md",
+                               "an output whose call lives in the stored response or conversation the "
+                               "request names (previous_response_id, conversation), not in the paste (info)"),
+    "history_incomplete_executed": ("transcript-rules.md",
+                                    "a history call answered while incomplete: its arguments may have been "
+                                    "cut, yet it was executed (error; in_progress: warning)"),
+    "hosted_pair_split": ("transcript-rules.md",
+                          "a replay that keeps one item of a provider's pair (tool_search_call / "
+                          "tool_search_output, mcp_approval_request / response) and drops the other (warning)"),
+    "client_incompatible": ("transcript-rules.md",
+                            "a valid stream an official client library would fail on (Chat deltas without "
+                            "index, a first tool call at index 1, name and id repeated in every delta) (warning)"),
+    "concatenated_responses": ("transcript-rules.md",
+                               "several responses concatenated in one stream, read as several (info)"),
+    "output_only_field": ("transcript-rules.md",
+                          "an input item carrying a property only its output schema has (created_by …): "
+                          "providers refuse unknown parameters (warning)"),
+    "result_success_not_boolean": ("agents-rules.md",
+                                   "a tool_result whose success is missing or not a boolean: the host "
+                                   "decides nothing from \"true\" (error)"),
+    "invented_call_id": ("providers-rules.md",
+                         "an id the instrumentation made up where the provider gave the call none: "
+                         "pairing by it proves nothing about the provider's own pairing (info)"),
     "bom": ("transcript-rules.md",
             "a byte-order mark (U+FEFF) before the text, dropped before anything else (info)"),
     "pending_call": ("transcript-rules.md",
