@@ -206,14 +206,15 @@ from workbench.gate import AGENTS_RULES, RULES, gate  # noqa: E402
 from workbench.gate.cases_agents import EXAMPLE_ACTION, LOOKUP_ORDER, PASSING_ACTION  # noqa: E402
 
 OPEN_CHECKS = ["format"] * 6 + ["schema"] * 2 + ["diff", None]
-AGENTS_CHECKS = ["format"] * 4 + ["schema"] * 2 + ["diff", None]
+AGENTS_CHECKS = ["format"] * 5 + ["schema"] * 2 + ["diff", None]   # not_pending: agents-rules.md
 
 
 @pytest.mark.parametrize("rules, codes, checks, full", [
     (RULES, ["namespaced", "not_function_call", "status", "missing_fields", "arguments_type",
              "arguments_parse", "unknown_tool", "arguments_schema", "replay_mismatch", "ok"],
      OPEN_CHECKS, True),
-    (AGENTS_RULES, ["namespaced", "not_function_call", "missing_fields", "arguments_type",
+    (AGENTS_RULES, ["namespaced", "not_function_call", "not_pending", "missing_fields",
+                    "arguments_type",
                     "unknown_tool", "arguments_schema", "replay_mismatch", "ok"],
      AGENTS_CHECKS, False),
 ])
@@ -228,10 +229,10 @@ def test_the_rule_tables_in_their_order_and_steps(rules, codes, checks, full):
 
 
 @pytest.mark.parametrize("item, schema, rule", [
-    (PASSING_ACTION, LOOKUP_ORDER, {"number": 8, "code": "ok", "check": None,
+    (PASSING_ACTION, LOOKUP_ORDER, {"number": 9, "code": "ok", "check": None,
                                     "text": "Every check passed: run the tool, then send a "
                                             "tool_result with the same pair."}),
-    (EXAMPLE_ACTION, LOOKUP_ORDER, {"number": 6, "code": "arguments_schema", "check": "schema",
+    (EXAMPLE_ACTION, LOOKUP_ORDER, {"number": 7, "code": "arguments_schema", "check": "schema",
                                     "text": "The host validates the arguments again with the "
                                             "tool's parameters schema (door 2)."}),
     ({"type": "function_call", "id": "fc_1", "call_id": "c", "name": "n", "arguments": "{}",
