@@ -186,6 +186,7 @@ def main(argv=None):
     reverse_n = 1000 if args.quick else 5000
 
     import jsonpatch
+
     from workbench.diff import diff_values
     from workbench.jsontext import parse
 
@@ -200,7 +201,6 @@ def main(argv=None):
     with Server(env={"WORKBENCH_WORK_TIMEOUT": "0"}) as server:     # timed, not stopped
         def api(l_text, r_text, **opts):
             def run():
-                t0 = time.perf_counter()
                 _, status, data = server.post("/api/diff", json.dumps(
                     {"left": l_text, "right": r_text, **opts}).encode())
                 body = json.loads(data)

@@ -43,8 +43,20 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (DATA, SEED, Server, arguments, best, fixture_items, fixtures_label, print_table,  # noqa: E402
-                    read_log, realistic_log, rel, write_atomic)
+from common import (  # noqa: E402
+    DATA,
+    SEED,
+    Server,
+    arguments,
+    best,
+    fixture_items,
+    fixtures_label,
+    print_table,
+    read_log,
+    realistic_log,
+    rel,
+    write_atomic,
+)
 
 # numbers whose text a float round trip changes; one of them goes into every 50th entry
 EXACT_NUMBERS = ["1.10", "12345678901234567890123", "-0.0", "1E-7", "2.50e+3", "0.30000000000000004",

@@ -33,8 +33,16 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (DATA, ROOT, print_table, realistic_jsonl, realistic_log, realistic_transcript,  # noqa: E402
-                    rel, write_atomic)
+from common import (  # noqa: E402
+    DATA,
+    ROOT,
+    print_table,
+    realistic_jsonl,
+    realistic_log,
+    realistic_transcript,
+    rel,
+    write_atomic,
+)
 
 QUERY = "$..call_id"
 FILTER = "$.data[?@.item.type=='function_call'].item.arguments"
@@ -173,7 +181,7 @@ def changed_copy(path: Path) -> Path:
         return out
     lines = path.read_text(encoding="utf-8").split("\n")
     for i in range(1, len(lines) - 1, 100):
-        lines[i] = re.sub(r'"cost": 0\.(\d)', lambda m: f'"cost": 0.{(int(m.group(1)) + 1) % 10}', lines[i], 1)
+        lines[i] = re.sub(r'"cost": 0\.(\d)', lambda m: f'"cost": 0.{(int(m.group(1)) + 1) % 10}', lines[i], count=1)
         lines[i] = lines[i].replace('"completed"', '"incomplete"', 1)
     return write_atomic(out, "\n".join(lines))
 

@@ -74,6 +74,7 @@ def make_gemini(target: float) -> str:
 
 def run(name: str, text: str) -> dict:
     from dataclasses import replace
+
     from workbench.limits import DEFAULT_LIMITS
     from workbench.transcript import analyse
     limits = replace(DEFAULT_LIMITS, work_timeout=600)

@@ -51,6 +51,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from common import arguments, best, process_cpu, read_log, start_server, write_atomic  # noqa: E402
+
 DATA = ROOT / "bench" / "data"
 
 SCHEMA = {
@@ -126,8 +127,8 @@ def invalid_items(pointers) -> set[int]:
 
 
 def time_core(text: str, schema_text: str, path: str) -> tuple[float, set, int, dict]:
-    from workbench.limits import DEFAULT_LIMITS
     from workbench.jsontext import parse
+    from workbench.limits import DEFAULT_LIMITS
     from workbench.validate import compile_schema, evaluate
 
     limits = DEFAULT_LIMITS.with_(max_errors=1_000_000, work_timeout=600)

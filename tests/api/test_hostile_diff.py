@@ -10,7 +10,8 @@ import time
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from workbench.limits import DEFAULT_LIMITS
 from workbench.web import create_app

@@ -13,11 +13,11 @@ import json
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from conftest import run_workbench
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from workbench.limits import DEFAULT_LIMITS, PATH_MAX_NESTING, PATH_MAX_SEGMENTS
-
-from conftest import run_workbench
 
 # the deadline of one request plus a margin for a loaded 2-core machine
 MARGIN = 10.0

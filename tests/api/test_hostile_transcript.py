@@ -10,7 +10,8 @@ import json
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from workbench.limits import Limits
 from workbench.web import create_app

@@ -6,13 +6,10 @@ import os
 import re
 import subprocess
 import sys
-import time
 import urllib.request
 import zipfile
-from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 pytestmark = pytest.mark.slow

@@ -19,7 +19,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import run_workbench
 
 ROOT = Path(__file__).resolve().parents[2]

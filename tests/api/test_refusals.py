@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import start_server, stop_server
 
 LIMIT = 100_000

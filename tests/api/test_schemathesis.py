@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
-
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from workbench.web.openapi import spec

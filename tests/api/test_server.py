@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, start_server, stop_server
 
 VIEWS = ["format", "extract", "validate", "diff", "gate"]
@@ -140,7 +138,8 @@ def test_no_template_or_static_file_names_another_host():
 
 
 def test_cli_prints_the_address_and_warns_off_loopback():
-    import subprocess, sys
+    import subprocess
+    import sys
     proc = subprocess.Popen([sys.executable, "-m", "workbench", "--port", "0", "--host", "0.0.0.0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:

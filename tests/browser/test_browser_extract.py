@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from browser_helpers import own_page
 
 pytestmark = pytest.mark.browser

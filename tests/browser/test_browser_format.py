@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from browser_helpers import own_page
 from jsonutil import log_chunks
 

@@ -4,7 +4,6 @@ with JavaScript (live result) and without (the plain form), through the real ser
 from __future__ import annotations
 
 import pytest
-
 from browser_helpers import own_page
 
 pytestmark = pytest.mark.browser

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from browser_helpers import own_page
+
 from workbench.gallery import CASES, SESSION_CASES, TRANSCRIPT_CASES
 from workbench.gallery.items import SALES_SCHEMA
 from workbench.web.paste import one_item

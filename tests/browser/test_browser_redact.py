@@ -9,7 +9,6 @@ import json
 from collections import Counter
 
 import pytest
-
 from test_browser_everyday import copied
 
 pytestmark = pytest.mark.browser

@@ -7,11 +7,9 @@ shortened, and the viewer's find box reaching folded and off-screen parts of a d
 from __future__ import annotations
 
 import json
-
 import re
 
 import pytest
-
 from browser_helpers import own_page
 
 pytestmark = pytest.mark.browser

@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from browser_helpers import own_page
+
 from workbench.gallery.agents import EXAMPLE_ACTION, LOOKUP_ORDER
 
 pytestmark = pytest.mark.browser

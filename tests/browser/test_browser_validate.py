@@ -1,7 +1,6 @@
 """The Validate page in Chromium: errors listed, clickable, live; works as a plain form too."""
 
 import pytest
-
 from browser_helpers import own_page
 
 pytestmark = pytest.mark.browser

@@ -10,7 +10,6 @@ import json
 
 import jsonpatch
 import pytest
-
 from jsonutil import merge_apply, strict_equal
 
 pytestmark = pytest.mark.conformance

@@ -23,9 +23,8 @@ import referencing.jsonschema
 from referencing.exceptions import NoSuchResource
 
 from workbench.errors import WorkbenchError
-from workbench.jsontext import dumps_value
+from workbench.jsontext import dumps_value, parse
 from workbench.limits import DEFAULT_LIMITS
-from workbench.jsontext import parse
 from workbench.validate import validate_value
 
 DRAFTS = {

@@ -25,14 +25,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_conformance_jsonschema import DRAFTS, remotes_registry, suite_dir
 
 from workbench.errors import WorkbenchError
-from workbench.limits import DEFAULT_LIMITS
 from workbench.jsontext import parse
+from workbench.limits import DEFAULT_LIMITS
 from workbench.validate import compile_schema, evaluate, validate_value
 from workbench.validate.compiled import compile_functions
-
-from test_conformance_jsonschema import DRAFTS, remotes_registry, suite_dir
 
 LIMITS = DEFAULT_LIMITS.with_(max_errors=100_000)
 

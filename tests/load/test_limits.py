@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import start_server, stop_server
+
 from workbench.limits import Limits
 
 

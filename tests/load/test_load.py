@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import start_server, stop_server
 
 pytestmark = pytest.mark.slow

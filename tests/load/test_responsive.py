@@ -10,7 +10,6 @@ import threading
 import time
 
 import pytest
-
 from conftest import start_server, stop_server
 
 pytestmark = pytest.mark.slow

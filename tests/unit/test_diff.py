@@ -9,8 +9,8 @@ import jsonpatch
 import pytest
 
 from workbench.diff import diff_values, handle
-from workbench.limits import DEFAULT_LIMITS
 from workbench.jsontext import parse
+from workbench.limits import DEFAULT_LIMITS
 
 
 def diff(server, left, right, **opts):
@@ -93,6 +93,7 @@ def test_repeated_values_align_by_edit_distance(server):
 
 def test_myers_is_a_longest_common_subsequence():
     import random
+
     from workbench.diff.align import myers
 
     def lcs_len(a, b):

@@ -12,14 +12,13 @@ from decimal import Decimal
 
 import jsonpatch
 import pytest
-
-from jsonutil import merge_apply, strict_equal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from jsonutil import merge_apply, strict_equal
 
 from workbench.diff import diff_values, handle
-from workbench.limits import DEFAULT_LIMITS
 from workbench.jsontext import parse
+from workbench.limits import DEFAULT_LIMITS
 
 
 class Num:
@@ -334,7 +333,6 @@ def at_pointer(doc, pointer):
 @PROPS
 @given(pairs())
 def test_merge_patch_round_trips_or_says_where_it_cannot(pair):
-    from workbench.jsontext import dumps_value
     left_text, right_text = pair
     result = handle({"left": left_text, "right": right_text, "view": False, "merge_patch": True},
                     DEFAULT_LIMITS)

@@ -3,7 +3,6 @@ the match-key suggestion — through the real server (POST /api/diff) and the pa
 
 from __future__ import annotations
 
-import copy
 import json
 
 import pytest

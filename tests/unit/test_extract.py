@@ -9,8 +9,8 @@ import re
 import time
 
 import pytest
-
 from conftest import start_server, stop_server
+
 from workbench.extract import locate_rows
 from workbench.jsontext import locate_many, normalized_path, parse, pointer_of
 
@@ -326,7 +326,8 @@ def test_tuned_engine_matches_the_stock_library(seed):
 # tests / && || !) are evaluated directly on the tree; everything else by the library.  Both
 # must give the same nodes in the same order, on any document and query.
 
-from hypothesis import HealthCheck, assume, event, given, settings, strategies as st  # noqa: E402
+from hypothesis import HealthCheck, assume, event, given, settings  # noqa: E402
+from hypothesis import strategies as st
 
 from workbench.extract import compile_rfc9535, run_rfc9535  # noqa: E402
 from workbench.extract.fastpath import fast_plan  # noqa: E402

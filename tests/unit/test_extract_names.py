@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from workbench.errors import WorkbenchError
 from workbench.extract import extract
-from workbench.limits import DEFAULT_LIMITS
 
 ORDERS = {"주문": {"번호": 17, "상품": [{"価格": 1200, "이름": "책"}, {"価格": 80, "이름": "펜"}]},
           "名前": "山田", "ключ": "значение", "a€": 3, "x—y": 4, "価格": 5}

@@ -6,12 +6,12 @@ import json
 import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from workbench.errors import WorkbenchError
 from workbench.format import format_text
-from workbench.jsontext import dumps_value
-from workbench.jsontext import parse, locate_many, normalized_path, pointer_of
+from workbench.jsontext import dumps_value, locate_many, normalized_path, parse, pointer_of
 
 
 def err(text, **kw) -> dict:

@@ -108,6 +108,7 @@ def test_every_warning_is_found_and_placed_at_its_value(seed):
     # the fast placement (one regex pass, a walk that leaves objects early) against the plain
     # truth: the parsed tree says which values warn; locate_many says where each value starts
     import json as std
+
     from workbench.jsontext import locate_many
     from workbench.jsontext.warnings import JS_SAFE_INTEGER
     rnd = random.Random(seed)

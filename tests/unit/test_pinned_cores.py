@@ -8,8 +8,13 @@ import pytest
 
 from workbench.errors import WorkbenchError
 from workbench.jsontext import parse
-from workbench.jsontext.pointer import (escape_token, normalized_path, pointer_of, split_pointer,
-                                        unescape_token)
+from workbench.jsontext.pointer import (
+    escape_token,
+    normalized_path,
+    pointer_of,
+    split_pointer,
+    unescape_token,
+)
 
 # --------------------------------------------------------------------------- jsontext/pointer.py
 
@@ -248,8 +253,9 @@ def test_the_answer_names_its_rule_exactly(item, schema, rule):
     assert r["rule"] == rule
 
 
-from workbench.gate import Gate, gate_value  # noqa: E402
 from test_pinned_rules import diff_step  # noqa: E402
+
+from workbench.gate import Gate, gate_value  # noqa: E402
 from workbench.limits import Limits  # noqa: E402
 
 FC = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",

@@ -7,11 +7,10 @@ import random
 from pathlib import Path
 
 import pytest
+from test_transcript_fuzz import mutate
 
 from workbench.errors import WorkbenchError
 from workbench.transcript import analyse
-
-from test_transcript_fuzz import mutate
 
 REAL = Path("/work/shared/reference/realworld2")
 SEED_FILES = ["anthropic/0013_anthropic-sdk-go__cassettes__tool_runner_concurrent__i3_request.json",

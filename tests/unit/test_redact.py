@@ -12,14 +12,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import run_workbench
 
 from workbench.errors import WorkbenchError
 from workbench.jsontext import dumps_value
 from workbench.limits import DEFAULT_LIMITS
 from workbench.redact import KEEP_KEYS, KEEP_SUFFIXES, handle, redact
 from workbench.transcript import handle as transcript
-
-from conftest import run_workbench
 
 
 def red(text, **kw):

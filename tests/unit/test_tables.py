@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from conftest import ROOT
+
 from workbench.cli.main import build_parser
 from workbench.web import routes
 from workbench.web.openapi import ENDPOINTS, spec

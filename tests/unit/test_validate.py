@@ -10,11 +10,11 @@ import time
 from decimal import Decimal
 
 import pytest
-
 from conftest import start_server, stop_server
+
 from workbench.errors import WorkbenchError
-from workbench.limits import DEFAULT_LIMITS
 from workbench.jsontext import parse
+from workbench.limits import DEFAULT_LIMITS
 from workbench.validate import compile_schema, handle, tool_parameters, validate_value
 from workbench.validate.numbers import is_multiple
 from workbench.validate.patterns import ecma_to_python

@@ -13,7 +13,6 @@ from workbench.limits import DEFAULT_LIMITS
 from workbench.validate import validate_value
 from workbench.validate.patterns import not_ecma
 
-
 # --------------------------------------------------------------------------- ECMA-262 patterns
 
 NOT_ECMA = [

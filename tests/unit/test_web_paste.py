@@ -10,10 +10,10 @@ import json
 
 import pytest
 
-from workbench.gate import handle as gate
 from workbench import gallery
 from workbench.gallery import CASES, SESSION_CASES, TRANSCRIPT_CASES
 from workbench.gallery.providers import PROVIDER_CASES
+from workbench.gate import handle as gate
 from workbench.limits import Limits
 from workbench.transcript import analyse
 from workbench.web.paste import one_item, page_context, report

@@ -143,6 +143,7 @@ def _in_pieces(f, args, limits, label: str, each_line, out):
     matches)``, status as :func:`common.run_lines` gives it.  A piece with a bad line is
     queried again by ``each_line`` (whose ``show`` counts its matches, not here)."""
     import io
+
     from ..errors import WorkbenchError
     from ..extract.pieces import query_log
     found, bad = 0, False

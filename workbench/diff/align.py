@@ -16,8 +16,8 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from math import isqrt
 from difflib import SequenceMatcher
+from math import isqrt
 from typing import Callable, Hashable, Sequence
 
 EXACT_SM_LIMIT = 40_000     # range product up to which SequenceMatcher runs without autojunk

@@ -49,19 +49,20 @@ list is capped at ``max_changes`` (``truncated``), each change text at DIFF_MAX_
 
 from __future__ import annotations
 
+from ..errors import WorkbenchError
+from ..fields import Field, Fields
+from ..jsontext import check_depth, dumps_value, parse
+from ..limits import DEFAULT_LIMITS, Limits
+from ..limits import DIFF_MAX_WARNINGS as MAX_WARNINGS
+from ..runtime import Deadline, collector_paused
 from .engines import deepdiff_report
+from .numtext import NumberTexts
 from .options import Options, read_options
 from .patch import Export, merge_patch, patch_ops
 from .render import Render
 from .suggest import suggest_match_key
 from .texts import SourceTexts, ValueTexts, public
-from .numtext import NumberTexts
 from .walk import Differ
-from ..errors import WorkbenchError
-from ..fields import Field, Fields
-from ..jsontext import check_depth, dumps_value, parse
-from ..limits import DEFAULT_LIMITS, DIFF_MAX_WARNINGS as MAX_WARNINGS, Limits
-from ..runtime import Deadline, collector_paused
 
 REQUEST = Fields(
     Field("left", required=True, text=True),

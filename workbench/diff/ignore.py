@@ -24,7 +24,6 @@ from ..errors import WorkbenchError
 from ..jsontext import unescape_token
 
 
-
 class Step:
     """One step of a pattern: ``desc`` = may skip any number of levels first."""
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, InvalidOperation
 
-from .ignore import Ignore
-from .presets import PRESETS, preset_patterns
 from ..errors import bad_request
 from ..limits import DIFF_TOLERANCE_MAX_CHARS as TOLERANCE_MAX_CHARS
 from ..limits import DIFF_TOLERANCE_MAX_EXPONENT as TOLERANCE_MAX_EXPONENT
+from .ignore import Ignore
+from .presets import PRESETS, preset_patterns
 
 ENGINES = ("workbench", "deepdiff")
 

@@ -24,10 +24,10 @@ from decimal import Decimal
 
 import orjson
 
-from .align import Fenwick
-from .walk import ADD, ADDS, DEL, DELS, EQ, MVT, NEAR, NUM, OBJ, PAIR, REP, STR, SUB
 from ..jsontext import ctext_fast, escape_token, same_json
 from ..limits import DIFF_MERGE_MAX_NOTES as MERGE_MAX_NOTES
+from .align import Fenwick
+from .walk import ADD, ADDS, DEL, DELS, EQ, MVT, NEAR, NUM, OBJ, PAIR, REP, STR, SUB
 
 
 def ptr(base: str, part) -> str:
@@ -146,7 +146,7 @@ class Patch:
             chain_after: dict = {}   # left index of an anchor (or -1) -> moved items placed after it
             order = sorted(list(stay.items()) + [(e[2], e[1]) for e in moves])
             last_anchor = -1
-            for j, i in order:
+            for _j, i in order:
                 if i in moved_from:
                     chain_after.setdefault(last_anchor, []).append(i)
                 else:
@@ -166,7 +166,7 @@ class Patch:
                         slot_dest[mi] = s
                         s += 1
             fw = Fenwick(s)
-            for i, slot in slot_origin.items():
+            for _i, slot in slot_origin.items():
                 fw.add(slot, 1)
             for e in moves:
                 i = e[1]

@@ -26,9 +26,9 @@ from decimal import Decimal
 
 import orjson
 
+from ..jsontext import encode_string, plain_dumps, scalar_text
 from .patch import ptr
 from .walk import ADD, ADDS, DEL, DELS, EQ, MVF, MVT, NEAR, NUM, OBJ, PAIR, REP, STR, key_order
-from ..jsontext import encode_string, plain_dumps, scalar_text
 
 _FMT = orjson.OPT_INDENT_2
 _local = threading.local()     # .texts: id(Decimal) -> its text as written (the render in progress)

@@ -6,9 +6,9 @@ never costs more than a small part of the diff."""
 
 from __future__ import annotations
 
+from ..jsontext import ctext
 from .render import Render
 from .walk import ADD, ADDS, ARR, DEL, DELS, MVF, OBJ, PAIR, STR, SUB, Differ
-from ..jsontext import ctext
 
 KEYS = ("call_id", "id", "item_id", "key")
 MAX_ITEMS = 2_000

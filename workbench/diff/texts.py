@@ -9,10 +9,10 @@ still exactly as written (the texts of :mod:`.numtext`), strings with the escape
 
 from __future__ import annotations
 
-from .patch import Export
 from ..jsontext import dumps_value, locate_many
-from ..limits import DIFF_MAX_TEXT as MAX_TEXT
 from ..limits import DIFF_LOCATE_LIMIT as LOCATE_LIMIT
+from ..limits import DIFF_MAX_TEXT as MAX_TEXT
+from .patch import Export
 
 # A document over LOCATE_LIMIT is not read a second time (locating 2,300 values in 5 MB costs
 # 0.2 s, a third of the whole diff): its texts are written from the parse — numbers still as

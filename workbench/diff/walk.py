@@ -29,15 +29,14 @@ The plan is a tree of tuples (only along differing paths):
 from __future__ import annotations
 
 from collections import deque
-from decimal import (MAX_EMAX, MIN_EMIN, ROUND_DOWN, ROUND_UP, Context, Decimal,
-                     localcontext)
+from decimal import MAX_EMAX, MIN_EMIN, ROUND_DOWN, ROUND_UP, Context, Decimal, localcontext
 
-from .align import lcs_pairs, pair_gap, pair_unordered
-from .ignore import Ignore
 from ..errors import WorkbenchError
 from ..jsontext import ctext, ctext_fast, identical, parse, same_json
-from ..runtime import Deadline
 from ..limits import DIFF_DEPTH_CAP as DEPTH_CAP
+from ..runtime import Deadline
+from .align import lcs_pairs, pair_gap, pair_unordered
+from .ignore import Ignore
 
 REP, NUM, OBJ, ARR, STR, NEAR = range(6)
 ADD, DEL, SUB = "add", "del", "sub"

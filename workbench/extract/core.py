@@ -22,9 +22,9 @@ from typing import Any
 from ..errors import WorkbenchError, bad_request
 from ..fields import Field, Fields
 from ..jsontext import parse
+from ..jsontext.lines import JsonLines, looks_like_sse, read_json_lines, sse_error
 from ..limits import DEFAULT_LIMITS, Limits
 from ..runtime import Deadline, collector_paused
-from ..jsontext.lines import JsonLines, looks_like_sse, read_json_lines, sse_error
 from .ng import compile_ng, ng_int, run_ng
 from .rfc9535 import compile_rfc9535, run_rfc9535
 from .rows import build_rows

@@ -13,12 +13,20 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from jsonpath_rfc9535.filter_expressions import (ComparisonExpression, FilterExpressionLiteral,
-                                                 FilterQuery, FunctionExtension, JSONPathNodeList,
-                                                 LogicalExpression, PrefixExpression,
-                                                 RelativeFilterQuery, RootFilterQuery,
-                                                 StringLiteral, _eq)
 from jsonpath_rfc9535.exceptions import JSONPathSyntaxError
+from jsonpath_rfc9535.filter_expressions import (
+    ComparisonExpression,
+    FilterExpressionLiteral,
+    FilterQuery,
+    FunctionExtension,
+    JSONPathNodeList,
+    LogicalExpression,
+    PrefixExpression,
+    RelativeFilterQuery,
+    RootFilterQuery,
+    StringLiteral,
+    _eq,
+)
 from jsonpath_rfc9535.selectors import FilterSelector, NameSelector
 
 _NUMBERS = (int, float, Decimal)

@@ -14,8 +14,8 @@ import orjson
 
 from ..errors import WorkbenchError, bad_request
 from ..jsontext import ORJSON_MAX_DEPTH, check_depth, dumps_tree, parse, plain_dumps
-from ..limits import DEFAULT_MAX_DEPTH, FORMAT_MAX_WARNINGS
 from ..jsontext import lines as jsonl
+from ..limits import DEFAULT_MAX_DEPTH, FORMAT_MAX_WARNINGS
 
 
 def check_indent(indent: Any) -> int | str:

@@ -46,7 +46,9 @@ from ..limits import JSON5_MAX_DEPTH, LENIENT_MAX_EXPANSION
 from . import core
 
 INPUTS = ("json", "jsonc", "json5", "yaml")
-from ..limits import LENIENT_MAX_CHARS as MAX_CHARS  # JSON5 and YAML: the pure-Python parsers take ~15 s and ~8 s per MB
+from ..limits import (
+    LENIENT_MAX_CHARS as MAX_CHARS,  # JSON5 and YAML: the pure-Python parsers take ~15 s and ~8 s per MB
+)
 
 # ---------------------------------------------------------------------------------------- JSONC
 
@@ -221,7 +223,7 @@ def _number_text(tok: str) -> str:
 
 
 def _read_json5(text: str, max_depth: int):
-    import json5   # imported when asked for: the strict path never needs it
+    import json5  # imported when asked for: the strict path never needs it
 
     counts = count_json5(text, max_depth)
     frag = lambda tok, base=10: orjson.Fragment(_number_text(tok).encode())  # noqa: E731
@@ -607,9 +609,15 @@ class _YamlReader:
             top.key = _NO_KEY
 
     def events(self) -> None:
-        from ruamel.yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent,
-                                        MappingStartEvent, ScalarEvent, SequenceEndEvent,
-                                        SequenceStartEvent)
+        from ruamel.yaml.events import (
+            AliasEvent,
+            DocumentStartEvent,
+            MappingEndEvent,
+            MappingStartEvent,
+            ScalarEvent,
+            SequenceEndEvent,
+            SequenceStartEvent,
+        )
         for ev in self.yaml.parse(self.text):
             t = type(ev)
             if t is ScalarEvent:

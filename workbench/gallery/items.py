@@ -211,8 +211,7 @@ CASES.extend([
                 namespace="multi_agent_v1"), _j(NAMESPACE_TOOL)),
 ])
 
-from .agents import AGENTS_CASES, SESSION_CASES  # noqa: E402
-from .transcripts import TRANSCRIPT_CASES  # noqa: E402
+from .agents import AGENTS_CASES  # noqa: E402
 
 CASES.extend(AGENTS_CASES)
 for _item_case in CASES:

@@ -16,8 +16,7 @@ Every view reads and writes JSON through this package and nowhere else:
 from .equal import ctext, ctext_fast, identical, json_equal, same_json
 from .parse import NOT_QUICK, ORJSON_MAX_DEPTH, NumberText, Parsed, check_depth, parse, quick_value
 from .pointer import escape_token, normalized_path, pointer_of, split_pointer, unescape_token
-from .positions import (LineIndex, Span, error_at, line_col, line_cols, locate_many, skip_value,
-                        snippet, walk)
+from .positions import LineIndex, Span, error_at, line_col, line_cols, locate_many, skip_value, snippet, walk
 from .write import dumps_tree, dumps_value, encode_string, plain_dumps, scalar_text
 
 __all__ = [

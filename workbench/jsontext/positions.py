@@ -9,9 +9,9 @@ document costs a fraction of its parse.
 from __future__ import annotations
 
 import bisect
-from bisect import bisect_right
 import json
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Iterable
 

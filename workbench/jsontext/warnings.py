@@ -150,7 +150,7 @@ def find_warnings_counted(text: str, duplicate_keys: list[str], long_int_tokens:
             k = bisect.bisect_left(surrogates, start)
             if k < len(surrogates) and surrogates[k] < end:
                 value = json.loads(text[start:end])
-                for idx, c in enumerate(value):
+                for _idx, c in enumerate(value):
                     o = ord(c)
                     if 0xD800 <= o <= 0xDFFF:
                         found.append((start, lone_surrogate_warning(value, pointer_of(parts),

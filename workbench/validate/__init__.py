@@ -22,4 +22,4 @@ from .core import REQUEST, Validation, handle, prepare, tool_parameters  # noqa:
 from .evaluate import evaluate, validate_value, validity_check  # noqa: E402
 
 __all__ = ["REQUEST", "handle", "compile_schema", "CheckedSchema", "evaluate", "validate_value",
-           "tool_parameters", "validity_check"]
+           "tool_parameters", "validity_check", "Validation", "prepare"]

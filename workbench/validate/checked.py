@@ -24,22 +24,33 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from .classes import CLASSES, class_for_vocabularies, evolve_memo  # first: see library
-from .formats import FORMAT_CHECKERS
-
 from jsonschema.exceptions import best_match  # noqa: E402
 from referencing.exceptions import Unresolvable  # noqa: E402
 
 from ..errors import WorkbenchError  # noqa: E402
 from ..jsontext import dumps_value, pointer_of  # noqa: E402
-from ..limits import DEFAULT_LIMITS  # noqa: E402
+from ..limits import (  # noqa: E402
+    DEFAULT_LIMITS,  # noqa: E402
+    PATTERN_CACHE_BUDGET,
+    PATTERN_MAX_SIZE,
+    VALIDATE_FRAMES,
+)
 from ..runtime import Deadline  # noqa: E402
+from .classes import CLASSES, class_for_vocabularies, evolve_memo  # first: see library
 from .compiled import compile_functions  # noqa: E402
-from .dialects import (DRAFT_URIS, NO_NETWORK, SUPPORTED, dialect_of, normalize_draft,  # noqa: E402
-                       specification, subschemas, with_metaschemas)
+from .dialects import (  # noqa: E402
+    DRAFT_URIS,
+    NO_NETWORK,
+    SUPPORTED,
+    dialect_of,
+    normalize_draft,
+    specification,
+    subschemas,
+    with_metaschemas,
+)
+from .formats import FORMAT_CHECKERS
 from .library import BASES  # noqa: E402
 from .messages import error_text, kind_of  # noqa: E402
-from ..limits import PATTERN_CACHE_BUDGET, PATTERN_MAX_SIZE, VALIDATE_FRAMES  # noqa: E402
 from .patterns import PatternError, compile_ecma, compiled_pattern, regex_time_limit, too_large_detail  # noqa: E402
 
 # --------------------------------------------------------------------------- errors

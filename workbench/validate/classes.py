@@ -17,20 +17,41 @@ import contextlib
 import threading
 
 import attrs
-
-from .library import BASES
 from jsonschema import validators  # noqa: E402
 from jsonschema.exceptions import ValidationError  # noqa: E402
 
 from ..runtime import current  # noqa: E402
 from .dialects import VOCABULARIES, dialect_of  # noqa: E402
-from .keywords import (kw_additionalProperties, kw_anyOf, kw_const, kw_contains,  # noqa: E402
-                       kw_contains_draft6_draft7, kw_contentEncoding, kw_contentMediaType,
-                       kw_dependencies, kw_dependentRequired, kw_enum,
-                       kw_format, kw_maxItems, kw_maxProperties, kw_minItems, kw_minProperties,
-                       kw_multipleOf, kw_not, kw_oneOf, kw_pattern, kw_patternProperties,
-                       kw_propertyNames, kw_required, kw_type, kw_uniqueItems, uneval_props,
-                       evaluated_keys_2019, evaluated_keys_2020)
+from .keywords import (  # noqa: E402
+    evaluated_keys_2019,
+    evaluated_keys_2020,
+    kw_additionalProperties,
+    kw_anyOf,
+    kw_const,
+    kw_contains,
+    kw_contains_draft6_draft7,
+    kw_contentEncoding,
+    kw_contentMediaType,
+    kw_dependencies,
+    kw_dependentRequired,
+    kw_enum,
+    kw_format,
+    kw_maxItems,
+    kw_maxProperties,
+    kw_minItems,
+    kw_minProperties,
+    kw_multipleOf,
+    kw_not,
+    kw_oneOf,
+    kw_pattern,
+    kw_patternProperties,
+    kw_propertyNames,
+    kw_required,
+    kw_type,
+    kw_uniqueItems,
+    uneval_props,
+)
+from .library import BASES
 from .numbers import TYPE_CHECKER, TYPE_CHECKER_DRAFT4  # noqa: E402
 
 _memo = threading.local()

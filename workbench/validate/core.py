@@ -24,7 +24,6 @@ from .checked import compile_schema, too_deep
 from .dialects import normalize_draft
 from .evaluate import evaluate, validity_check
 
-
 # --------------------------------------------------------------------------- tool definitions
 
 def tool_parameters(schema_value) -> tuple:

@@ -33,11 +33,11 @@ from decimal import Decimal
 from ..errors import WorkbenchError, bad_request
 from ..fields import Field, Fields
 from ..jsontext import dumps_tree, escape_token, parse, plain_dumps
+from ..limits import DRAFT_MAX_EXAMPLES as MAX_EXAMPLES
 from .calls import find_call
 from .evaluate import validate_value
 from .formats_strict import date_time
 from .review import looks_like_id, review_schema
-from ..limits import DRAFT_MAX_EXAMPLES as MAX_EXAMPLES
 
 ENUM_MAX = 5
 ENUM_LENGTH = 32
@@ -252,7 +252,7 @@ def _read_examples(text: str, limits) -> list:
         if len(lines) < 2:
             raise whole
         out = []
-        for number, line in lines:
+        for _number, line in lines:
             try:
                 out.append(_parse_example(line, limits))
             except WorkbenchError:
@@ -277,7 +277,7 @@ def handle(body: dict, limits) -> dict:
         raise bad_request(f"At most {MAX_EXAMPLES} examples", field="examples", code="too_many")
     if v["target"] == "arguments":
         values = []
-        for i, ex in enumerate(examples):
+        for _i, ex in enumerate(examples):
             call = find_call(ex)
             args = call.arguments if call is not None else ex
             if isinstance(args, str):

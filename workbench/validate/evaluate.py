@@ -31,6 +31,7 @@ from .dialects import DRAFT_URIS
 from .messages import error_text
 from .patterns import DEFAULT_REGEX_TIMEOUT, PatternError, regex_time_limit
 
+
 @dataclass(slots=True, eq=False)
 class _Found:
     order: tuple

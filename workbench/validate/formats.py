@@ -21,10 +21,11 @@ import copy
 import ipaddress
 import re
 
-from .library import BASES
 from jsonschema import validators  # noqa: E402
 
+from .library import BASES
 from .patterns import PatternError, compile_ecma  # noqa: E402
+
 
 def regex_format(instance) -> bool:
     if not isinstance(instance, str):

@@ -20,16 +20,16 @@
 
 from __future__ import annotations
 
-from . import library  # noqa: F401  (first: jsonschema without the iri grammar)
-from jsonschema._utils import is_valid  # noqa: E402
-from ..jsontext import json_equal as equal  # noqa: E402  (the one JSON equality)
-from jsonschema.exceptions import FormatError, ValidationError  # noqa: E402
-from referencing.jsonschema import lookup_recursive_ref  # noqa: E402
-
 import base64  # noqa: E402
 import binascii  # noqa: E402
 
+from jsonschema._utils import is_valid  # noqa: E402
+from jsonschema.exceptions import FormatError, ValidationError  # noqa: E402
+from referencing.jsonschema import lookup_recursive_ref  # noqa: E402
+
 from ..errors import WorkbenchError  # noqa: E402
+from ..jsontext import json_equal as equal  # noqa: E402  (the one JSON equality)
+from . import library  # noqa: F401  (first: jsonschema without the iri grammar)
 from .numbers import first_duplicate, is_multiple  # noqa: E402
 from .patterns import search  # noqa: E402
 

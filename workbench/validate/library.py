@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sys
 
-
 #: optional modules jsonschema's format checkers import that this project never uses
 _UNUSED = ("rfc3987_syntax", "isoduration")
 

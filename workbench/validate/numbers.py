@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from . import library  # noqa: F401  (first: jsonschema without the iri grammar)
 from jsonschema import _types
+
 from ..jsontext import json_equal as equal  # the one JSON equality
+from . import library  # noqa: F401  (first: jsonschema without the iri grammar)
 
 
 def _parts(x) -> tuple[int, int]:

@@ -16,12 +16,11 @@ from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException
 
 from ..errors import WorkbenchError, log_fault
-from ..limits import Limits
+from ..limits import FORM_MAX_PARTS, RELEASE_AFTER_BYTES, RELEASE_AFTER_GROWTH, Limits
 from ..runtime.memory import release_free_memory, resident_bytes
 from . import security
-from .server import InMemoryRequest
 from .routes import HTTP_CODES, PROBLEM, api, error_body_response, error_response, pages, too_large
-from ..limits import FORM_MAX_PARTS, RELEASE_AFTER_BYTES, RELEASE_AFTER_GROWTH
+from .server import InMemoryRequest
 
 
 def _package_dir(name: str) -> Path:

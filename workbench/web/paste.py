@@ -10,13 +10,12 @@ No Flask here.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Hashable
 
 from .. import gallery, transcript
-from ..gate.rules import AGENTS_RULES, RULES
 from ..errors import WorkbenchError
+from ..gate.rules import AGENTS_RULES, RULES
 from ..jsontext import dumps_tree, dumps_value, locate_many, parse
 from ..transcript.kinds import kind_of_value
 

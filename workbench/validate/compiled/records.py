@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from ...jsontext import json_equal as equal  # the one JSON equality
 from ...runtime import current
 from ..numbers import is_multiple
-from ...jsontext import json_equal as equal  # the one JSON equality
 
 
 class Unsupported(Exception):
