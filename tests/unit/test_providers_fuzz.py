@@ -7,10 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
-from test_transcript_fuzz import mutate
-
-from workbench.errors import WorkbenchError
-from workbench.transcript import analyse
+from test_transcript_fuzz import mutations_answered
 
 REAL = Path("/work/shared/reference/realworld2")
 SEED_FILES = ["anthropic/0013_anthropic-sdk-go__cassettes__tool_runner_concurrent__i3_request.json",
@@ -28,20 +25,6 @@ SEED_FILES = ["anthropic/0013_anthropic-sdk-go__cassettes__tool_runner_concurren
 @pytest.mark.skipif(not REAL.is_dir(), reason="realworld2 is not on this machine")
 def test_provider_mutations_answer_or_refuse_never_crash():
     seeds = [(REAL / f).read_text(encoding="utf-8") for f in SEED_FILES]
-    rng = random.Random(20261202)
-    answered = refused = 0
-    for _ in range(1200):
-        text = mutate(rng.choice(seeds), rng)
-        try:
-            r = analyse(text)
-        except WorkbenchError as exc:
-            assert 400 <= exc.status < 500
-            refused += 1
-            continue
-        answered += 1
-        for f in r["findings"]:
-            assert f["line"] >= 1 and f["column"] >= 1 and isinstance(f["pointer"], str)
-        for c in r["calls"]:
-            assert c["line"] >= 1 and isinstance(c["verdict"], str)
+    answered, refused = mutations_answered(seeds, random.Random(20261202), 1200)
     print(f"\nprovider mutations: {answered} answered, {refused} refused with a 4xx, 0 crashed")
     assert answered > 400

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 import random
 
+from test_transcript import ACTION, GOOD, HISTORY, USER, call, chunk, fc_stream, output, result, session, sse
+
 from workbench.errors import WorkbenchError
 from workbench.transcript import analyse
-
-from test_transcript import ACTION, GOOD, HISTORY, USER, call, chunk, fc_stream, output, result, \
-    session, sse
 
 SEEDS = [
     json.dumps([USER, call("call_1"), output("call_1"), call("call_2"), output("call_3")], indent=1),
@@ -61,11 +60,12 @@ def mutate(text: str, rng: random.Random) -> str:
         return text2
 
 
-def test_mutations_answer_or_refuse_never_crash():
-    rng = random.Random(20261201)
+def mutations_answered(seeds: list, rng: random.Random, rounds: int) -> tuple[int, int]:
+    """``rounds`` mutations of the seeds through the transcript core: each answered (every finding
+    and call placed) or refused with a 4xx, never a crash; (answered, refused)."""
     answered = refused = 0
-    for _ in range(1500):
-        text = mutate(rng.choice(SEEDS), rng)
+    for _ in range(rounds):
+        text = mutate(rng.choice(seeds), rng)
         try:
             r = analyse(text)
         except WorkbenchError as exc:
@@ -77,5 +77,10 @@ def test_mutations_answer_or_refuse_never_crash():
             assert f["line"] >= 1 and f["column"] >= 1 and isinstance(f["pointer"], str)
         for c in r["calls"]:
             assert c["line"] >= 1 and isinstance(c["verdict"], str)
+    return answered, refused
+
+
+def test_mutations_answer_or_refuse_never_crash():
+    answered, refused = mutations_answered(SEEDS, random.Random(20261201), 1500)
     print(f"\ntranscript mutations: {answered} answered, {refused} refused with a 4xx, 0 crashed")
     assert answered > 500
