@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import open_responses
-from .model import Call, Other, Output, Place, text_or_none
+from .model import Call, Other, Output, Place, arguments_object, text_or_none
 
 NAME = "anthropic"
 GATE = "open_responses"
@@ -140,7 +140,7 @@ def read_turns(merged: list, *, status: str | None = "completed") -> list:
     """The neutral entries of merged turns; every block of turn ``t`` is at ``pos`` ``t`` (a
     text after a ``tool_use`` in its own turn does not make the call unanswered)."""
     entries: list = []
-    for t, (role, blocks) in enumerate(merged):
+    for t, (_role, blocks) in enumerate(merged):
         for b, place in blocks:
             if type(b) is not dict:
                 continue
@@ -164,13 +164,7 @@ def walkable(call: Call) -> dict:
 
 def write(call: Call) -> dict:
     """The neutral call as a ``tool_use`` block (arguments parsed to an object when text)."""
-    from ..jsontext import parse
-    args = call.args
-    if isinstance(args, str):
-        try:
-            args = parse(args, field="arguments", warnings=False).value
-        except Exception:
-            args = {}
+    args = arguments_object(call)
     block: dict = {"type": "tool_use"}
     if call.call_id is not None:
         block["id"] = call.call_id

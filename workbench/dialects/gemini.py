@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import open_responses
-from .model import Call, Output, Place, named, text_or_none
+from .model import Call, Output, Place, arguments_object, named, text_or_none
 
 NAME = "gemini"
 GATE = "open_responses"
@@ -121,13 +121,7 @@ def walkable(call: Call) -> dict:
 
 def write(call: Call) -> dict:
     """The neutral call as a ``functionCall`` part."""
-    from ..jsontext import parse
-    args = call.args
-    if isinstance(args, str):
-        try:
-            args = parse(args, field="arguments", warnings=False).value
-        except Exception:
-            args = {}
+    args = arguments_object(call)
     fc: dict = {}
     if text_or_none(call.name) is not None:
         fc["name"] = call.name

@@ -96,3 +96,16 @@ def key(v):
         return "json:" + dumps_value(v).decode("utf-8")
     except Exception:  # pragma: no cover - every parsed value is writable
         return repr(v)
+
+
+def arguments_object(call: "Call"):
+    """A call's arguments as a value for an envelope that carries them parsed (Anthropic's
+    ``input``, Gemini's ``args``): the exact parse of the text, ``{}`` when it does not parse."""
+    args = call.args
+    if isinstance(args, str):
+        from ..jsontext import parse
+        try:
+            return parse(args, field="arguments", warnings=False).value
+        except Exception:
+            return {}
+    return args

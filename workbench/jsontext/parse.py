@@ -124,6 +124,21 @@ def quick_value(text: str, max_depth: int = DEFAULT_MAX_DEPTH):
     return value
 
 
+def _decoded(decoder, text: str, max_depth: int, field):
+    """``decoder.decode(text)`` with its faults as the located errors; any other ``ValueError``
+    (an integer past Python's digit limit) is let through, for the Decimal reading."""
+    try:
+        return decoder.decode(text)
+    except json.JSONDecodeError as exc:  # (after the long integer, the second time)
+        raise diagnose(text, exc, field) from None
+    except _Constant as exc:
+        raise constant_error(text, str(exc), field) from None
+    except RecursionError:
+        raise too_deep(text, max_depth, field) from None
+    except InvalidOperation:
+        raise exponent_error(text, field) from None
+
+
 def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
            keep_duplicates: bool = False, floats: bool = False) -> tuple[Parsed, tuple]:
     """Parse ``text`` strictly.  ``numbers`` is ``"exact"`` (int / Decimal),
@@ -186,15 +201,7 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
                                parse_float=float_hook if floats else number_type or Decimal,
                                parse_constant=_reject_constant)
     try:
-        value = decoder.decode(text)
-    except json.JSONDecodeError as exc:
-        raise diagnose(text, exc, field) from None
-    except _Constant as exc:
-        raise constant_error(text, str(exc), field) from None
-    except RecursionError:
-        raise too_deep(text, max_depth, field) from None
-    except InvalidOperation:
-        raise exponent_error(text, field) from None
+        value = _decoded(decoder, text, max_depth, field)
     except ValueError:
         # an integer beyond Python's int-conversion digit limit: keep it as a Decimal
         duplicates.clear()
@@ -204,16 +211,7 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
         decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_int=int_hook,
                                    parse_float=float_hook if floats else number_type,
                                    parse_constant=_reject_constant)
-        try:
-            value = decoder.decode(text)
-        except json.JSONDecodeError as exc:  # a fault after the long integer
-            raise diagnose(text, exc, field) from None
-        except _Constant as exc:
-            raise constant_error(text, str(exc), field) from None
-        except RecursionError:
-            raise too_deep(text, max_depth, field) from None
-        except InvalidOperation:
-            raise exponent_error(text, field) from None
+        value = _decoded(decoder, text, max_depth, field)
 
     parsed = Parsed(text, value)
     parsed.duplicate_mark = marks[0] if marks else None
