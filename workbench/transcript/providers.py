@@ -298,12 +298,19 @@ def _fold(ctx, seg: list):
     return msg, blocks, reason, stop_seen
 
 
-def analyse_anthropic_stream(ctx) -> None:
+def _stream_source(ctx, lost: str):
+    """A provider stream's text as its pieces (a JSON array of events or chunks split into them),
+    each line that could not be read reported with what is ``lost``."""
     src = ctx.src
     if src.form == "json" and isinstance(src.value, list):
         split_array(src)
     for b in src.bad:
-        ctx.report.bad_line(b, "the event is lost; the rebuilt message may miss a piece.")
+        ctx.report.bad_line(b, lost)
+    return src
+
+
+def analyse_anthropic_stream(ctx) -> None:
+    src = _stream_source(ctx, "the event is lost; the rebuilt message may miss a piece.")
     report = ctx.report
     rows: list[dict] = []
     all_entries: list = []
@@ -679,11 +686,7 @@ _PARTIAL_VALUES = ("stringValue", "numberValue", "boolValue", "nullValue")
 
 
 def analyse_gemini_stream(ctx) -> None:
-    src = ctx.src
-    if src.form == "json" and isinstance(src.value, list):
-        split_array(src)
-    for b in src.bad:
-        ctx.report.bad_line(b, "the chunk is lost; the rebuilt response may miss a piece.")
+    src = _stream_source(ctx, "the chunk is lost; the rebuilt response may miss a piece.")
     cands: dict = {}     # index -> {"parts": [...], "reason", "places": [...], "call": open}
     for p in src.pieces:
         ctx.deadline.check()
