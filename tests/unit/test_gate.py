@@ -12,10 +12,10 @@ import pytest
 from jsonutil import altered
 
 from workbench.errors import WorkbenchError
-from workbench.gate import AGENTS_RULES, RULES, VERDICTS, Gate, gate, handle
 from workbench.gallery.items import CASES, SALES_SCHEMA
-from workbench.limits import DEFAULT_LIMITS
+from workbench.gate import AGENTS_RULES, RULES, VERDICTS, Gate, gate, handle
 from workbench.jsontext import parse
+from workbench.limits import DEFAULT_LIMITS
 
 # --------------------------------------------------------------------------- helpers
 

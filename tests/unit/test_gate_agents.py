@@ -13,10 +13,9 @@ import pytest
 from conftest import run_workbench
 from jsonutil import altered
 
-from workbench.gate import Gate, gate, gate_value, prepare
 from workbench.gallery import CASES, SESSION_CASES
-from workbench.gallery.agents import (EXAMPLE_ACTION, EXAMPLE_REPORT, LOOKUP_ORDER, PASSING_ACTION,
-                                        WIDE_LOOKUP)
+from workbench.gallery.agents import EXAMPLE_ACTION, EXAMPLE_REPORT, LOOKUP_ORDER, PASSING_ACTION, WIDE_LOOKUP
+from workbench.gate import Gate, gate, gate_value, prepare
 from workbench.jsontext import parse
 from workbench.validate.review import review_schema
 

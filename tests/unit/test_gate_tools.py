@@ -10,8 +10,8 @@ import json
 import pytest
 
 from workbench.errors import WorkbenchError
-from workbench.gate import Gate, gate
 from workbench.gallery.items import NAMESPACE_TOOL, OK_ITEM, SALES_SCHEMA, SALES_TOOL
+from workbench.gate import Gate, gate
 from workbench.jsontext import parse
 from workbench.tools import choose, read_tools
 

@@ -11,7 +11,8 @@ import pytest
 
 from workbench.errors import WorkbenchError
 from workbench.gallery.agents import EXAMPLE_ACTION, EXAMPLE_REPORT, LOOKUP_ORDER
-from workbench.gallery.transcripts import _call as gallery_call, _output as gallery_output
+from workbench.gallery.transcripts import _call as gallery_call
+from workbench.gallery.transcripts import _output as gallery_output
 from workbench.transcript import analyse
 from workbench.transcript.report import CODES, SEVERITY, edit_diff
 

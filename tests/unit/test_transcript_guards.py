@@ -12,11 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_transcript import WEATHER_TOOL, fc_stream, sse
 
 from workbench.errors import WorkbenchError
 from workbench.transcript import analyse
-
-from test_transcript import WEATHER_TOOL, fc_stream, sse
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -20,8 +20,15 @@ from typing import Any, NamedTuple
 from ..jsontext import json_equal
 from ..limits import DEFAULT_LIMITS, Limits
 from .arguments import BAD, MISSING, parse_text, read_fast
-from .rules import AGENTS, AGENTS_BLOCKING_FIELDS, AGENTS_REQUIRED_FIELDS, BLOCKING_FIELDS, \
-    OPEN, REQUIRED_FIELDS, bad_fields, program_waiting  # noqa: F401  (bad_fields: read here before, kept)
+from .rules import (
+    AGENTS,
+    AGENTS_BLOCKING_FIELDS,
+    AGENTS_REQUIRED_FIELDS,
+    BLOCKING_FIELDS,
+    OPEN,  # noqa: F401  (bad_fields: read here before, kept)
+    REQUIRED_FIELDS,
+    program_waiting,
+)
 from .toolset import ToolSet
 from .walk import explain, explain_text
 

@@ -20,7 +20,6 @@ from ..jsontext import dumps_value, locate_many, pointer_of
 from ..limits import ENVELOPE_MAX_LISTED as MAX_LISTED
 from ..limits import ENVELOPE_MAX_NODES as MAX_NODES
 
-
 _KIND_LABELS = dialects.LABELS
 
 _CHAT_NOTE = ("Chat Completions puts calls in choices[].message.tool_calls[] as {id, type: "

@@ -16,9 +16,22 @@ from ..jsontext import escape_token, json_equal, line_cols, locate_many, pointer
 from . import agents
 from .arguments import MISSING, Explained, compare, parse_text
 from .envelope import describe
-from .rules import (AGENTS, AGENTS_BLOCKING_FIELDS, AGENTS_REQUIRED_FIELDS, AGENTS_RULE,
-                    AGENTS_STEP_RULES, AGENTS_STEP_TITLES, BLOCKING_FIELDS, REQUIRED_FIELDS, RULE,
-                    STEP_RULES, STEP_TITLES, bad_fields, program_waiting, rule_ref)
+from .rules import (
+    AGENTS,
+    AGENTS_BLOCKING_FIELDS,
+    AGENTS_REQUIRED_FIELDS,
+    AGENTS_RULE,
+    AGENTS_STEP_RULES,
+    AGENTS_STEP_TITLES,
+    BLOCKING_FIELDS,
+    REQUIRED_FIELDS,
+    RULE,
+    STEP_RULES,
+    STEP_TITLES,
+    bad_fields,
+    program_waiting,
+    rule_ref,
+)
 from .sentences import kind, ok_reason, pasted_headline, reason, short
 
 _NOTES = {

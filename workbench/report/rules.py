@@ -129,29 +129,6 @@ NAMED = {
     "spec_schema": ("transcript-rules.md",
                     "an item or event that fails its schema in the Open Responses OpenAPI "
                     "document (the schema name, the pointer and the reason are in the message)"),
-    # the refinements of transcript-rules.md and agents-rules.md (2026-12), named in prose
-    "unrecognised_shape": ("transcript-rules.md",
-                           "a paste that matches no kind: what was seen and which kinds are read"),
-    "output_for_stored_call": ("transcript-rules.md",
-                               "an output whose call lives in the stored response or "
-                               "conversation the request names (info, not orphan_output)"),
-    "history_incomplete_executed": ("transcript-rules.md",
-                                    "a history call answered although incomplete (error) or "
-                                    "still in_progress (warning)"),
-    "hosted_pair_split": ("transcript-rules.md",
-                          "a replay that keeps one item of a provider's pair (tool_search_call "
-                          "/ tool_search_output…) and drops the other"),
-    "client_incompatible": ("transcript-rules.md",
-                            "a valid stream an official client library fails on (a delta "
-                            "without index, a first tool call at index 1, a repeated id)"),
-    "concatenated_responses": ("transcript-rules.md",
-                               "several responses concatenated in one stream (info)"),
-    "output_only_field": ("transcript-rules.md",
-                          "an input item carrying a property only its output schema has "
-                          "(created_by…): providers refuse unknown parameters"),
-    "result_success_not_boolean": ("agents-rules.md",
-                                   "a tool_result without success, or with a string or number "
-                                   "there"),
 }
 
 GATE_LINES = {

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import WorkbenchError
-from ..fields import Field, Fields
-from ..limits import DEFAULT_LIMITS, Limits
-from ..runtime.deadline import Deadline
-from ..runtime.memory import collector_paused
 from ..dialects import agents, chat, open_responses
 from ..dialects.model import named
+from ..errors import WorkbenchError
+from ..fields import Field, Fields
 from ..gate.rules import program_waiting
+from ..limits import DEFAULT_LIMITS, Limits
+from ..limits import TRANSCRIPT_MAX_CALLS as MAX_CALLS
+from ..runtime.deadline import Deadline
+from ..runtime.memory import collector_paused
 from . import spec as spec_mod
 from .calls import Gates, call_entry
 from .items import envelopes, hosted_pairs, pair, portable, states
@@ -20,7 +21,6 @@ from .kinds import detect, listed_data
 from .read import Places, Source, read, split_array
 from .report import Place, Report
 from .streams import ResponsesStream
-from ..limits import TRANSCRIPT_MAX_CALLS as MAX_CALLS
 
 REQUEST = Fields(
     Field("text", str, required=True, text=True,
@@ -159,7 +159,7 @@ def _item_checks(ctx: Context, placed, *, last_turn: bool, inputs: bool,
     gate_or_calls(ctx, placed, inputs=inputs, answered=answered)
     ctx.spec.items(placed, inputs=inputs)
     if inputs:
-        from .providers import openai_reasoning   # issue 24: reasoning_dropped
+        from .providers import openai_reasoning  # issue 24: reasoning_dropped
         openai_reasoning(placed, ctx.report)
 
 
@@ -453,6 +453,7 @@ ANALYSERS = {
     "unknown": analyse_unknown,
 }
 from .providers import ANALYSERS as _PROVIDERS  # noqa: E402  (issue 24: Anthropic, Gemini, OTel)
+
 ANALYSERS.update(_PROVIDERS)
 
 

@@ -361,7 +361,7 @@ def hosted_pairs(items: list[tuple[Any, Place]], report: Report) -> None:
                        f"This {first_t} is kept but its {second_t} is not: the provider ran it "
                        f"and returned both, and the host cannot write the provider's "
                        f"{second_t}. Keep both or drop both when replaying.", p.child("/type"))
-        for i, it, p in seconds:
+        for i, _it, p in seconds:
             if i not in used:
                 report.add("hosted_pair_split",
                            f"This {second_t} is kept but the {first_t} it belongs to is not: "
@@ -391,7 +391,7 @@ def envelopes(items: list[tuple[Any, Place]], report: Report, *, chat: bool) -> 
                "Responses item list: the next provider gets the wrong envelope. Convert them to "
                "function_call / function_call_output items, or compare the two logs side by "
                "side instead of in one array.")
-    for it, p in found[:100]:
+    for _it, p in found[:100]:
         report.add("mixed_envelopes", msg, p)
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..dialects import agents, chat, classify, open_responses
-from .read import Source
 from . import providers
+from .read import Source
 
 is_session = agents.is_session
 

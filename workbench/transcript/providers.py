@@ -642,7 +642,7 @@ def anthropic_reasoning(ctx, merged: list, value: dict) -> None:
     on = type(think) is dict and think.get("type") in ("enabled", "adaptive")
     kinds = ("thinking", "redacted_thinking")
     kept = False
-    for role, blocks in merged:
+    for _role, blocks in merged:
         for b, place in blocks:
             if anthropic.word(b) not in kinds:
                 continue
@@ -744,7 +744,7 @@ def analyse_gemini_stream(ctx) -> None:
     candidates = []
     entries: list = []
     rows = []
-    for k, (idx, st) in enumerate(cands.items()):
+    for _k, (idx, st) in enumerate(cands.items()):
         for j, pieces in st.get("texts", {}).items():
             part, place = st["parts"][j]
             st["parts"][j] = ({**part, "text": "".join(pieces)}, place)

@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from ..jsontext import dumps_value
-from ..limits import TRANSCRIPT_MAX_SPEC_FINDINGS as MAX_SPEC_FINDINGS
 from ..limits import TRANSCRIPT_FULL_SHAPES as FULL_SHAPES
+from ..limits import TRANSCRIPT_MAX_SPEC_FINDINGS as MAX_SPEC_FINDINGS
 from .report import Place
 
 SPEC_FILE = Path(__file__).resolve().parent / "spec" / "openresponses-openapi-2026-04-24.json"

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..limits import STREAM_MAX_ORDER_FINDINGS as MAX_ORDER_FINDINGS
+from ..limits import STREAM_MAX_SEQUENCE_FINDINGS as MAX_SEQUENCE_FINDINGS
 from .read import Piece, Source
 from .report import Place, Report
 from .report import key as key_of
-from ..limits import STREAM_MAX_ORDER_FINDINGS as MAX_ORDER_FINDINGS
-from ..limits import STREAM_MAX_SEQUENCE_FINDINGS as MAX_SEQUENCE_FINDINGS
 
 TERMINAL = {"response.completed": "completed", "response.failed": "failed",
             "response.incomplete": "incomplete"}
@@ -170,7 +170,6 @@ class ResponsesStream:
     # -- the walk -----------------------------------------------------------------------
 
     def run(self) -> None:
-        src = self.src
         for _line, what, ref in self.entries:
             self.deadline.check()
             if what == "bad":
