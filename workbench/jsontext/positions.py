@@ -13,6 +13,7 @@ import json
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import partial
 from typing import Iterable
 
 from ..errors import WorkbenchError
@@ -209,6 +210,31 @@ _WINDOW = 1 << 16   # characters the walker scans in C to measure a container be
 _SMALL = (1 << 12, 1 << 16)   # the windows tried for the end of a container that holds one
 
 
+def _measure(text: str, interesting: list[int], i: int) -> tuple[bool, int | None]:
+    """(holds nothing wanted, its end) of the container at ``i`` (for :func:`walk`), scanning in
+    C no further than the next wanted offset or :data:`_WINDOW` characters (a container that
+    holds one is measured only when it is small: measuring a whole large document to find its
+    end cost as much as parsing it again)."""
+    k = bisect.bisect_left(interesting, i)
+    if k >= len(interesting):
+        raise _StopWalk
+    ahead = interesting[k]
+    stop = min(ahead, i + _WINDOW)
+    try:
+        end = i + skip_value(text[i:stop], 0)
+        return True, end   # it closes before the next wanted offset
+    except (StopIteration, ValueError):
+        pass
+    if stop < ahead:
+        return False, None   # large, and perhaps holding it: walked in, its parts measured
+    for window in _SMALL:   # it holds the next wanted offset: its end, when it is small
+        try:
+            return False, i + skip_value(text[i:i + window], 0)
+        except (StopIteration, ValueError):
+            pass
+    return False, None
+
+
 def walk(text: str, interesting: list[int], visit, *, keys: bool = False,
          whole_objects: bool = False) -> None:
     """Walk the valid JSON ``text`` in Python, only as far as needed to reach the sorted
@@ -233,29 +259,7 @@ def walk(text: str, interesting: list[int], visit, *, keys: bool = False,
         k = bisect_left(interesting, i)
         return k < count and interesting[k] < end
 
-    def measure(i: int) -> tuple[bool, int | None]:
-        """(holds nothing wanted, its end) of the container at ``i``, scanning in C no further
-        than the next wanted offset or :data:`_WINDOW` characters (a container that holds one
-        is measured only when it is small: measuring a whole large document to find its end
-        cost as much as parsing it again)."""
-        k = bisect_left(interesting, i)
-        if k >= count:
-            raise _StopWalk
-        ahead = interesting[k]
-        stop = min(ahead, i + _WINDOW)
-        try:
-            end = i + skip_value(text[i:stop], 0)
-            return True, end   # it closes before the next wanted offset
-        except (StopIteration, ValueError):
-            pass
-        if stop < ahead:
-            return False, None   # large, and perhaps holding it: walked in, its parts measured
-        for window in _SMALL:   # it holds the next wanted offset: its end, when it is small
-            try:
-                return False, i + skip_value(text[i:i + window], 0)
-            except (StopIteration, ValueError):
-                pass
-        return False, None
+    measure = partial(_measure, text, interesting)
 
     def walk_value(i: int, parts: list, end: int | None = None, measured: bool = False) -> int:
         ch = text[i]

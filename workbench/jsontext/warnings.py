@@ -92,6 +92,55 @@ class _Cut(Exception):
     pass
 
 
+def _visitor(text: str, lines: LineIndex, found: list, surrogates: list, changed: dict, unsafe: set,
+             duplicates_kept: bool):
+    """The ``visit`` of :func:`~workbench.jsontext.positions.walk` for the warnings: each one met
+    appended to ``found`` as ``(offset, warning)``."""
+    def where(offset):
+        line, column = lines.line_col(offset)
+        return {"line": line, "column": column, "offset": offset}
+
+    def visit(kind, parts, start, end, extra):
+        if kind == "duplicate":
+            first, second = where(start), where(end)
+            found.append((end, {
+                "code": "duplicate_key",
+                "message": f"Duplicate key {json.dumps(extra, ensure_ascii=False)}"
+                           + (" (both members are kept here, in place)" if duplicates_kept else "")
+                           + f": readers differ — {DUPLICATE_READERS}",
+                "pointer": pointer_of(parts), "key": extra, **second,
+                "first": first, "second": second}))
+        elif kind == "key":
+            k = bisect.bisect_left(surrogates, start)
+            if k < len(surrogates) and surrogates[k] < end and _has_surrogate(extra):
+                found.append((start, lone_surrogate_warning(extra, pointer_of(parts + [extra]),
+                                                            where(start))))
+        elif kind == "string" and surrogates:
+            k = bisect.bisect_left(surrogates, start)
+            if k < len(surrogates) and surrogates[k] < end:
+                value = json.loads(text[start:end])
+                for _idx, c in enumerate(value):
+                    o = ord(c)
+                    if 0xD800 <= o <= 0xDFFF:
+                        found.append((start, lone_surrogate_warning(value, pointer_of(parts),
+                                                                    where(start))))
+                        break
+        elif kind == "number":   # (a number visited that does not warn adds nothing)
+            token = text[start:end]
+            if token in changed:
+                code, message = changed[token]
+                found.append((start, {"code": code, "message": message,
+                                      "pointer": pointer_of(parts), **where(start)}))
+            elif token in unsafe:   # (the parser's integer tokens beyond ±(2^53−1))
+                found.append((start, {
+                    "code": "unsafe_integer",
+                    "message": f"The integer {token if len(token) < 40 else token[:37] + '…'} is "
+                               "beyond ±(2^53−1): JavaScript and many JSON tools will round it",
+                    "pointer": pointer_of(parts), **where(start)}))
+
+    return visit
+
+
 def find_warnings_counted(text: str, duplicate_keys: list[str], long_int_tokens: list[str],
                           lines: LineIndex, float_tokens=(), *, duplicates_kept: bool = False,
                           limit: int | None = None) -> tuple[list[dict], int]:
@@ -127,47 +176,7 @@ def find_warnings_counted(text: str, duplicate_keys: list[str], long_int_tokens:
     whole = dup_keys_check and len(distinct) > _FEW_KEYS
     interesting = sorted(set(key_offsets) | set(surrogates) | set(long_ints))
 
-    def where(offset):
-        line, column = lines.line_col(offset)
-        return {"line": line, "column": column, "offset": offset}
-
-    def visit(kind, parts, start, end, extra):
-        if kind == "duplicate":
-            first, second = where(start), where(end)
-            found.append((end, {
-                "code": "duplicate_key",
-                "message": f"Duplicate key {json.dumps(extra, ensure_ascii=False)}"
-                           + (" (both members are kept here, in place)" if duplicates_kept else "")
-                           + f": readers differ — {DUPLICATE_READERS}",
-                "pointer": pointer_of(parts), "key": extra, **second,
-                "first": first, "second": second}))
-        elif kind == "key":
-            k = bisect.bisect_left(surrogates, start)
-            if k < len(surrogates) and surrogates[k] < end and _has_surrogate(extra):
-                found.append((start, lone_surrogate_warning(extra, pointer_of(parts + [extra]),
-                                                            where(start))))
-        elif kind == "string" and surrogates:
-            k = bisect.bisect_left(surrogates, start)
-            if k < len(surrogates) and surrogates[k] < end:
-                value = json.loads(text[start:end])
-                for _idx, c in enumerate(value):
-                    o = ord(c)
-                    if 0xD800 <= o <= 0xDFFF:
-                        found.append((start, lone_surrogate_warning(value, pointer_of(parts),
-                                                                    where(start))))
-                        break
-        elif kind == "number" and long_ints:
-            token = text[start:end]
-            if token in changed:
-                code, message = changed[token]
-                found.append((start, {"code": code, "message": message,
-                                      "pointer": pointer_of(parts), **where(start)}))
-            elif token in unsafe:   # (the parser's integer tokens beyond ±(2^53−1))
-                found.append((start, {
-                    "code": "unsafe_integer",
-                    "message": f"The integer {token if len(token) < 40 else token[:37] + '…'} is "
-                               "beyond ±(2^53−1): JavaScript and many JSON tools will round it",
-                    "pointer": pointer_of(parts), **where(start)}))
+    visit = _visitor(text, lines, found, surrogates, changed, unsafe, duplicates_kept)
 
     def visit_cut(kind, parts, start, end, extra):
         # warnings arrive in document order: stop at the first one after the limit-th place
