@@ -9,9 +9,9 @@ import json
 import pytest
 from conftest import on_a_terminal, run_workbench
 
+from workbench.gallery.items import CASES, SALES_SCHEMA
 from workbench.gate import Gate
 from workbench.gate.batch import gate_lines
-from workbench.gate.cases import CASES, SALES_SCHEMA
 
 
 def wb(*args, stdin: bytes | None = None, timeout: float = 120):

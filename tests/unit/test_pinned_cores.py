@@ -207,8 +207,8 @@ def test_strings_after_the_last_surrogate_are_walked_safely():
 
 import json  # noqa: E402
 
+from workbench.gallery.agents import EXAMPLE_ACTION, LOOKUP_ORDER, PASSING_ACTION  # noqa: E402
 from workbench.gate import AGENTS_RULES, RULES, gate  # noqa: E402
-from workbench.gate.cases_agents import EXAMPLE_ACTION, LOOKUP_ORDER, PASSING_ACTION  # noqa: E402
 
 OPEN_CHECKS = ["format"] * 6 + ["schema"] * 2 + ["diff", None]
 AGENTS_CHECKS = ["format"] * 5 + ["schema"] * 2 + ["diff", None]   # not_pending: agents-rules.md

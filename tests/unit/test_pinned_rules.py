@@ -17,8 +17,8 @@ import json
 import pytest
 
 from workbench.errors import WorkbenchError
+from workbench.gallery.agents import EXAMPLE_ACTION, LOOKUP_ORDER, PASSING_ACTION
 from workbench.gate import gate
-from workbench.gate.cases_agents import EXAMPLE_ACTION, LOOKUP_ORDER, PASSING_ACTION
 from workbench.jsontext import normalized_path, parse
 from workbench.jsontext.positions import LineIndex, line_cols
 from workbench.limits import DEFAULT_LIMITS, Limits

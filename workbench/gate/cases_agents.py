@@ -1,3 +1,0 @@
-"""Moved: :mod:`workbench.gallery.agents` (this name stays for old imports)."""
-
-from ..gallery.agents import *  # noqa: F401,F403
