@@ -49,23 +49,21 @@ def is_request(v: Any) -> bool:
     return type(v) is dict and isinstance(v.get("contents"), list)
 
 
-def part_call(p: Any) -> Any:
-    """The ``functionCall`` of a part (either spelling), or None."""
+def _member(p: Any, keys) -> Any:
+    """The first of ``keys`` (a member's spellings) in the part ``p``, or None."""
     if type(p) is not dict:
         return None
-    for k in CALL_KEYS:
-        if k in p:
-            return p[k]
-    return None
+    return next((p[k] for k in keys if k in p), None)
+
+
+def part_call(p: Any) -> Any:
+    """The ``functionCall`` of a part (either spelling), or None."""
+    return _member(p, CALL_KEYS)
 
 
 def part_response(p: Any) -> Any:
-    if type(p) is not dict:
-        return None
-    for k in RESPONSE_KEYS:
-        if k in p:
-            return p[k]
-    return None
+    """The ``functionResponse`` of a part (either spelling), or None."""
+    return _member(p, RESPONSE_KEYS)
 
 
 def call_key(p: dict) -> str:
