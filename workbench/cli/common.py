@@ -276,13 +276,19 @@ def print_error(body: dict, label: str, *, command: str | None = None, as_json: 
         print(e["hint_message"], file=sys.stderr)
 
 
-def output_closed(command: str) -> int:
-    """Standard output was closed before the answer was written (``| head -1``): said in one
-    line on standard error, :data:`EXIT_UNREADABLE`; the rest of the output goes nowhere."""
+def _stdout_to_nowhere() -> None:
+    """Standard output pointed at the null device: what is still buffered for it (and the
+    interpreter's flush at exit) cannot fail again."""
     try:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError):
         pass
+
+
+def output_closed(command: str) -> int:
+    """Standard output was closed before the answer was written (``| head -1``): said in one
+    line on standard error, :data:`EXIT_UNREADABLE`; the rest of the output goes nowhere."""
+    _stdout_to_nowhere()
     print(f"workbench {command}: standard output was closed before the output was written "
           "(broken pipe)", file=sys.stderr)
     return EXIT_UNREADABLE
@@ -291,10 +297,7 @@ def output_closed(command: str) -> int:
 def io_failed(command: str, exc: OSError) -> int:
     """Reading or writing failed mid-way (an I/O error, a full disk): said in one line on standard
     error, :data:`EXIT_UNREADABLE`; what was not written goes nowhere."""
-    try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+    _stdout_to_nowhere()
     where = f" ({exc.filename})" if exc.filename else ""
     print(f"workbench {command}: {exc.strerror or exc}{where}", file=sys.stderr)
     return EXIT_UNREADABLE

@@ -12,26 +12,17 @@ from . import common, serve
 
 # each module declares its subcommand's parser (HELP, DESCRIPTION, EPILOG, ARGUMENTS: see
 # common.add_subcommand) and ``run(args)``; order = order in --help.  ``serve``, whose flags the
-# bare ``workbench`` takes too, adds its own.  Named, not imported (a module object works too):
-# `workbench format …` imports and builds only the format subcommand (start-up, issue 25); the
-# whole table is read for the bare `workbench`, --help, `completion` and a name it does not know.
+# bare ``workbench`` takes too, adds its own.  Named, not imported: `workbench format …` imports
+# and builds only the format subcommand (start-up, issue 25); the whole table is read for the
+# bare `workbench`, --help, `completion` and a name it does not know.
 SUBCOMMANDS = ["format", "extract", "validate", "diff", "gate", "transcript", "redact"]
-
-
-def subcommand_module(entry):
-    """The module of a :data:`SUBCOMMANDS` entry (its name, or the module itself)."""
-    return importlib.import_module(f"{__package__}.{entry}") if isinstance(entry, str) else entry
-
-
-def subcommand_name(entry) -> str:
-    return entry if isinstance(entry, str) else entry.__name__.rsplit(".", 1)[-1]
 
 
 def _only(argv) -> str | None:
     """The subcommand ``argv`` runs, when its first word names one of :data:`SUBCOMMANDS`
     (then the parser needs only that one); None otherwise (build them all)."""
     first = next((a for a in argv if not a.startswith("-")), None)
-    return first if first in {subcommand_name(e) for e in SUBCOMMANDS} else None
+    return first if first in SUBCOMMANDS else None
 
 
 EPILOG = """examples:
@@ -64,9 +55,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     if only is None:
         serve.add_parser(sub)
-    for entry in SUBCOMMANDS:
-        if only is None or subcommand_name(entry) == only:
-            common.add_subcommand(sub, subcommand_module(entry))
+    for name in SUBCOMMANDS:
+        if only is None or name == only:
+            common.add_subcommand(sub, importlib.import_module(f"{__package__}.{name}"))
     if only is None:
         from . import completion
         completion.add_parser(sub, parser)
