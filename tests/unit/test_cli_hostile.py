@@ -55,6 +55,8 @@ DOORS = {
     "gate --jsonl --jobs 2": ["gate", "--jsonl", "{F}", "--jobs", "2"],
     "transcript": ["transcript", "{F}"],
     "transcript --tools": ["transcript", "{J}", "--tools", "{F}"],
+    "redact": ["redact", "{F}"],
+    "redact --numbers": ["redact", "--numbers", "{F}"],
 }
 
 
