@@ -147,13 +147,14 @@ def analyse_response(ctx: Context) -> None:
 
 
 def _item_checks(ctx: Context, placed, *, last_turn: bool, inputs: bool,
-                 earlier: str | None = None) -> None:
+                 earlier: str | None = None, waits: dict | None = None) -> None:
     envelopes(placed, ctx.report, chat=False)
     portable(placed, ctx.report)
     if inputs:   # a replay: a provider's pair kept whole or dropped whole
         hosted_pairs(placed, ctx.report)
     entries = or_entries(placed)
-    pair(entries, ctx.report, ctx.deadline, ctx.limits, last_turn=last_turn, earlier=earlier)
+    pair(entries, ctx.report, ctx.deadline, ctx.limits, last_turn=last_turn, earlier=earlier,
+         waits=waits)
     ctx.outputs += sum(1 for e in entries if e.kind == "output")
     answered = frozenset(id(e.item) for e in entries if e.kind == "call" and e.answered)
     gate_or_calls(ctx, placed, inputs=inputs, answered=answered)
@@ -183,7 +184,12 @@ def analyse_item_list(ctx: Context) -> None:
     if src.form == "json" and open_responses.is_run_state(src.value):
         piece = src.pieces[0]
         placed = [(it, Place(piece, ptr)) for it, ptr in open_responses.run_state_items(src.value)]
-        _item_checks(ctx, placed, last_turn=False, inputs=True)
+        waits = open_responses.run_state_waits(src.value)
+        before = len(ctx.calls)
+        _item_checks(ctx, placed, last_turn=False, inputs=True, waits=waits)
+        for _p, entry, _x in ctx.calls[before:]:
+            if entry.get("role") == "pending" and entry.get("call_id") in waits:
+                entry["waits_for"] = waits[entry["call_id"]][0]   # "approval" | "nested_run"
         return
     placed = _listed(ctx, "input")
     docs = [(d, p) for d, p in placed if _is_document(d)]

@@ -45,6 +45,7 @@ class Pairing:
         self.by_item_id: dict = {}
         self.budget = [NEAR_MISS_BUDGET]
         self.ids_by_len: dict[int, list[str]] = {}
+        self.waits: dict = {}   # a run state's calls the SDK runs on resume (run_state_waits)
 
     def add(self, code: str, message: str, place, related=()):
         return self.report.add(code, message, place, related)
@@ -215,6 +216,19 @@ def _left_unanswered(p: Pairing, c, last_pos: int) -> bool:
 
 @_check(LEFT_CHECKS, "pending_call")
 def _left_pending(p: Pairing, c, last_pos: int) -> bool:
+    waits = p.waits.get(c.call_id)
+    if waits is not None:   # a run state: the SDK runs it when the run is resumed
+        what, agent = waits
+        p.add("pending_call",
+              f"The {p.call_word} {named(c.name)} (call_id {_q(c.call_id)}) "
+              + ("waits for approval in this run state (a tool_approval_item"
+                 + (f" of the agent {_q(agent)}" if agent else "") + "): approve or reject it "
+                 "on the run state, then resume the run; the SDK runs the tool (or writes the "
+                 "rejection) and sends its output itself." if what == "approval" else
+                 "runs an agent as a tool, and that agent's own run state is still pending "
+                 "here (pendingAgentToolRuns): resume the run; the SDK finishes the nested run "
+                 "and sends this call's output itself."), c.place)
+        return True
     p.add("pending_call",
           f"The {p.call_word} {named(c.name)} (call_id {_q(c.call_id)}) is in the last turn "
           f"and still to be answered: gate it, run the tool, and send its "
@@ -224,7 +238,7 @@ def _left_pending(p: Pairing, c, last_pos: int) -> bool:
 
 def pair(entries: list, report: Report, deadline, limits: Limits, *,
          last_turn: bool = False, call_word: str = "call", output_word: str = "output",
-         earlier: str | None = None) -> None:
+         earlier: str | None = None, waits: dict | None = None) -> None:
     """The pairing table of ``transcript-rules.md`` over ``entries`` (the neutral model, in
     transcript order), as the registered checks above.  ``last_turn``: every call is in the
     last turn (a response's own output).  ``earlier``: what stored history the request
@@ -234,6 +248,7 @@ def pair(entries: list, report: Report, deadline, limits: Limits, *,
     the gate's replay rule compares them (parsed, exact numbers)."""
     p = Pairing(entries, report, deadline, limits, last_turn=last_turn, call_word=call_word,
                 output_word=output_word, earlier=earlier)
+    p.waits = waits or {}
     calls = [e for e in entries if e.kind == "call"]
     for c in calls:
         deadline.check()
