@@ -273,6 +273,7 @@ function callItemRow(c, i, r, ctx) {
     h("strong", {}, c.name || "?"), " ",
     h("span", { class: "muted" }, [`call_id ${c.call_id || "?"}`, c.turn_id ? `turn_id ${c.turn_id}` : null, c.id ? `id ${c.id}` : null,
       (c.dialect || "").replace(/_/g, " "), c.role || (c.pending === true ? "pending" : c.pending === false ? "history" : null)].filter(Boolean).join(" · "))));
+  if (c.caller) li.append(callerLine(c.caller, ctx));
   const bar = h("div", { class: "toolbar" });
   const place = placeButton(c, ctx);
   if (place) bar.append(place);
@@ -287,6 +288,17 @@ function callItemRow(c, i, r, ctx) {
       h("button", { type: "button", onclick: () => copyText(text, "tool_result copied") }, "Copy tool_result")));
   }
   return li;
+}
+
+/** A call a program made (programmatic tool calling): its link to the calling item, a button
+ *  that marks that item in the input, or why the item is not in the text. */
+function callerLine(caller, ctx) {
+  const p = h("p", { class: "call-caller", dataset: { callerId: caller.caller_id || "" } },
+    "Called by the program ", h("code", {}, caller.caller_id || "with no caller_id"));
+  const b = placeButton(caller, ctx, `${caller.type || "item"} at line ${caller.line}, column ${caller.column ?? 1}`);
+  if (b) { b.classList.add("caller-place"); p.append(" — its ", b); }
+  else if (caller.missing) p.append(" — ", h("span", { class: "muted" }, caller.missing));
+  return p;
 }
 
 function callsSection(r, ctx) {

@@ -144,3 +144,39 @@ def test_an_id_the_paste_does_not_give_is_unknown_with_its_reason_never_null():
     sub = next(l for l in links if l["object"] == "subagent")
     assert "id" not in sub and "names no subagent" in sub["unknown"]
     assert "null" not in json.dumps(r["chain"])
+
+
+# --------------------------------------------------------------------------- program callers
+
+PROGRAM = "transcripts/069_vercel-ai__openai__programmatic-tool-calling.1.json"
+LATER = "transcripts/070_vercel-ai__openai__programmatic-tool-calling.2.json"
+PROGRAM_STREAM = "streams/031_vercel-ai__openai__programmatic-tool-calling.1.chunks.txt"
+
+
+def test_a_program_call_names_the_place_of_its_calling_item(shared):
+    real = shared / "reference" / "realworld"
+    d = json.loads((real / PROGRAM).read_text(encoding="utf-8"))
+    r = analyse((real / PROGRAM).read_text(encoding="utf-8"))
+    (c,) = r["calls"]
+    caller = c["caller"]
+    k = int(caller["pointer"].rsplit("/", 1)[1])
+    # the calling item is the program item whose call_id the caller names
+    assert d["output"][k]["type"] == "program" == caller["type"]
+    assert d["output"][k]["call_id"] == caller["caller_id"] == c["caller_id"]
+    assert caller["line"] < c["line"]
+    # in a stream: the calling item's event is named too
+    r = analyse((real / PROGRAM_STREAM).read_text(encoding="utf-8"))
+    (c,) = r["calls"]
+    assert c["caller"]["type"] == "program" and isinstance(c["caller"]["event"], int)
+    # a later response holds only the call: the link says why it is not drawn, never null
+    r = analyse((real / LATER).read_text(encoding="utf-8"))
+    (c,) = r["calls"]
+    assert set(c["caller"]) == {"caller_id", "missing"} and "earlier response" in \
+        c["caller"]["missing"]
+
+
+def test_a_call_without_a_program_caller_has_no_caller_link():
+    item = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f",
+            "status": "completed", "arguments": "{}", "caller": {"type": "model"}}
+    r = analyse(json.dumps({"object": "response", "status": "completed", "output": [item]}))
+    assert "caller" not in r["calls"][0]

@@ -38,7 +38,12 @@ Response (200) — the fields of ``api.md`` first, then the extra ones this core
          "report": {...},              # agents pending actions: the gate's door-2 report
          "tool_result": {...},         # agents pending actions: the event the gate proposes
          "reason": "...",              # agents pending actions: the gate's sentence
-         "answered_by": [3]}           # agents pending actions: indices into ``results``
+         "answered_by": [3],           # agents pending actions: indices into ``results``
+         "caller_id": "call_O2…",      # a call a program made (caller: {type: "program"})
+         "caller": {"caller_id": "call_O2…", "type": "program",   # its link to the calling
+                    "pointer": "/output/1", "line": 27, "column": 5},  # item (event: streams);
+                                       # or {"caller_id", "missing": "why it is not drawn"}
+         "waits_for": "approval" | "nested_run"}   # run states: the SDK runs it on resume
       ],
       "findings": [
         {"code": "orphan_output",      # the words of the tables of the two rule pages

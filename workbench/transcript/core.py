@@ -84,6 +84,7 @@ def gate_or_calls(ctx: Context, placed, *, items_index: bool = False,
                   inputs: bool = False, answered: frozenset = frozenset()) -> None:
     """List every function call of ``placed``; ``answered``: the ids of the items an output
     later in the text answers (history: ``role: "history"``, else ``pending``)."""
+    first = len(ctx.calls)
     for i, (it, place) in enumerate(placed):
         ctx.deadline.check()
         role = "history" if id(it) in answered else "pending"
@@ -99,6 +100,31 @@ def gate_or_calls(ctx: Context, placed, *, items_index: bool = False,
                 (HISTORY_NOTE if role == "history" and ("status" not in it or "id" not in it)
                  else None)
             ctx.call(c, verdict, item=i if items_index else None, note=note, role=role)
+    link_callers(ctx, placed, first)
+
+
+CALLER_MISSING = ("the calling program item (this call_id) is not in the pasted text: it is "
+                  "in an earlier response, the one that started the program")
+
+
+def link_callers(ctx: Context, placed, first: int) -> None:
+    """Each call listed since ``first`` that a program made (``caller_id``, transcript-rules.md
+    "Program callers": its link to the calling item is drawn): ``caller`` — the calling item's
+    type and place (the item of ``placed`` whose ``call_id`` is the caller's, a ``program``
+    item), or ``missing``: why it cannot be drawn."""
+    todo = [e for _p, e, _x in ctx.calls[first:] if "caller_id" in e]
+    if not todo:
+        return
+    callers: dict = {}
+    for it, place in placed:
+        t = it.get("type") if type(it) is dict else None
+        if isinstance(t, str) and t != "function_call" and not t.endswith("_output") and \
+                isinstance(it.get("call_id"), str):
+            callers.setdefault(it["call_id"], (t, place))
+    for e in todo:
+        found = callers.get(e["caller_id"])
+        e["caller"] = {"caller_id": e["caller_id"], "type": found[0], "_at": found[1]} \
+            if found is not None else {"caller_id": e["caller_id"], "missing": CALLER_MISSING}
 
 
 def _history(ctx: Context, c) -> None:
@@ -398,11 +424,13 @@ def analyse_response_stream(ctx: Context) -> None:
     pair(entries, ctx.report, ctx.deadline, ctx.limits, last_turn=True)
     ctx.outputs += sum(1 for e in entries if e.kind == "output")
     answered = {id(e.item) for e in entries if e.kind == "call" and e.answered}
+    first = len(ctx.calls)
     for i, (it, place) in enumerate(all_placed):
         if open_responses.is_call(it):
             ctx.call(open_responses.read_call(it, place, i), item=i,
                      exact=all_slots[i].done_piece is not None,
                      role="history" if id(it) in answered else "pending")
+    link_callers(ctx, all_placed, first)
     ctx.spec.events(src.pieces)  # the items are checked inside their output_item events
     # findings about an item's place belong to its timeline row
     by_piece = {}
@@ -486,6 +514,7 @@ def analyse(text: str, tools: str | None = None, *, limits: Limits = DEFAULT_LIM
 def _answer(ctx: Context, kind: str) -> dict:
     pieces = {}
     placed_refs = [p for p, _e, _x in ctx.calls]
+    placed_refs += [e["caller"]["_at"] for _p, e, _x in ctx.calls if "_at" in e.get("caller", ())]
     if ctx.chain is not None:
         placed_refs += [link.get("_at") for link in ctx.chain["links"]]
     if ctx.results is not None:
@@ -505,6 +534,14 @@ def _answer(ctx: Context, kind: str) -> dict:
                 entry["json"] = where.pop("json")
             if ctx.src.form != "json" or place.piece.prefix:
                 entry["event"] = place.piece.index
+        caller_at = entry.get("caller", {}).pop("_at", None)
+        if caller_at is not None and caller_at.piece is not None:
+            entry["caller"].update(ctx.places.where(caller_at.piece, caller_at.pointer))
+            if ctx.src.form != "json" or caller_at.piece.prefix:
+                entry["caller"]["event"] = caller_at.piece.index
+        elif caller_at is not None:
+            entry["caller"].update({"pointer": caller_at.pointer, "line": caller_at.line,
+                                    "column": caller_at.column or 1})
         calls.append({**where, **entry})
     if ctx.results is not None:
         for r in ctx.results:
