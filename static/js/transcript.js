@@ -139,7 +139,8 @@ export function callItem(r, call, text, schemaText, cache = {}) {
     item = resolve(root, call.pointer);
   }
   let schema = schemaText || null;
-  if (!schema && !cache.big) {
+  // the text's own tools, as the server gated with them (none when it could not read them)
+  if (!schema && !cache.big && !r.tools_unread) {
     const tools = toolsIn(root ?? (r.source === "json" ? pieceAt(r, text, 1, cache) : pieceAt(r, text, 2, cache))) ?? toolsIn(cache.whole);
     if (tools) schema = JSON.stringify(tools, null, 2);
   }
@@ -336,7 +337,8 @@ export function renderReport(r, ctx) {
     h("p", { class: "muted" }, [r.source ? `read as ${r.source.replace(/_/g, " ")}` : null,
       r.summary?.events ? plural(r.summary.events, "event") : null,
       r.summary?.items ? plural(r.summary.items, "item") : null,
-      r.summary?.lines ? plural(r.summary.lines, "line") : null].filter(Boolean).join(" · ")));
+      r.summary?.lines ? plural(r.summary.lines, "line") : null].filter(Boolean).join(" · ")),
+    r.tools_unread ? h("p", { class: "muted tools-unread" }, r.tools_unread) : null);
   const fsec = findingsSection(r, ctx);
   const goToFinding = (i) => {
     const el = fsec.goTo(i);

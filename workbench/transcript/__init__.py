@@ -111,7 +111,10 @@ Response (200) — the fields of ``api.md`` first, then the extra ones this core
       "spec": {"checked": 120, "skipped_same_shape": 0, "failed": 2,
                "by_schema": {"Message": 2}, "version": "2026-04-24",
                "note": "which rule is the spec's, which the gate's"},
-      "truncated": {"findings": 0, "calls": 0}   # how many were left off over the limits
+      "truncated": {"findings": 0, "calls": 0},  # how many were left off over the limits
+      "tools_unread": "..."   # only when the text's own tools (agent.tools, a request's tools)
+                              # could not be read: its calls were gated without them, and
+                              # "walk this call" walks without them too
     }
 
 Places.  ``line``/``column`` are always in the pasted text (one LineIndex over all of it).

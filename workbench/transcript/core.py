@@ -47,6 +47,7 @@ class Context:
         self.events = 0
         self.responses = None
         self.chat_timeline = None
+        self.tools_unread: str | None = None   # the text's own tools, when the gate cannot read them
         self.spec = spec_mod.SpecCheck(self)
 
     def call(self, call, verdict: str | None = None, *, exact=True, **extra) -> dict | None:
@@ -213,9 +214,15 @@ def analyse_item_list(ctx: Context) -> None:
         waits = open_responses.run_state_waits(src.value)
         before = len(ctx.calls)
         _item_checks(ctx, placed, last_turn=False, inputs=True, waits=waits)
-        for _p, entry, _x in ctx.calls[before:]:
+        # a JS SDK protocol item (callId) is read as the Responses item it stands for: "walk
+        # this call" walks that item, not the text (whose callId the gate does not read)
+        read_as = {p.pointer: it for it, p in placed
+                   if type(it) is dict and it is not _at(src.value, p.pointer)}
+        for place, entry, _x in ctx.calls[before:]:
             if entry.get("role") == "pending" and entry.get("call_id") in waits:
                 entry["waits_for"] = waits[entry["call_id"]][0]   # "approval" | "nested_run"
+            if place.pointer in read_as and "walk" not in entry:
+                entry["walk"] = read_as[place.pointer]
         return
     placed = _listed(ctx, "input")
     docs = [(d, p) for d, p in placed if _is_document(d)]
@@ -225,6 +232,19 @@ def analyse_item_list(ctx: Context) -> None:
     v = src.value if src.form == "json" else None
     earlier = _continues(v)
     _item_checks(ctx, placed, last_turn=False, inputs=True, earlier=earlier)
+
+
+def _at(value: Any, pointer: str) -> Any:
+    """The value at ``pointer`` (RFC 6901) inside ``value``, or None."""
+    from ..jsontext import split_pointer
+    for token in split_pointer(pointer):
+        if type(value) is dict:
+            value = value.get(token)
+        elif type(value) is list and token.isdigit() and int(token) < len(value):
+            value = value[int(token)]
+        else:
+            return None
+    return value
 
 
 def _continues(v: Any) -> str | None:
@@ -589,6 +609,10 @@ def _answer(ctx: Context, kind: str) -> dict:
            "truncated": {"findings": ctx.report.left_off, "calls": ctx.calls_left_off}}
     if ctx.results is not None:
         out["results"] = ctx.results
+    if ctx.tools_unread is not None:
+        # the calls were gated without the text's own tools: "walk this call" does the same
+        out["tools_unread"] = ("The text's own tool definitions could not be read, so its "
+                               f"calls were gated without them: {ctx.tools_unread}")
     return out
 
 

@@ -123,8 +123,8 @@ def own_tools(ctx, value: Any) -> None:
     from .calls import Gates
     try:
         ctx.gates = Gates(dumps_value(tools).decode("utf-8"), ctx.limits)
-    except WorkbenchError:
-        pass
+    except WorkbenchError as exc:
+        ctx.tools_unread = exc.message
 
 
 def _list_calls(ctx, entries: list, *, exact: bool = True, items=None) -> None:

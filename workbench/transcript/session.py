@@ -87,10 +87,24 @@ def _objects(placed, check=None):
             yield v, place
 
 
+def _pinned_link(obj: str, v: dict, place, **extra) -> dict:
+    """A chain link for a call or a result: its pins and name as written; a pin the paste does
+    not give is left out and said in ``unknown`` (agents-rules.md: drawn as unknown, with the
+    reason, never as null)."""
+    link = {"object": obj}
+    for k in ("call_id", "turn_id", "name"):
+        if k in v and v[k] is not None and (k != "name" or obj == "function_call"):
+            link[k] = v[k]
+    missing = [k for k in ("call_id", "turn_id") if k not in link]
+    if missing:
+        link["unknown"] = f"this {obj} has no " + " and no ".join(missing)
+    link.update(extra)
+    link.update({"_at": place, "_findings": []})
+    return link
+
+
 def _call_link(call: dict, place, *, pending: bool) -> dict:
-    return {"object": "function_call", "call_id": call.get("call_id"),
-            "turn_id": call.get("turn_id"), "name": call.get("name"), "pending": pending,
-            "_at": place, "_findings": []}
+    return _pinned_link("function_call", call, place, pending=pending)
 
 
 class Session:
@@ -332,9 +346,9 @@ class Session:
     def _result(self, res: dict, place) -> dict:
         self.ctx.deadline.check()
         pair = _pair_of(res)
-        link = {"object": "tool_result", "call_id": res.get("call_id"),
-                "turn_id": res.get("turn_id"), "success": res.get("success"),
-                "_at": place, "_findings": []}
+        link = _pinned_link("tool_result", res, place)
+        if "success" in res and res["success"] is not None:
+            link["success"] = res["success"]
         self._result_shape(res, place, link)
         matched = None
         for _code, check in RESULT_CHECKS:
@@ -461,8 +475,8 @@ class Session:
             from .calls import Gates
             try:
                 ctx.gates = Gates(dumps_value(tools).decode("utf-8"), ctx.limits)
-            except WorkbenchError:
-                pass
+            except WorkbenchError as exc:
+                ctx.tools_unread = exc.message
         from_request = False
         if not isinstance(tools, list):
             tools = self._request_tools()

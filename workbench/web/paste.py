@@ -146,7 +146,9 @@ def report(form: dict, limits) -> dict | None:
         return None
     cache: dict = {}
     if "tools" not in body:
-        result["walk_schema"] = _tools_in(result, body["text"])
+        # the tools the core gated with: none when the text's own could not be read
+        result["walk_schema"] = None if result.get("tools_unread") else \
+            _tools_in(result, body["text"])
     for call in (result.get("calls") or [])[:WALKABLE]:
         try:
             call["walk_item"] = _walk_text(result, call, body["text"], cache)
