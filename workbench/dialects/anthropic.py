@@ -155,6 +155,27 @@ def read_turns(merged: list, *, status: str | None = "completed") -> list:
     return entries
 
 
+def read_answer(value: dict, piece=None) -> tuple[list, str]:
+    """One answer (a Messages response): its blocks' entries and its stop state."""
+    status = stop_state(value.get("stop_reason") if type(value) is dict else None)
+    return read_turns(turns([(value, Place(piece, ""))]), status=status), status
+
+
+# the arguments below a call's place (its block), and whether they are a JSON text
+ARGUMENTS = ("/input", False)
+
+
+def text_of(block: Any) -> list[tuple[str, str]]:
+    """The text of a ``text`` block: ``(text, pointer below the block)``."""
+    if word(block) == "text" and isinstance(block.get("text"), str):
+        return [(block["text"], "/text")]
+    return []
+
+
+def is_reasoning(block: Any) -> bool:
+    return word(block) in ("thinking", "redacted_thinking")
+
+
 # --------------------------------------------------------------------------- writing
 
 def walkable(call: Call) -> dict:

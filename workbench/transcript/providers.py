@@ -392,27 +392,11 @@ def _order(block: dict, b: _Block):
 
 # --------------------------------------------------------------------------- Gemini
 
-def _parts_of(content: Any, place: Place) -> list[tuple[Any, Place]]:
-    parts = content.get("parts") if type(content) is dict else None
-    return [(p, place.child(f"/parts/{j}")) for j, p in enumerate(parts)] \
-        if isinstance(parts, list) else []
+_parts_of = gemini.parts_of
 
 
 def gemini_turn_entries(role: Any, parts: list, t: int, status: str | None) -> list:
-    out: list = []
-    for p, place in parts:
-        fc = gemini.part_call(p)
-        fr = gemini.part_response(p)
-        if fc is not None:
-            key = gemini.call_key(p)
-            out.append(gemini.read_call(fc, place.child("/" + key), t, status))
-        elif fr is not None:
-            key = next(k for k in gemini.RESPONSE_KEYS if k in p)
-            o = gemini.read_response(fr, place.child("/" + key), t)
-            out.append(o)
-        else:
-            out.append(Other(gemini.NAME, place, t, p))
-    return out
+    return gemini.read_parts(parts, t, status)
 
 
 def gemini_pair(ctx, turns: list[list], *, last_turn: bool) -> list:
