@@ -226,3 +226,20 @@ def test_the_neutral_form_joins_text_and_lists_what_it_leaves_out():
     for v in ({"messages": [{"role": "user", "content": "hi"}]}, {"type": "function_call"},
               {"type": "message_start", "message": {}}, [1, 2]):
         assert neutral.reduce(v) is None and neutral.dialect_of_answer(v) is None
+
+
+@needs_real
+def test_the_plain_form_says_it_too(client):
+    """With JavaScript off the Diff page's form post renders the same: the sentence, and each
+    side's neutral form and own text."""
+    ant = ANTHROPIC.read_text(encoding="utf-8")
+    chat = chat_answer("I'll get the current weather in San Francisco for you in Fahrenheit.",
+                       [("get_weather", '{"city":"San Francisco","units":"celsius"}')])
+    r = client.post("/diff", data={"left": ant, "right": chat, "preset": "providers"},
+                    headers={"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"})
+    assert r.status_code == 200
+    page = r.get_data(as_text=True)
+    assert 'id="across"' in page and "/parts/1/arguments/units" in page
+    assert ("Anthropic called get_weather {&#34;city&#34;:&#34;San Francisco&#34;,&#34;units&#34;:"
+            "&#34;fahrenheit&#34;}; Chat Completions called it with") in page
+    assert "toolu_01TZR6ZrLHdpAWdmhVPuDfjQ" in page     # the left side's own text, a click away
