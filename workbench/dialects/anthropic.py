@@ -34,6 +34,8 @@ RESULT_BLOCKS = frozenset({"tool_result"})
 OWN_BLOCKS = CALL_BLOCKS | RESULT_BLOCKS | {"thinking", "redacted_thinking", "mcp_tool_result",
                                             "web_search_tool_result", "document", "search_result"}
 CUT_OFF = ("max_tokens",)
+# the names of the id a call carries and the one its answer names (in every finding's words)
+ID_WORDS = ("id", "tool_use_id")
 EVENTS = frozenset({"message_start", "content_block_start", "content_block_delta",
                     "content_block_stop", "message_delta", "message_stop", "ping"})
 

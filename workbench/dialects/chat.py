@@ -25,6 +25,8 @@ NAME = "chat_completions"
 GATE = "open_responses"            # the gate's rule table its calls are walked by
 KINDS = ("chat_completion", "chat_messages", "chat_stream", "chat_tool_calls")
 CUT_OFF = ("length", "content_filter")
+# the names of the id a call carries and the one its answer names (in every finding's words)
+ID_WORDS = ("id", "tool_call_id")
 LABELS = {
     "chat_completion": "a Chat Completions response",
     "chat_completion_chunk": "a Chat Completions streaming chunk",

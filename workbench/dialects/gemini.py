@@ -31,6 +31,8 @@ RESPONSE_KEYS = ("functionResponse", "function_response")
 SIGNATURE_KEYS = ("thoughtSignature", "thought_signature")
 # FinishReason: 2 MAX_TOKENS, 10 MALFORMED_FUNCTION_CALL (google.ai.generativelanguage)
 CUT_OFF = ("MAX_TOKENS", "MALFORMED_FUNCTION_CALL", 2, 10)
+# the names of the id a call carries and the one its answer names (in every finding's words)
+ID_WORDS = ("functionCall.id", "functionResponse.id")
 
 
 # --------------------------------------------------------------------------- recognising
