@@ -14,10 +14,27 @@ export const MAX_ROWS = 300;
 
 /** Fold a row's event counts into the three segments of the bar.  A Chat Completions row counts
  *  its chunks' fields (content, tool_calls, finish_reason…): the first chunk opens the item, the
- *  rest are its deltas, finish_reason (or the row's status) closes it. */
+ *  rest are its deltas, finish_reason (or the row's status) closes it.  An Anthropic block row
+ *  counts content_block_start / _delta / _stop; a Gemini part row the chunks that carried it
+ *  and its candidate's finishReason. */
+// an Anthropic Messages block's events: start → added, deltas, stop → done
+const BLOCK_EVENTS = { content_block_start: "added", content_block_delta: "deltas", content_block_stop: "done" };
+
 export function fold(events = {}, row = {}) {
   const seg = { added: 0, deltas: 0, done: 0, other: 0, chat: false };
   const types = Object.keys(events);
+  if (types.some((k) => k in BLOCK_EVENTS)) {
+    for (const [type, n] of Object.entries(events)) {
+      if (type in BLOCK_EVENTS) seg[BLOCK_EVENTS[type]] += n; else seg.other += n;
+    }
+    return seg;
+  }
+  if ("chunks" in events) {
+    // a Gemini part: the first chunk that carries it opens it, the next ones add to it, the
+    // candidate's finishReason closes it
+    const n = events.chunks || 0;
+    return { added: n ? 1 : 0, deltas: Math.max(0, n - 1), done: events.finishReason || 0, other: 0, chat: true };
+  }
   if (types.length && !types.some((k) => k.includes("."))) {
     let total = 0;
     for (const [k, n] of Object.entries(events)) if (k !== "finish_reason") total += n;

@@ -26,6 +26,8 @@ export const KIND_LABEL = {
   chat_completion: "Chat Completions response", chat_messages: "Chat Completions messages",
   chat_stream: "Chat Completions stream", agents_session: "Agents API session", item: "one item",
   chat_tool_calls: "Chat Completions tool calls", unknown: "an unrecognised shape",
+  anthropic_messages: "Anthropic Messages", anthropic_stream: "Anthropic Messages stream",
+  gemini_contents: "Gemini contents", gemini_stream: "Gemini stream", otel_trace: "OpenTelemetry trace",
 };
 const SEVERITIES = [["error", "Errors", "✗"], ["warning", "Warnings", "!"], ["info", "Notes", "i"]];
 
@@ -321,7 +323,12 @@ function terminalOf(r, text) {
   if (r.terminal) return r.terminal;
   // the last terminal event in the text (looked for in its tail only)
   const tail = text.slice(-65536);
-  const all = [...tail.matchAll(/"type"\s*:\s*"(response\.(?:completed|failed|incomplete))"/g)];
+  if (r.kind === "gemini_stream") {
+    // a Gemini stream ends with the chunk that carries the candidate's finishReason
+    const reasons = [...tail.matchAll(/"finishReason"\s*:\s*"?([A-Z_0-9]+)/g)];
+    return { type: reasons.length ? `finishReason ${reasons[reasons.length - 1][1]}` : "last chunk" };
+  }
+  const all = [...tail.matchAll(/"type"\s*:\s*"(response\.(?:completed|failed|incomplete)|message_stop)"/g)];
   return all.length ? { type: all[all.length - 1][1] } : { type: r.kind === "chat_stream" ? "finish_reason / [DONE]" : "terminal event" };
 }
 

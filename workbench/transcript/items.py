@@ -15,7 +15,7 @@ from ..gate.arguments import compare as same_arguments
 from ..limits import NEAR_MISS_BUDGET, Limits
 
 NEAR_MISS_LONG = 16   # ids this long may be a near miss at two edits (transcript-rules.md)
-from ..dialects import chat, open_responses
+from ..dialects import BY_NAME, chat, open_responses
 from ..dialects.model import named
 from ..gate.rules import program_waiting
 from .report import SEVERITY, Place, Report, edit_diff, show_diff
@@ -41,6 +41,9 @@ class Pairing:
         self.entries, self.report, self.deadline, self.limits = entries, report, deadline, limits
         self.last_turn, self.earlier = last_turn, earlier
         self.call_word, self.output_word = call_word, output_word
+        # the dialect's own names of the id on each side (tool_use "id" / "tool_use_id")
+        room = BY_NAME.get(entries[0].dialect) if entries else None
+        self.cid, self.oid = getattr(room, "ID_WORDS", ("call_id", "call_id"))
         self.by_call_id: dict[str, list] = {}
         self.by_item_id: dict = {}
         self.budget = [NEAR_MISS_BUDGET]
@@ -74,7 +77,7 @@ def _call_empty_id(p: Pairing, c) -> bool:
         return True   # the provider runs it: no output is ever matched to it
     if c.call_id != "":
         return not isinstance(c.call_id, str)   # no call_id string: nothing to pair
-    p.add("empty_call_id", f"This {p.call_word} has an empty call_id: no {p.output_word} "
+    p.add("empty_call_id", f"This {p.call_word} has an empty {p.cid}: no {p.output_word} "
           "can ever be matched to it; the provider must mint a non-empty id.",
           c.place.child("/call_id"))
     return True
@@ -92,12 +95,12 @@ def _call_seen_before(p: Pairing, c) -> bool:
         if first.name == c.name and same_arguments(first.args, c.args, p.limits) and \
                 first.turn_id == c.turn_id:
             p.add("duplicate_replay",
-                  f"The same call (call_id {_q(c.call_id)}, {named(c.name)}) appears twice: "
+                  f"The same call ({p.cid} {_q(c.call_id)}, {named(c.name)}) appears twice: "
                   "replaying it runs the tool twice; drop the repeated copy.",
                   c.place.child("/call_id"), rel)
         else:
             p.add("duplicate_call_id",
-                  f"Two different calls share call_id {_q(c.call_id)} (first "
+                  f"Two different calls share {p.cid} {_q(c.call_id)} (first "
                   f"{named(first.name)}, then {named(c.name)}): an output cannot say which one it "
                   "answers. Give each call its own id before replaying (a provider "
                   "reusing call_0 across turns is the classic case).",
@@ -112,8 +115,8 @@ def _call_seen_before(p: Pairing, c) -> bool:
 def _output_empty_id(p: Pairing, o) -> bool:
     if o.call_id != "":
         return False
-    p.add("empty_call_id", f"This {p.output_word} has an empty call_id: it answers no "
-          "call. Copy the call's call_id exactly.", o.place.child("/call_id"))
+    p.add("empty_call_id", f"This {p.output_word} has an empty {p.oid}: it answers no "
+          f"{p.call_word}. Copy the {p.call_word}'s {p.cid} exactly.", o.place.child("/call_id"))
     return True
 
 
@@ -121,8 +124,8 @@ def _output_empty_id(p: Pairing, o) -> bool:
 def _output_without_id(p: Pairing, o) -> bool:
     if isinstance(o.call_id, str):
         return False
-    p.add("orphan_output", f"This {p.output_word} has no call_id string, so it answers "
-          "no call. Copy the call's call_id exactly.", o.place)
+    p.add("orphan_output", f"This {p.output_word} has no {p.oid} string, so it answers "
+          f"no {p.call_word}. Copy the {p.call_word}'s {p.cid} exactly.", o.place)
     return True
 
 
@@ -132,7 +135,7 @@ def _output_before_call(p: Pairing, o) -> bool:
     if not matches or any(c.pos < o.pos for c in matches):
         return False
     return _answered_wrongly(p, o, matches[0], "output_before_call",
-                             f"This {p.output_word} for call_id {_q(o.call_id)} comes before "
+                             f"This {p.output_word} for {p.oid} {_q(o.call_id)} comes before "
                              f"its {p.call_word}: move it after the {p.call_word}; a provider "
                              "reads the items in order.")
 
@@ -153,7 +156,7 @@ def _output_answers(p: Pairing, o) -> bool:
     c = [c for c in matches if c.pos < o.pos][-1]
     if c.answered:
         p.add("duplicate_output",
-              f"A second {p.output_word} answers call_id {_q(o.call_id)} ({named(c.name)}): keep "
+              f"A second {p.output_word} answers {p.oid} {_q(o.call_id)} ({named(c.name)}): keep "
               "one answer per call.", o.place.child("/call_id"),
               [_rel("call", c), _rel("first", c.answered[0])])
     c.answered.append(o)
@@ -180,10 +183,10 @@ def _output_near_miss(p: Pairing, o) -> bool:
     meant, diff = near
     c = p.by_call_id[meant][0]
     p.add("near_miss_id",
-          f"This {p.output_word}'s call_id {_q(o.call_id)} matches no call, but is "
+          f"This {p.output_word}'s {p.oid} {_q(o.call_id)} matches no call, but is "
           f"{len(diff)} edit{'s' if len(diff) != 1 else ''} from {_q(meant)} "
-          f"({named(c.name)}): {show_diff(diff)}. Copy the call_id character for "
-          "character.", o.place.child("/call_id"),
+          f"({named(c.name)}): {show_diff(diff)}. Copy the {p.call_word}'s {p.cid} character "
+          "for character.", o.place.child("/call_id"),
           [("call", c.place, {"call_id": meant, "diff": diff})])
     return True
 
@@ -192,12 +195,12 @@ def _output_near_miss(p: Pairing, o) -> bool:
 def _output_orphan(p: Pairing, o) -> bool:
     if p.earlier:   # the history continues a stored response or conversation: its call is there
         p.add("output_for_stored_call",
-              f"This {p.output_word} answers call_id {_q(o.call_id)}, which is not in the text: "
+              f"This {p.output_word} answers {p.oid} {_q(o.call_id)}, which is not in the text: "
               f"its {p.call_word} should be in the stored {p.earlier} this request names "
               "(the server holds it); nothing to fix here if it is.", o.place.child("/call_id"))
         return True
     p.add("orphan_output",
-          f"This {p.output_word}'s call_id {_q(o.call_id)} matches no {p.call_word} before it: "
+          f"This {p.output_word}'s {p.oid} {_q(o.call_id)} matches no {p.call_word} before it: "
           f"its {p.call_word} is gone (dropped or cut from the history). Remove the "
           f"{p.output_word} or restore its {p.call_word}.", o.place.child("/call_id"))
     return True
@@ -208,7 +211,7 @@ def _left_unanswered(p: Pairing, c, last_pos: int) -> bool:
     if p.last_turn or c.pos >= last_pos:
         return False
     p.add("unanswered_call",
-          f"The {p.call_word} {named(c.name)} (call_id {_q(c.call_id)}) has no {p.output_word}, "
+          f"The {p.call_word} {named(c.name)} ({p.cid} {_q(c.call_id)}) has no {p.output_word}, "
           f"yet the transcript goes on after it: add its {p.output_word} right after "
           "it, or a provider will refuse the history.", c.place, [_rel("call", c)])
     return True
@@ -230,9 +233,9 @@ def _left_pending(p: Pairing, c, last_pos: int) -> bool:
                  "and sends this call's output itself."), c.place)
         return True
     p.add("pending_call",
-          f"The {p.call_word} {named(c.name)} (call_id {_q(c.call_id)}) is in the last turn "
+          f"The {p.call_word} {named(c.name)} ({p.cid} {_q(c.call_id)}) is in the last turn "
           f"and still to be answered: gate it, run the tool, and send its "
-          f"{p.output_word} with the same call_id.", c.place)
+          f"{p.output_word} with {p.oid} {_q(c.call_id)}.", c.place)
     return True
 
 

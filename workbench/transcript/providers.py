@@ -392,27 +392,11 @@ def _order(block: dict, b: _Block):
 
 # --------------------------------------------------------------------------- Gemini
 
-def _parts_of(content: Any, place: Place) -> list[tuple[Any, Place]]:
-    parts = content.get("parts") if type(content) is dict else None
-    return [(p, place.child(f"/parts/{j}")) for j, p in enumerate(parts)] \
-        if isinstance(parts, list) else []
+_parts_of = gemini.parts_of
 
 
 def gemini_turn_entries(role: Any, parts: list, t: int, status: str | None) -> list:
-    out: list = []
-    for p, place in parts:
-        fc = gemini.part_call(p)
-        fr = gemini.part_response(p)
-        if fc is not None:
-            key = gemini.call_key(p)
-            out.append(gemini.read_call(fc, place.child("/" + key), t, status))
-        elif fr is not None:
-            key = next(k for k in gemini.RESPONSE_KEYS if k in p)
-            o = gemini.read_response(fr, place.child("/" + key), t)
-            out.append(o)
-        else:
-            out.append(Other(gemini.NAME, place, t, p))
-    return out
+    return gemini.read_parts(parts, t, status)
 
 
 def gemini_pair(ctx, turns: list[list], *, last_turn: bool) -> list:
@@ -685,6 +669,25 @@ def _set_path(target: dict, path: Any, value: Any, append: bool) -> None:
 _PARTIAL_VALUES = ("stringValue", "numberValue", "boolValue", "nullValue")
 
 
+def _grew(st: dict, j: int, piece) -> None:
+    """Part ``j`` of a candidate took a piece from this chunk (for its timeline row)."""
+    span = st["spans"]
+    if j < len(span):
+        span[j][0] += 1
+        span[j][2] = piece.line
+    else:
+        span.append([1, piece.line, piece.line])
+
+
+def _part_word(part: dict) -> str:
+    """A part's kind for its timeline row."""
+    if gemini.part_call(part) is not None:
+        return "function_call"
+    if isinstance(part.get("text"), str):
+        return "thought" if part.get("thought") else "text"
+    return next((k for k in part if k not in gemini.SIGNATURE_KEYS), "part")
+
+
 def analyse_gemini_stream(ctx) -> None:
     src = _stream_source(ctx, "the chunk is lost; the rebuilt response may miss a piece.")
     cands: dict = {}     # index -> {"parts": [...], "reason", "places": [...], "call": open}
@@ -700,7 +703,8 @@ def analyse_gemini_stream(ctx) -> None:
                 continue
             idx = cand.get("index", i)
             st = cands.setdefault(anthropic_key(idx), {"parts": [], "reason": None,
-                                                       "open": None, "role": "model"})
+                                                       "open": None, "role": "model",
+                                                       "spans": []})
             if "finishReason" in cand:
                 st["reason"] = cand["finishReason"]
             content = cand.get("content")
@@ -712,6 +716,7 @@ def analyse_gemini_stream(ctx) -> None:
                     partial = fc.get("partialArgs")
                     if st["open"] is not None and (not fc or isinstance(partial, list)):
                         call = st["open"]
+                        _grew(st, call[2], p)
                         for a in partial or ():
                             if type(a) is dict:
                                 val = next((a[k] for k in _PARTIAL_VALUES if k in a), None)
@@ -723,8 +728,9 @@ def analyse_gemini_stream(ctx) -> None:
                     new = {**part, "functionCall": {k: x for k, x in fc.items()
                                                      if k not in ("partialArgs", "willContinue")}}
                     st["parts"].append((new, place))
+                    _grew(st, len(st["parts"]) - 1, p)
                     if fc.get("willContinue") or isinstance(partial, list):
-                        st["open"] = (place, new)
+                        st["open"] = (place, new, len(st["parts"]) - 1)
                         for a in partial or ():
                             if type(a) is dict:
                                 val = next((a[k] for k in _PARTIAL_VALUES if k in a), None)
@@ -738,8 +744,10 @@ def analyse_gemini_stream(ctx) -> None:
                     # joined once at the end (no copy of the growing text per chunk)
                     st.setdefault("texts", {}).setdefault(len(st["parts"]) - 1, [
                         st["parts"][-1][0]["text"]]).append(part["text"])
+                    _grew(st, len(st["parts"]) - 1, p)
                     continue
                 st["parts"].append((dict(part), place))
+                _grew(st, len(st["parts"]) - 1, p)
     finished = any(st["reason"] is not None for st in cands.values())
     candidates = []
     entries: list = []
@@ -753,16 +761,25 @@ def analyse_gemini_stream(ctx) -> None:
                            "finishReason": st["reason"], "index": idx})
         turn = gemini_turn_entries("model", st["parts"], 0, status)
         got = gemini_pair(ctx, [turn], last_turn=True)
-        for c in got:
-            if c.kind == "call":
-                if c.status == "incomplete":
-                    _cut_off(ctx, c, f"is in a candidate stopped by finishReason "
-                             f"{st['reason']!s}" if st["reason"] is not None else
-                             "is in a stream that ends without a finishReason")
-                rows.append({"response": 0, "output_index": idx, "item_id": c.call_id,
-                             "type": "function_call", "name": c.name, "call_id": c.call_id,
-                             "status": st["reason"], "first_line": c.place.piece.line,
-                             "last_line": c.place.piece.line, "events": {}, "_broken": []})
+        broken: dict = {}
+        for j, c in enumerate(got):
+            if c.kind == "call" and c.status == "incomplete":
+                _cut_off(ctx, c, f"is in a candidate stopped by finishReason "
+                         f"{st['reason']!s}" if st["reason"] is not None else
+                         "is in a stream that ends without a finishReason")
+                broken[j] = [ctx.report.findings[-1]]
+        # one timeline row per rebuilt part: the chunks it took, closed by the finishReason
+        for j, ((part, _place), c) in enumerate(zip(st["parts"], got)):
+            n, first, last = st["spans"][j] if j < len(st["spans"]) else (1, None, None)
+            events = {"chunks": n}
+            if st["reason"] is not None:
+                events["finishReason"] = 1
+            call = c.kind == "call"
+            rows.append({"response": 0, "output_index": j, "candidate": idx,
+                         "item_id": c.call_id if call else None, "type": _part_word(part),
+                         "name": c.name if call else None, "call_id": c.call_id if call else None,
+                         "status": st["reason"], "first_line": first, "last_line": last,
+                         "events": events, "_broken": broken.get(j, [])})
         entries += got
     ctx.items = [{"candidates": candidates}] if candidates else []
     _list_calls(ctx, entries, exact=False, items={id(e): 0 for e in entries})
