@@ -67,7 +67,16 @@ export function breaking(row, findings) {
  * `onFinding(index)` goes to a finding; `onLine(line)` marks a line in the input.
  * Returns a <figure> (the SVG and its text equivalent).
  */
-export function drawTimeline(rows, findings, { terminal = null, onFinding = () => {}, onLine = null } = {}) {
+/** What a row of `kind`'s timeline is (the summary counts what the stream rebuilds: a Chat
+ *  stream's one rebuilt message is several rows, its text and each tool call). */
+export const ROW_WORDS = {
+  chat_stream: ["part", "parts", " of the rebuilt message (its text, each tool call)"],
+  anthropic_stream: ["content block", "content blocks", ""],
+  gemini_stream: ["function call", "function calls", ""],
+};
+
+export function drawTimeline(rows, findings, { terminal = null, onFinding = () => {}, onLine = null, kind = null } = {}) {
+  const [one, many, of] = ROW_WORDS[kind] || ["output item", "output items", ""];
   const shown = rows.slice(0, MAX_ROWS);
   const barX = LABEL_W + PAD;
   const endX = barX + SEG_W[0] + SEG_W[1] + SEG_W[2] + 2 * GAP + GAP;
@@ -75,7 +84,7 @@ export function drawTimeline(rows, findings, { terminal = null, onFinding = () =
   const height = (shown.length + 1) * ROW_H + PAD * 2 + 18;
   const svg = s("svg", { class: "timeline-svg", viewBox: `0 0 ${width} ${height}`, width, height,
     role: "group", "aria-label": "Stream timeline (the list below says the same)" });
-  svg.append(s("text", { x: PAD, y: 14, class: "tl-head" }, "output item"),
+  svg.append(s("text", { x: PAD, y: 14, class: "tl-head" }, one),
     s("text", { x: barX, y: 14, class: "tl-head" }, "added"),
     s("text", { x: barX + SEG_W[0] + GAP, y: 14, class: "tl-head" }, "deltas"),
     s("text", { x: barX + SEG_W[0] + SEG_W[1] + 2 * GAP, y: 14, class: "tl-head" }, "done"),
@@ -165,9 +174,9 @@ export function drawTimeline(rows, findings, { terminal = null, onFinding = () =
   list.append(end);
   if (rows.length > shown.length) {
     const more = document.createElement("li");
-    more.textContent = `${rows.length - shown.length} more output items are not drawn.`;
+    more.textContent = `${rows.length - shown.length} more ${many} are not drawn.`;
     list.append(more);
   }
-  return figure("timeline", `Timeline: ${rows.length} output item${rows.length === 1 ? "" : "s"}, events folded into added → deltas → done`,
+  return figure("timeline", `Timeline: ${rows.length} ${rows.length === 1 ? one : many}${of}, events folded into added → deltas → done`,
     svg, list, "The timeline");
 }

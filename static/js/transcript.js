@@ -343,7 +343,7 @@ export function renderReport(r, ctx) {
     h("p", { class: "summary-line", id: "summary-line" }, headline),
     h("p", { class: "muted" }, [r.source ? `read as ${r.source.replace(/_/g, " ")}` : null,
       r.summary?.events ? plural(r.summary.events, "event") : null,
-      r.summary?.items ? plural(r.summary.items, "item") : null,
+      r.summary?.items ? plural(r.summary.items, r.summary.item_word || "item") : null,
       r.summary?.lines ? plural(r.summary.lines, "line") : null].filter(Boolean).join(" · ")),
     r.tools_unread ? h("p", { class: "muted tools-unread" }, r.tools_unread) : null);
   const fsec = findingsSection(r, ctx);
@@ -359,7 +359,7 @@ export function renderReport(r, ctx) {
   const nodes = [head];
   if (Array.isArray(r.timeline) && r.timeline.length) {
     nodes.push(drawTimeline(r.timeline, findings, { terminal: terminalOf(r, ctx.text || ""), onFinding: goToFinding,
-      onLine: (line) => ctx.onPlace(line, 1) }));
+      onLine: (line) => ctx.onPlace(line, 1), kind: r.kind }));
   } else if (r.kind === "response_stream" || r.kind === "chat_stream") {
     const t = terminalOf(r, ctx.text || "");
     if (t.missing) nodes.push(drawTimeline([], findings, { terminal: t, onFinding: goToFinding }));

@@ -86,11 +86,14 @@ Response (200) — the fields of ``api.md`` first, then the extra ones this core
                           # "from"?}
       # extras:
       "summary": {"calls": 3, "blocked": 1, "outputs": 2, "errors": 1, "warnings": 0, "infos": 2,
-                  "events": 77, "lines": 160, "items": 4, "responses": 1},
+                  "events": 77, "lines": 160, "items": 4, "item_word": "output item",
+                  "responses": 1},
                   # blocked: listed pending calls the gate does not execute (the headline
                   # says them);
                   # counts include findings left off over the limit; events: streams and
-                  # line-based input; items: rebuilt items; responses: streams (a recording
+                  # line-based input; items: rebuilt items, item_word what they are
+                  # ("output item", a Chat or Anthropic stream's "rebuilt message", a Gemini
+                  # stream's "rebuilt response", else "item"); responses: streams (a recording
                   # may hold several responses one after another)
       "source": "json" | "json_lines" | "sse" | "json_events",   # how the text was read
       "timeline": null | [             # Responses streams: one row per output item, deltas folded

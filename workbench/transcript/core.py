@@ -601,6 +601,7 @@ def _answer(ctx: Context, kind: str) -> dict:
         summary["events"] = ctx.events or len(ctx.src.pieces)
     if ctx.items:
         summary["items"] = len(ctx.items)
+        summary["item_word"] = ITEM_WORDS.get(kind, "item")
     if ctx.responses is not None:
         summary["responses"] = ctx.responses
     out = {"kind": kind, "calls": calls, "findings": findings, "items": ctx.items,
@@ -614,6 +615,13 @@ def _answer(ctx: Context, kind: str) -> dict:
         out["tools_unread"] = ("The text's own tool definitions could not be read, so its "
                                f"calls were gated without them: {ctx.tools_unread}")
     return out
+
+
+#: what ``summary.items`` counts (``summary.item_word``): a Responses stream's output items, the
+#: message(s) a Chat, Anthropic or Gemini stream rebuilds (not its timeline's rows: a Chat stream
+#: rebuilds one message whose text and tool calls are rows of their own)
+ITEM_WORDS = {"response_stream": "output item", "chat_stream": "rebuilt message",
+              "anthropic_stream": "rebuilt message", "gemini_stream": "rebuilt response"}
 
 
 def _source_word(src: Source) -> str:
