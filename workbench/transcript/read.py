@@ -20,7 +20,12 @@ from typing import Any
 
 from ..errors import WorkbenchError
 from ..jsontext import LineIndex, locate_many, parse
-from ..limits import TRANSCRIPT_CHARS_PER_PIECE, TRANSCRIPT_FREE_PIECES
+from ..limits import (
+    TRANSCRIPT_CHARS_PER_LINE,
+    TRANSCRIPT_CHARS_PER_PIECE,
+    TRANSCRIPT_FREE_LINES,
+    TRANSCRIPT_FREE_PIECES,
+)
 
 SSE_FIELDS = ("data", "event", "id", "retry")
 _SSE_LINE = re.compile(r"(?:data|event|id|retry)(?::|$)|:")
@@ -151,13 +156,17 @@ def split_array(src: Source) -> list[Piece]:
 
 
 def _lines(text: str):
-    """(line number, start offset, end offset without the line break) of every line."""
+    """(line number, start offset, end offset without the line break) of every line; past
+    :func:`line_budget` lines (blank ones and comments count too), the ``too_large`` refusal."""
     n = 0
     pos = 0
     size = len(text)
     find = text.find
+    budget = line_budget(text)
     while pos < size:
         n += 1
+        if n > budget:
+            raise over_lines(text, n, pos)
         end = find("\n", pos)
         if end == -1:
             end = size
@@ -184,6 +193,24 @@ def over_budget(src: Source, n: int, offset: int) -> WorkbenchError:
         f"{TRANSCRIPT_CHARS_PER_PIECE} characters): this many tiny values is not a recording "
         "of a model's calls. The bound was passed here; split the text or remove the filler "
         "lines.", status=413, field="text", line=n, column=1, offset=offset, limit=budget)
+
+
+def line_budget(text: str) -> int:
+    """How many lines a stream or JSON Lines text may have: beyond the first
+    ``TRANSCRIPT_FREE_LINES``, one per ``TRANSCRIPT_CHARS_PER_LINE`` characters.  Lines that
+    carry no value (blank, ``:`` comments, ``id:``) cost the reading loop as much as the others
+    and are not counted by :func:`piece_budget`: millions of them were read for many seconds."""
+    return max(TRANSCRIPT_FREE_LINES, len(text) // TRANSCRIPT_CHARS_PER_LINE)
+
+
+def over_lines(text: str, n: int, offset: int) -> WorkbenchError:
+    budget = line_budget(text)
+    return WorkbenchError(
+        "too_large", f"The text has more than {budget:,} lines ({len(text):,} characters; beyond "
+        f"the first {TRANSCRIPT_FREE_LINES:,}, one per {TRANSCRIPT_CHARS_PER_LINE} characters, "
+        "blank lines and comments included): this many short lines is not a recording of a "
+        "model's stream. The bound was passed here; remove the blank or comment lines.",
+        status=413, field="text", line=n, column=1, offset=offset, limit=budget)
 
 
 def _json_lines(text: str, limits, deadline) -> Source:
