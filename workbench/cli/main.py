@@ -15,7 +15,7 @@ from . import common, serve
 # bare ``workbench`` takes too, adds its own.  Named, not imported: `workbench format …` imports
 # and builds only the format subcommand (start-up, issue 25); the whole table is read for the
 # bare `workbench`, --help, `completion` and a name it does not know.
-SUBCOMMANDS = ["format", "extract", "validate", "diff", "gate", "transcript", "redact"]
+SUBCOMMANDS = ["format", "extract", "validate", "diff", "gate", "transcript", "convert", "redact"]
 
 
 def _only(argv) -> str | None:

@@ -195,3 +195,204 @@ def write(call: Call) -> dict:
         block["name"] = call.name
     block["input"] = args if args is not None else {}
     return block
+
+
+# --------------------------------------------------------------------------- conversations
+# (conversion between dialects: workbench/convert; the neutral model: .conversation)
+
+_TOP_CARRIED = frozenset({"messages", "system", "tools", "content", "role", "type"})
+_THINKING = ("thinking", "redacted_thinking")
+
+
+def read_conversation(value: Any, reading) -> Any:
+    """The neutral conversation of a request (``system``, ``messages``, ``tools``) or a
+    response (one assistant turn)."""
+    from .conversation import Conversation, Part, Tool
+    conv = Conversation("response" if is_response(value) else "request")
+    if type(value) is not dict:
+        return conv
+    reading.fields(value, "", _TOP_CARRIED, "The envelope's")
+    system = value.get("system")
+    if type(system) is str and system:
+        conv.add("system", Part("text", "/system", text=system), "/system")
+    elif type(system) is list:
+        for j, b in enumerate(system):
+            q = f"/system/{j}"
+            if word(b) == "text" and type(b.get("text")) is str:
+                reading.fields(b, q, {"type", "text"}, "The system block's")
+                conv.add("system", Part("text", q, text=b["text"]), q)
+            else:
+                reading.drop(q, "part", "A system block that is not text is left out.")
+    tools = value.get("tools")
+    for i, t in enumerate(tools if type(tools) is list else ()):
+        p = f"/tools/{i}"
+        if type(t) is dict and "input_schema" in t and type(t.get("name")) is str and \
+                t.get("type") in (None, "custom"):
+            conv.tools.append(Tool(t["name"], t.get("description"), t.get("input_schema"), p))
+            reading.fields(t, p, {"name", "description", "input_schema", "type"}, "The tool's")
+        else:
+            reading.drop(p, "tool", "A server tool of Anthropic's own has no counterpart in the "
+                         "target: it is left out.")
+    if conv.shape == "response":
+        placed = [(value, "")]
+    else:
+        msgs = value.get("messages")
+        placed = [(m, f"/messages/{i}") for i, m in enumerate(msgs if type(msgs) is list else ())]
+    hosted: set = set()
+    for m, p in placed:
+        if type(m) is not dict or m.get("role") not in ("user", "assistant"):
+            reading.drop(p, "item", "A value that is not a user or assistant message is left out.")
+            continue
+        role = m["role"]
+        if p:
+            reading.fields(m, p, {"role", "content"}, "The message's")
+        conv.add(role, None, p)
+        c = m.get("content")
+        if type(c) is str:
+            if c:
+                conv.add(role, Part("text", p + "/content", text=c), p)
+            continue
+        for j, b in enumerate(c if type(c) is list else ()):
+            part = _block(b, f"{p}/content/{j}", reading, hosted)
+            if part is not None:
+                conv.add(role, part, p)
+    return conv
+
+
+def _block(b: Any, q: str, reading, hosted: set):
+    from .conversation import Part
+    t = word(b)
+    if t == "text" and type(b.get("text")) is str:
+        reading.fields(b, q, {"type", "text"}, "The text block's")
+        return Part("text", q, text=b["text"])
+    if t == "image" and type(b.get("source")) is dict:
+        url = _image_url(b["source"])
+        if url is not None:
+            reading.fields(b, q, {"type", "source"}, "The image block's")
+            return Part("image", q, url=url)
+    if t == "tool_use":
+        reading.fields(b, q, {"type", "id", "name", "input"}, "The tool_use block's")
+        args = b.get("input")
+        if type(args) is not dict:
+            args = reading.arguments(args, q + "/input")
+        return Part("call", q, call_id=b.get("id"), name=b.get("name"), args=args)
+    if t == "tool_result":
+        if b.get("tool_use_id") in hosted:
+            reading.drop(q, "provider_call", "The result of a call that does not travel is "
+                         "left out with it.")
+            return None
+        reading.fields(b, q, {"type", "tool_use_id", "content", "is_error"},
+                       "The tool_result block's")
+        content = _result_content(b.get("content"), q + "/content", reading)
+        return Part("output", q, call_id=b.get("tool_use_id"), content=content,
+                    is_error=b.get("is_error") is True)
+    if t in _THINKING:
+        reading.drop(q, "thinking", f"A {t} block (and its signature) is bound to Anthropic: "
+                     "another provider cannot verify it, so it is left out.")
+        return None
+    if t in HOSTED_BLOCKS:
+        if type(b.get("id")) is str:
+            hosted.add(b["id"])
+        reading.drop(q, "provider_call", f"A {t} block is a call Anthropic runs itself: it has "
+                     "no counterpart in the target and is left out (with its result).")
+        return None
+    if isinstance(t, str) and t.endswith("_tool_result"):
+        reading.drop(q, "provider_call", f"A {t} block is the result of a call Anthropic ran: "
+                     "it is left out with its call.")
+        return None
+    reading.drop(q, "part", f"A {t!s} block has no counterpart in the target: it is left out.")
+    return None
+
+
+def _image_url(src: dict) -> str | None:
+    from .conversation import data_url
+    if src.get("type") == "base64":
+        return data_url(src.get("media_type"), src.get("data"))
+    if src.get("type") == "url" and type(src.get("url")) is str:
+        return src["url"]
+    return None
+
+
+def _result_content(c: Any, pointer: str, reading) -> list:
+    if type(c) is str:
+        return [("text", c)]
+    out = []
+    for j, b in enumerate(c if type(c) is list else ()):
+        q = f"{pointer}/{j}"
+        if word(b) == "text" and type(b.get("text")) is str:
+            out.append(("text", b["text"]))
+        elif word(b) == "image" and type(b.get("source")) is dict and \
+                _image_url(b["source"]) is not None:
+            out.append(("image", _image_url(b["source"])))
+        else:
+            reading.drop(q, "part", f"A {word(b)!s} block in a tool_result has no counterpart "
+                         "in the target: it is left out.")
+    return out
+
+
+def _image_block(url: str) -> dict:
+    from .conversation import split_data_url
+    data = split_data_url(url)
+    if data is not None:
+        return {"type": "image", "source": {"type": "base64", "media_type": data[0],
+                                            "data": data[1]}}
+    return {"type": "image", "source": {"type": "url", "url": url}}
+
+
+def write_conversation(conv, reading) -> dict:
+    """The conversation as a Messages request: ``system`` (the system texts, wherever they
+    were), ``messages`` (one per turn, tool_result blocks first in a user turn), ``tools``."""
+    from .conversation import output_text
+    system: list = []
+    msgs: list = []
+    for t in conv.turns:
+        if t.role == "system":
+            system += [p for p in t.parts if p.kind == "text"]
+            if msgs:
+                reading.note(t.pointer, "system_moved", "Anthropic takes system text in the "
+                             "request's system field only: this system message was moved there "
+                             "from the middle of the conversation.")
+            continue
+        blocks: list = []
+        results: list = []
+        for p in t.parts:
+            if p.kind == "text":
+                blocks.append({"type": "text", "text": p.text})
+            elif p.kind == "image":
+                blocks.append(_image_block(p.url))
+            elif p.kind == "call":
+                blocks.append({"type": "tool_use", "id": p.call_id, "name": p.name,
+                               "input": p.args if p.args is not None else {}})
+            elif p.kind == "output":
+                if any(c[0] == "image" for c in p.content):
+                    content = [{"type": "text", "text": c[1]} if c[0] == "text" else
+                               _image_block(c[1]) if c[0] == "image" else
+                               {"type": "text", "text": output_text([c])} for c in p.content]
+                else:
+                    content = output_text(p.content)
+                block = {"type": "tool_result", "tool_use_id": p.call_id, "content": content}
+                if p.is_error:
+                    block["is_error"] = True
+                if blocks:
+                    reading.note(p.pointer, "result_moved", "Anthropic wants a user message's "
+                                 "tool_result blocks before its other blocks: this one was moved "
+                                 "before the text that came first.")
+                results.append(block)
+        blocks = results + blocks
+        if not blocks:
+            continue
+        if msgs and msgs[-1]["role"] == t.role:
+            msgs[-1]["content"].extend(blocks)
+        else:
+            msgs.append({"role": t.role, "content": blocks})
+    out: dict = {}
+    if system:
+        out["system"] = system[0].text if len(system) == 1 else \
+            [{"type": "text", "text": p.text} for p in system]
+    out["messages"] = msgs
+    if conv.tools:
+        out["tools"] = [{k: v for k, v in (("name", t.name), ("description", t.description),
+                                            ("input_schema", t.parameters if t.parameters
+                                             is not None else {"type": "object"}))
+                         if v is not None} for t in conv.tools]
+    return out

@@ -438,3 +438,162 @@ class ChatStream:
             for c in state["calls"]:
                 out.append((c.tool_call(), c.place, status, k))
         return out
+
+
+# --------------------------------------------------------------------------- conversations
+# (conversion between dialects: workbench/convert; the neutral model: .conversation)
+
+_ROLES = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system"}
+_TOP_CARRIED = frozenset({"messages", "choices", "tools", "object"})
+
+
+def read_conversation(value: Any, reading) -> Any:
+    """The neutral conversation of a request (``messages``, ``tools``), a bare list of
+    messages, or a response (its first choice's message)."""
+    from .conversation import Conversation, Part, Tool
+    conv = Conversation("response" if type(value) is dict and "choices" in value else "request")
+    placed: list = []
+    if type(value) is list:
+        placed = [(m, f"/{i}") for i, m in enumerate(value)]
+    elif type(value) is dict:
+        reading.fields(value, "", _TOP_CARRIED, "The envelope's")
+        if conv.shape == "response":
+            choices = value.get("choices") if type(value.get("choices")) is list else []
+            for i, ch in enumerate(choices):
+                if type(ch) is not dict:
+                    continue
+                if i > 0:
+                    reading.drop(f"/choices/{i}", "choice", "Only the first choice is a turn of "
+                                 "the conversation: the other choices are left out.")
+                    continue
+                reading.fields(ch, f"/choices/{i}", {"message", "index", "finish_reason"},
+                               "The choice's")
+                placed.append((ch.get("message"), f"/choices/{i}/message"))
+        else:
+            msgs = value.get("messages")
+            placed = [(m, f"/messages/{i}") for i, m in enumerate(msgs if type(msgs) is list else ())]
+        tools = value.get("tools")
+        for i, t in enumerate(tools if type(tools) is list else ()):
+            p = f"/tools/{i}"
+            fn = t.get("function") if type(t) is dict else None
+            if type(t) is dict and t.get("type", "function") == "function" and type(fn) is dict \
+                    and type(fn.get("name")) is str:
+                conv.tools.append(Tool(fn["name"], fn.get("description"), fn.get("parameters"), p))
+                reading.fields(t, p, {"type", "function"}, "The tool's")
+                reading.fields(fn, p + "/function", {"name", "description", "parameters"},
+                               "The tool's")
+            else:
+                reading.drop(p, "tool", "A tool that is not a function tool has no counterpart "
+                             "in the target: it is left out.")
+    for m, p in placed:
+        if type(m) is not dict:
+            reading.drop(p, "item", "A value that is not a message is left out.")
+            continue
+        role = m.get("role")
+        if role == "tool":
+            reading.fields(m, p, {"role", "tool_call_id", "content"}, "The tool message's")
+            conv.add("user", Part("output", p, call_id=m.get("tool_call_id"),
+                                  content=[("text", x.text) if x.kind == "text" else ("image", x.url)
+                                           for x in _parts(m.get("content"), p + "/content",
+                                                           reading)]), p)
+            continue
+        neutral = _ROLES.get(role)
+        if neutral is None:
+            reading.drop(p, "item", f"A message of the role {role!r} has no counterpart in the "
+                         "target: it is left out.")
+            continue
+        reading.fields(m, p, {"role", "content", "tool_calls", "reasoning_content", "reasoning"},
+                       "The message's")
+        for k in ("reasoning_content", "reasoning"):
+            if m.get(k):
+                reading.drop(f"{p}/{k}", "reasoning", "The model's reasoning text is bound to "
+                             "the provider that wrote it: it is left out.")
+        conv.add(neutral, None, p)
+        for part in _parts(m.get("content"), p + "/content", reading):
+            conv.add(neutral, part, p)
+        tcs = m.get("tool_calls")
+        for j, tc in enumerate(tcs if type(tcs) is list else ()):
+            q = f"{p}/tool_calls/{j}"
+            fn = tc.get("function") if type(tc) is dict else None
+            if type(fn) is not dict or tc.get("type", "function") != "function":
+                reading.drop(q, "provider_call", "A tool call that is not a function call has no "
+                             "counterpart in the target: it is left out.")
+                continue
+            reading.fields(tc, q, {"id", "type", "function", "index"}, "The tool call's")
+            reading.fields(fn, q + "/function", {"name", "arguments"}, "The function's")
+            args = reading.arguments(fn.get("arguments"), q + "/function/arguments")
+            conv.add("assistant", Part("call", q, call_id=tc.get("id"), name=fn.get("name"),
+                                       args=args), p)
+    return conv
+
+
+def _parts(content: Any, pointer: str, reading) -> list:
+    from .conversation import Part
+    if type(content) is str:
+        return [Part("text", pointer, text=content)] if content else []
+    out = []
+    for j, c in enumerate(content if type(content) is list else ()):
+        q = f"{pointer}/{j}"
+        t = c.get("type") if type(c) is dict else None
+        if t == "text" and type(c.get("text")) is str:
+            reading.fields(c, q, {"type", "text"}, "The text part's")
+            out.append(Part("text", q, text=c["text"]))
+        elif t == "image_url" and type(c.get("image_url")) is dict and \
+                type(c["image_url"].get("url")) is str:
+            reading.fields(c["image_url"], q + "/image_url", {"url"}, "The image's")
+            out.append(Part("image", q, url=c["image_url"]["url"]))
+        else:
+            reading.drop(q, "part", f"A content part of type {t!s} has no counterpart in the "
+                         "target: it is left out.")
+    return out
+
+
+def write_conversation(conv, reading) -> dict:
+    """The conversation as a Chat Completions request (``messages``, ``tools``)."""
+    from .conversation import json_text, output_text
+    msgs: list = []
+    for t in conv.turns:
+        msg = None
+        for p in t.parts:
+            if p.kind in ("text", "image"):
+                if msg is None or "tool_calls" in msg or msg.get("role") == "tool":
+                    msg = {"role": t.role, "content": []}
+                    msgs.append(msg)
+                if p.kind == "text":
+                    msg["content"].append({"type": "text", "text": p.text})
+                elif t.role == "user":
+                    msg["content"].append({"type": "image_url", "image_url": {"url": p.url}})
+                else:
+                    reading.drop(p.pointer, "image", f"Chat Completions takes images in user "
+                                 f"messages only: this one (in a {t.role} turn) is left out.")
+            elif p.kind == "call":
+                if msg is None or msg.get("role") != "assistant":
+                    msg = {"role": "assistant", "content": None}
+                    msgs.append(msg)
+                fn = {"name": p.name, "arguments": json_text(p.args if p.args is not None else {})}
+                msg.setdefault("tool_calls", []).append(
+                    {"id": p.call_id, "type": "function", "function": fn})
+            elif p.kind == "output":
+                if p.is_error:
+                    reading.drop(p.pointer + "/is_error", "is_error", "A tool message has no "
+                                 "error flag: the content's text is all the model sees.")
+                if any(c[0] == "image" for c in p.content):
+                    reading.drop(p.pointer, "image", "A tool message holds text only: the "
+                                 "images of this output are left out.")
+                msgs.append({"role": "tool", "tool_call_id": p.call_id,
+                             "content": output_text(p.content)})
+                msg = msgs[-1]
+    for m in msgs:   # one text: the content as that text; none beside calls: null
+        c = m.get("content")
+        if isinstance(c, list):
+            if not c:
+                m["content"] = None if m["role"] == "assistant" else ""
+            elif len(c) == 1 and c[0]["type"] == "text":
+                m["content"] = c[0]["text"]
+    out: dict = {"messages": msgs}
+    if conv.tools:
+        out["tools"] = [{"type": "function", "function": {
+            k: v for k, v in (("name", t.name), ("description", t.description),
+                              ("parameters", t.parameters)) if v is not None}}
+            for t in conv.tools]
+    return out

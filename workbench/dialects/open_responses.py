@@ -292,3 +292,183 @@ def write(call: Call) -> dict:
     if text_or_none(call.status) is not None:
         item["status"] = call.status
     return item
+
+
+# --------------------------------------------------------------------------- conversations
+# (conversion between dialects: workbench/convert; the neutral model: .conversation)
+
+_MESSAGE_KEYS = frozenset({"type", "role", "content"})
+_CALL_KEYS = frozenset({"type", "call_id", "name", "arguments"})
+_OUTPUT_KEYS = frozenset({"type", "call_id", "output"})
+_TEXT_TYPES = ("input_text", "output_text", "text")
+_ROLES = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system"}
+_TOP_CARRIED = frozenset({"input", "output", "instructions", "tools", "object"})
+
+
+def read_conversation(value: Any, reading) -> Any:
+    """The neutral conversation of a response (its ``output``), a request (``instructions``,
+    ``input``: a list of items or one text, ``tools``) or a bare list of items."""
+    from .conversation import Conversation, Part, Tool, escape
+    conv = Conversation("response" if is_response(value) else "request")
+    if type(value) is list:
+        items, base = value, ""
+    elif type(value) is dict:
+        key = "output" if conv.shape == "response" else "input"
+        items, base = value.get(key), "/" + key
+        reading.fields(value, "", _TOP_CARRIED | {"previous_response_id", "conversation"},
+                       "The envelope's")
+        for k in ("previous_response_id", "conversation"):
+            if value.get(k):
+                reading.drop("/" + k, "stored_history", f"The request continues the history the "
+                             f"server stores ({k}): another provider has no such history, so "
+                             "the calls and messages held there are missing from the converted "
+                             "text (the outputs that answer them have no call). Paste the whole "
+                             "history to convert it.")
+        instr = value.get("instructions")
+        if type(instr) is str and instr:
+            conv.add("system", Part("text", "/instructions", text=instr), "/instructions")
+        if type(items) is str:
+            conv.add("user", Part("text", base, text=items), base)
+            items = []
+        tools = value.get("tools")
+        for i, t in enumerate(tools if type(tools) is list else ()):
+            p = f"/tools/{i}"
+            if type(t) is dict and t.get("type") == "function" and type(t.get("name")) is str:
+                conv.tools.append(Tool(t["name"], t.get("description"), t.get("parameters"), p))
+                reading.fields(t, p, {"type", "name", "description", "parameters"}, "The tool's")
+            else:
+                reading.drop(p, "tool", "A tool of the provider's own (not a function tool) has "
+                             "no counterpart in the target: it is left out.")
+    else:
+        items, base = [], ""
+    dropped_calls: set = set()
+    for i, it in enumerate(items if type(items) is list else ()):
+        p = f"{base}/{i}"
+        if type(it) is not dict:
+            reading.drop(p, "item", "A value that is not an item is left out.")
+            continue
+        t = it.get("type")
+        if t == "message" or (t is None and "role" in it):
+            role = _ROLES.get(it.get("role"))
+            if role is None:
+                reading.drop(p, "item", f"A message of the role {it.get('role')!r} has no "
+                             "counterpart in the target: it is left out.")
+                continue
+            reading.fields(it, p, _MESSAGE_KEYS, "The message's")
+            conv.add(role, None, p)
+            for part in _content_parts(it.get("content"), p + "/content", reading):
+                conv.add(role, part, p)
+        elif t == "function_call":
+            reading.fields(it, p, _CALL_KEYS, "The call's")
+            args = reading.arguments(it.get("arguments"), p + "/arguments")
+            conv.add("assistant", Part("call", p, call_id=it.get("call_id"), name=it.get("name"),
+                                       args=args), p)
+        elif t == "function_call_output":
+            if it.get("call_id") in dropped_calls:
+                reading.drop(p, "provider_call", "The output of a call that does not travel is "
+                             "left out with it.")
+                continue
+            reading.fields(it, p, _OUTPUT_KEYS, "The output's")
+            content = _output_content(it.get("output"), p + "/output", reading)
+            conv.add("user", Part("output", p, call_id=it.get("call_id"), content=content), p)
+        elif t == "reasoning":
+            reading.drop(p, "reasoning", "A reasoning item is bound to the provider that made "
+                         "it (its encrypted_content only that provider reads): it is left out.")
+        elif isinstance(t, str) and (t.endswith("_call") or is_hosted(t)):
+            if isinstance(it.get("call_id"), str):
+                dropped_calls.add(it["call_id"])
+            reading.drop(p, "provider_call", f"A {t} item is a tool kind of this provider "
+                         "(run by it, or with a shape of its own): it has no counterpart in the "
+                         "target and is left out (with its output).")
+        elif isinstance(t, str) and t.endswith("_output") and it.get("call_id") in dropped_calls:
+            reading.drop(p, "provider_call", f"The {t} of a call that does not travel is left "
+                         "out with it.")
+        else:
+            reading.drop(p, "item", f"An item of type {escape(str(t))!r} has no counterpart in "
+                         "the target: it is left out.")
+    return conv
+
+
+def _content_parts(content: Any, pointer: str, reading) -> list:
+    from .conversation import Part
+    if type(content) is str:
+        return [Part("text", pointer, text=content)]
+    out = []
+    for j, c in enumerate(content if type(content) is list else ()):
+        q = f"{pointer}/{j}"
+        t = c.get("type") if type(c) is dict else None
+        if t in _TEXT_TYPES and type(c.get("text")) is str:
+            reading.fields(c, q, {"type", "text", "annotations", "logprobs"}, "The text part's")
+            out.append(Part("text", q, text=c["text"]))
+        elif t == "input_image" and type(c.get("image_url")) is str:
+            reading.fields(c, q, {"type", "image_url"}, "The image part's")
+            out.append(Part("image", q, url=c["image_url"]))
+        else:
+            reading.drop(q, "part", f"A content part of type {t!s} has no counterpart in the "
+                         "target: it is left out.")
+    return out
+
+
+def _output_content(output: Any, pointer: str, reading) -> list:
+    if type(output) is str:
+        return [("text", output)]
+    return [("text", p.text) if p.kind == "text" else ("image", p.url)
+            for p in _content_parts(output, pointer, reading)]
+
+
+def write_conversation(conv, reading) -> dict:
+    """The conversation as an Open Responses request: ``instructions`` (the system texts),
+    ``input`` items, ``tools``."""
+    from .conversation import output_text
+    items: list = []
+    for t in conv.turns:
+        msg = None
+        for p in t.parts:
+            if p.kind in ("text", "image"):
+                if msg is None:
+                    msg = {"type": "message", "role": "developer" if t.role == "system" else t.role,
+                           "content": []}
+                    items.append(msg)
+                if p.kind == "text":
+                    kind = "output_text" if t.role == "assistant" else "input_text"
+                    msg["content"].append({"type": kind, "text": p.text})
+                elif t.role == "assistant":
+                    reading.drop(p.pointer, "image", "An image in the model's own turn has no "
+                                 "form in Open Responses: it is left out.")
+                else:
+                    msg["content"].append({"type": "input_image", "image_url": p.url})
+                continue
+            msg = None
+            if p.kind == "call":
+                it = {"type": "function_call", "call_id": p.call_id, "name": p.name,
+                      "arguments": _args_text(p.args)}
+                items.append({k: v for k, v in it.items() if v is not None})
+            elif p.kind == "output":
+                if p.is_error:
+                    reading.drop(p.pointer + "/is_error", "is_error", "A function_call_output "
+                                 "has no error flag: the output's text is all the model sees.")
+                images = [c for c in p.content if c[0] == "image"]
+                if images:
+                    out = [{"type": "input_text", "text": c[1]} if c[0] == "text" else
+                           {"type": "input_image", "image_url": c[1]} if c[0] == "image" else
+                           {"type": "input_text", "text": output_text([c])} for c in p.content]
+                else:
+                    out = output_text(p.content)
+                it = {"type": "function_call_output", "call_id": p.call_id, "output": out}
+                items.append({k: v for k, v in it.items() if v is not None})
+    for it in items:   # a message of one text: the content as that text (the short form)
+        if it.get("type") == "message" and len(it["content"]) == 1 and \
+                it["content"][0]["type"] in _TEXT_TYPES and it["role"] != "assistant":
+            it["content"] = it["content"][0]["text"]
+    out: dict = {"input": items}
+    if conv.tools:
+        out["tools"] = [{k: v for k, v in (("type", "function"), ("name", t.name),
+                                            ("description", t.description),
+                                            ("parameters", t.parameters)) if v is not None}
+                        for t in conv.tools]
+    return out
+
+
+def _args_text(args: Any) -> str:
+    from .conversation import json_text
+    return json_text(args if args is not None else {})

@@ -104,6 +104,18 @@ ENDPOINTS = {
                          items={"type": "array", "items": {"type": "object"}},
                          chain={"type": ["object", "null"]}),
     },
+    "convert": {
+        "summary": "Convert a transcript to another dialect: pairs kept, arguments exact, what "
+                   "cannot travel listed, the result checked by the target's rules",
+        "response": _obj(["from", "to", "text", "not_portable", "findings", "clean"],
+                         **{"from": STRING}, to=STRING, text=STRING,
+                         not_portable={"type": "array", "items": _obj(
+                             ["pointer", "line", "column", "what", "message"], pointer=STRING,
+                             line=PLACE, column=PLACE, what=STRING, message=STRING)},
+                         findings=_list("Finding"), clean=BOOLEAN,
+                         notes={"type": "array", "items": {"type": "object"}},
+                         summary={"type": "object"}),
+    },
     "redact": {
         "summary": "Replace every value by a typed placeholder, equal values equal (copy redacted)",
         "response": _obj(["text", "replaced"], text=STRING, replaced=INTEGER,

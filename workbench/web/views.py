@@ -52,12 +52,18 @@ def _transcript():
     return transcript
 
 
+def _convert():
+    from .. import convert  # "Replay to…" on a transcript report (imported on first use)
+    return convert
+
+
 # every POST of the API: one per view (``/api/<view>``, from the views' table), and the two that
 # are not a view's (a function where the core is imported on first use)
 API = {
     **{f"/api/{v.name}": v.core for v in VIEWS},
     "/api/validate/draft": validate_draft,  # "Draft a strict schema" (the Validate page)
     "/api/transcript": _transcript,
+    "/api/convert": _convert,  # "Replay to…" on the Gate page's transcript report
     "/api/redact": redact,  # "copy redacted" on every page
 }
 

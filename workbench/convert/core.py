@@ -1,0 +1,251 @@
+"""The conversion core: read a transcript in its dialect into the neutral conversation (the
+dialect room's ``read_conversation``), write it in the target's (``write_conversation``), list
+what could not travel, and check the result by the target's rules (the transcript core)."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from typing import Any
+
+from ..dialects import anthropic, chat, gemini, open_responses
+from ..dialects.conversation import Reading, Refused
+from ..errors import WorkbenchError, bad_request
+from ..fields import Field, Fields
+from ..jsontext import LineIndex, locate_many, parse, plain_dumps, split_pointer
+from ..limits import DEFAULT_LIMITS, Limits
+from ..runtime.deadline import Deadline
+
+# the target words of the API and the command line, and their dialect rooms
+DIALECTS = {"open_responses": open_responses, "chat": chat, "anthropic": anthropic,
+            "gemini": gemini}
+TARGETS = tuple(DIALECTS)
+
+# the transcript kinds that convert: (dialect word, rebuilt from a stream?)
+KINDS = {"response": ("open_responses", False), "item_list": ("open_responses", False),
+         "response_stream": ("open_responses", True),
+         "chat_completion": ("chat", False), "chat_messages": ("chat", False),
+         "chat_stream": ("chat", True),
+         "anthropic_messages": ("anthropic", False), "anthropic_stream": ("anthropic", True),
+         "gemini_contents": ("gemini", False), "gemini_stream": ("gemini", True)}
+
+MAX_LISTED = 1000   # not_portable entries (and notes) listed in one answer; the counts have all
+
+REQUEST = Fields(
+    Field("text", str, required=True, text=True,
+          doc="a transcript in one dialect: a response, a request, an item or message list, "
+              "or a stream (rebuilt first)"),
+    Field("to", str, required=True, what="one of " + ", ".join(f'"{t}"' for t in TARGETS),
+          doc="the target dialect", schema={"enum": list(TARGETS)}),
+    Field("tools", str, text=True, doc="tool definitions the converted text's calls are gated "
+                                       "against, as for the transcript"),
+    Field("from", str, default="auto", what="\"auto\" or one of " + ", ".join(
+        f'"{t}"' for t in TARGETS), doc="the source dialect (auto: told from the text; a text-only "
+        "Anthropic request reads as Chat without it)", schema={"enum": ["auto", *TARGETS]}),
+)
+
+
+def handle(body: dict, limits) -> dict:
+    """``POST /api/convert``: ``text`` and ``to`` (required), ``tools``."""
+    values = REQUEST.read(body)
+    return convert(values["text"], values["to"], values["tools"], source=values["from"],
+                   limits=limits)
+
+
+def check_target(to: Any, field: str = "to") -> str:
+    if to not in DIALECTS and not (field == "from" and to == "auto"):
+        raise bad_request(f"Unknown {'target' if field == 'to' else 'source'} {to!r}: use "
+                          + ("\"auto\" or " if field == "from" else "") + "one of "
+                          + ", ".join(TARGETS), field=field, code="bad_option")
+    return to
+
+
+class _Budget:
+    """The one work deadline over the three passes (source check, conversion, target check):
+    each transcript pass gets what is left of it."""
+
+    def __init__(self, limits: Limits):
+        self.limits, self.start = limits, time.monotonic()
+
+    def left(self) -> Limits:
+        total = self.limits.work_timeout
+        if not total:
+            return self.limits
+        left = total - (time.monotonic() - self.start)
+        if left <= 0:
+            Deadline(total, "Converting the transcript", "text").check_now()   # raises timeout
+            left = 0.001
+        return self.limits.with_(work_timeout=left)
+
+
+def convert(text: str, to: str, tools: str | None = None, *, source: str = "auto",
+            limits: Limits = DEFAULT_LIMITS) -> dict:
+    """The answer of ``POST /api/convert``: ``text`` converted to the dialect ``to`` (from the
+    dialect ``source``, or the one its kind tells)."""
+    from ..transcript import analyse
+    to = check_target(to)
+    given = check_target(source or "auto", "from")
+    if not isinstance(text, str):
+        raise WorkbenchError("bad_type", "'text' must be a string", status=400, field="text")
+    tools = tools if tools and tools.strip() else None
+    budget = _Budget(limits)
+    checked = analyse(text, tools, limits=budget.left())
+    kind = checked["kind"]
+    if kind not in KINDS or (not KINDS[kind][1] and checked["source"] != "json"):
+        raise WorkbenchError(
+            "not_convertible",
+            f"This text is {_kind_words(checked)}: conversion reads one conversation in one "
+            "dialect — an Open Responses response, request or item list, a Chat Completions "
+            "request or response, an Anthropic Messages request or response, a Gemini "
+            "generateContent request or response, or a stream of one of them (rebuilt first). "
+            "Agents API sessions, OpenTelemetry traces, logs of several exchanges and single "
+            "items do not convert.", field="text", kind=kind)
+    origin, rebuilt = KINDS[kind]
+    if given != "auto" and given != origin:
+        if rebuilt:
+            raise bad_request(f"The text is a {kind.replace('_', ' ')}, not {given}: leave "
+                              "'from' at \"auto\" for a stream", field="from", code="bad_option")
+        origin = given   # an envelope two dialects share (a text-only Anthropic request)
+    reading = Reading(origin, limits.max_depth, rebuilt)
+    body = text[1:] if text.startswith("\ufeff") else text
+    if rebuilt:
+        value = _rebuilt(kind, checked["items"])
+    else:
+        parsed = parse(body, field="text", numbers="text", max_depth=limits.max_depth,
+                       warning_limit=10)
+        dup = next((w for w in parsed.warnings if w["code"] == "duplicate_key"), None)
+        if dup is not None:
+            raise WorkbenchError("duplicate_key", f"The key {dup.get('key')!r} appears twice in "
+                                 "one object: readers disagree on which value counts, so the "
+                                 "conversation cannot be converted exactly. Remove one of "
+                                 "them.", field="text",
+                                 line=dup.get("line"), column=dup.get("column"),
+                                 pointer=dup["pointer"])
+        value = parsed.value
+    try:
+        conv = DIALECTS[origin].read_conversation(value, reading)
+        if to == origin and not rebuilt:
+            out_text = text   # the same dialect: nothing to convert
+            reading.lost.clear()
+            reading.note("", "same_dialect", "The text is in this dialect already: it is "
+                         "answered as it is, checked by the same rules.")
+        else:
+            out_text = plain_dumps(DIALECTS[to].write_conversation(conv, reading), indent=2) + "\n"
+    except Refused as exc:
+        where = _places(body, [{"pointer": exc.pointer}], rebuilt)[0]
+        raise WorkbenchError(exc.code, exc.message, field="text", line=where["line"],
+                             column=where["column"], pointer=exc.pointer, **exc.extra) from None
+    left = budget.left()
+    target = analyse(out_text, tools, limits=left) if out_text is not text else checked
+    told = KINDS.get(target["kind"], (None,))[0]
+    if told != to:
+        reading.note("", "checked_as", f"The converted text reads as {target['kind']} (it holds "
+                     f"nothing only {to} has), so it was checked by those rules.")
+    lost = _places(body, reading.lost[:MAX_LISTED], rebuilt)
+    notes = _places(body, reading.notes[:MAX_LISTED], rebuilt)
+    errors = [f for f in target["findings"] if f["severity"] == "error"]
+    calls = conv.calls()
+    return {
+        "from": origin, "to": to, "text": out_text,
+        "not_portable": lost, "findings": target["findings"], "clean": not errors,
+        "notes": notes,
+        "summary": {
+            "source_kind": kind, "rebuilt": rebuilt, "shape": conv.shape,
+            "target_kind": target["kind"],
+            "turns": len(conv.turns), "calls": len(calls),
+            "outputs": sum(1 for t in conv.turns for p in t.parts if p.kind == "output"),
+            "not_portable": len(reading.lost),
+            "not_portable_by_what": dict(Counter(e["what"] for e in reading.lost)),
+            "notes": len(reading.notes),
+            "source_errors": checked["summary"]["errors"],
+            "errors": target["summary"]["errors"], "warnings": target["summary"]["warnings"]},
+        "calls": target["calls"],
+        "truncated": {"not_portable": max(0, len(reading.lost) - MAX_LISTED),
+                      "notes": max(0, len(reading.notes) - MAX_LISTED)},
+    }
+
+
+def _kind_words(source: dict) -> str:
+    kind = source["kind"].replace("_", " ")
+    if source["kind"] in KINDS:
+        return f"a {kind} read as {source['source'].replace('_', ' ')} (a log of several values)"
+    return {"agents_session": "an Agents API session", "otel_trace": "an OpenTelemetry trace",
+            "item": "one item", "unknown": "a shape no kind reads"}.get(source["kind"], f"a {kind}")
+
+
+def _rebuilt(kind: str, items: list) -> Any:
+    """The value a stream's rebuilt items stand for, in its dialect's envelope."""
+    if kind == "response_stream":
+        return items
+    if kind == "chat_stream":
+        return {"choices": items}
+    if kind == "anthropic_stream":
+        if len(items) == 1:
+            return items[0]
+        return {"messages": [{"role": "assistant", "content": m.get("content", [])}
+                             for m in items if type(m) is dict]}
+    return items[0] if items else {"candidates": []}
+
+
+def _places(text: str, entries: list[dict], rebuilt: bool) -> list[dict]:
+    """Each entry with the ``line`` / ``column`` of its pointer in the source (the nearest
+    enclosing value when the pointer names a member that is not there).  A stream's pointers are
+    into its rebuilt items (``rebuilt: true``), which have no place in the text."""
+    out = []
+    if rebuilt:
+        return [{"pointer": e["pointer"], "line": None, "column": None, "rebuilt": True,
+                 **{k: v for k, v in e.items() if k != "pointer"}} for e in entries]
+    wanted = set()
+    for e in entries:
+        parts = split_pointer(e["pointer"])
+        for n in range(len(parts), -1, -1):
+            wanted.add("".join("/" + _esc(p) for p in parts[:n]))
+    spans = locate_many(text, wanted)
+    lines = LineIndex(text)
+    for e in entries:
+        parts = split_pointer(e["pointer"])
+        span = None
+        for n in range(len(parts), -1, -1):
+            span = spans.get("".join("/" + _esc(p) for p in parts[:n]))
+            if span is not None:
+                break
+        at = span.key if span is not None and span.key is not None else \
+            span.start if span is not None else 0
+        line, column = lines.line_col(at)
+        out.append({"pointer": e["pointer"], "line": line, "column": column,
+                    **{k: v for k, v in e.items() if k != "pointer"}})
+    return out
+
+
+def _esc(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def comparable(text: str, dialect: str, minus: list[dict] = (), *, results_first: bool = False,
+               limits: Limits = DEFAULT_LIMITS) -> dict:
+    """The neutral form of a conversation in ``dialect`` (:func:`~workbench.dialects.conversation
+    .canonical`), without what ``minus`` (a conversion's ``not_portable``) says a writer left out
+    (an image, an ``is_error`` flag): two texts of one conversation compare equal in it.
+    ``results_first``: each user turn's outputs before its other parts (as a conversion to
+    Anthropic moves them, said in its notes as ``result_moved``)."""
+    from ..dialects.conversation import canonical
+    value = parse(text, field="text", numbers="text", max_depth=limits.max_depth,
+                  warnings=False).value
+    reading = Reading(dialect, limits.max_depth)
+    conv = DIALECTS[dialect].read_conversation(value, reading)
+    gone = {e["pointer"] for e in minus}
+    for t in conv.turns:
+        kept = []
+        for p in t.parts:
+            if p.pointer + "/is_error" in gone:
+                p.is_error = False
+            if p.pointer in gone:
+                if p.kind == "output":   # its images were left out
+                    p.content = [c for c in p.content if c[0] != "image"]
+                else:
+                    continue
+            kept.append(p)
+        if results_first:
+            kept = [p for p in kept if p.kind == "output"] + [p for p in kept if p.kind != "output"]
+        t.parts = kept
+    return canonical(conv)
