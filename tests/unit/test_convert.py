@@ -26,6 +26,7 @@ import pytest
 from workbench.convert import TARGETS, comparable, convert
 from workbench.errors import WorkbenchError
 from workbench.gallery import PROVIDER_CASES, TRANSCRIPT_CASES, text_of
+from workbench.transcript import analyse
 
 FOLDERS = ("realworld/transcripts", "realworld/streams", "realworld2/anthropic",
            "realworld2/gemini")
@@ -47,7 +48,8 @@ def _round_trips(sources) -> dict:
             continue
         counts["converted"] += 1
         a = first["from"]
-        source_errors = first["summary"]["source_errors"]
+        # the source's own findings, by its own dialect's rules (the transcript core)
+        source_errors = analyse(text)["summary"]["errors"]
         rebuilt = first["summary"]["rebuilt"]
         for b in TARGETS:
             if b == a:
@@ -113,7 +115,6 @@ def test_real_recordings_round_trip_through_every_dialect(shared: Path):
     counts = _round_trips(sources)
     _check(counts, "real recordings")
     # a refusal is a call whose arguments are not JSON: the source's own transcript says so too
-    from workbench.transcript import analyse
     texts = dict(sources)
     for name, code, _line, _column in counts["refused"]:
         assert code == "arguments_parse", (name, code)
@@ -207,6 +208,7 @@ def test_kinds_that_do_not_convert_say_which_do():
         convert(session, "chat")
     assert e.value.code == "not_convertible" and e.value.status == 422
     assert "Anthropic Messages" in e.value.message and "stream" in e.value.message
+    assert e.value.extra["kind"] == "agents_session"
     with pytest.raises(WorkbenchError) as e:
         convert("{}", "sideways")
     assert e.value.status == 400 and e.value.field == "to"

@@ -323,6 +323,7 @@ def write_conversation(conv, reading) -> dict:
     system: list = []
     msgs: list = []
     for t in conv.turns:
+        reading.tick()
         if t.role == "system":
             system += [p for p in t.parts if p.kind == "text"]
             if msgs:

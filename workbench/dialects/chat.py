@@ -515,6 +515,7 @@ def write_conversation(conv, reading) -> dict:
     from .conversation import json_text, output_text
     msgs: list = []
     for t in conv.turns:
+        reading.tick()
         msg = None
         for p in t.parts:
             if p.kind in ("text", "image"):

@@ -295,6 +295,7 @@ def write_conversation(conv, reading) -> dict:
     contents: list = []
     names: dict = {}
     for t in conv.turns:
+        reading.tick()
         if t.role == "system":
             system += [{"text": p.text} for p in t.parts if p.kind == "text"]
             if contents:

@@ -359,6 +359,7 @@ def write_conversation(conv, reading) -> dict:
     from .conversation import output_text
     items: list = []
     for t in conv.turns:
+        reading.tick()
         msg = None
         for p in t.parts:
             if p.kind in ("text", "image"):
