@@ -533,9 +533,11 @@ def write_conversation(conv, reading) -> dict:
                 if msg is None or msg.get("role") != "assistant":
                     msg = {"role": "assistant", "content": None}
                     msgs.append(msg)
-                fn = {"name": p.name, "arguments": json_text(p.args if p.args is not None else {})}
-                msg.setdefault("tool_calls", []).append(
-                    {"id": p.call_id, "type": "function", "function": fn})
+                fn = {k: v for k, v in (("name", p.name), ("arguments", json_text(
+                    p.args if p.args is not None else {}))) if v is not None}
+                tc = {"id": p.call_id, "type": "function", "function": fn}
+                msg.setdefault("tool_calls", []).append({k: v for k, v in tc.items()
+                                                         if v is not None})
             elif p.kind == "output":
                 if p.is_error:
                     reading.drop(p.pointer + "/is_error", "is_error", "A tool message has no "
@@ -543,8 +545,9 @@ def write_conversation(conv, reading) -> dict:
                 if any(c[0] == "image" for c in p.content):
                     reading.drop(p.pointer, "image", "A tool message holds text only: the "
                                  "images of this output are left out.")
-                msgs.append({"role": "tool", "tool_call_id": p.call_id,
-                             "content": output_text(p.content)})
+                msgs.append({k: v for k, v in (("role", "tool"), ("tool_call_id", p.call_id),
+                                               ("content", output_text(p.content)))
+                             if v is not None})
                 msg = msgs[-1]
     for m in msgs:   # one text: the content as that text; none beside calls: null
         c = m.get("content")
