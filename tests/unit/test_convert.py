@@ -296,3 +296,16 @@ def test_images_travel_where_the_target_has_their_form():
     back = convert(g["text"], "open_responses")
     assert comparable(back["text"], "open_responses") == \
         comparable(text, "open_responses", g["not_portable"])
+
+
+def test_the_api_list_form_converts_and_a_log_of_exchanges_is_refused():
+    items = [{"type": "message", "role": "user", "content": "hi"},
+             {"type": "function_call", "call_id": "c", "name": "f", "arguments": '{"a":1.10}'},
+             {"type": "function_call_output", "call_id": "c", "output": "x"}]
+    r = convert(json.dumps({"object": "list", "data": items}), "anthropic")
+    assert r["clean"] and r["summary"]["calls"] == 1 and r["not_portable"] == []
+    assert '"a": 1.10' in r["text"]
+    log = json.dumps([{"object": "response", "output": items[1:2]}, {"input": items[2:]}])
+    with pytest.raises(WorkbenchError) as e:
+        convert(log, "chat")
+    assert e.value.code == "not_convertible" and e.value.status == 422
