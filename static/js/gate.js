@@ -428,6 +428,7 @@ function placeInInput(line, column = 1, { focus = true } = {}) {
 function renderTranscript(r) {
   const report = renderReport(r, {
     text: inputs.item.text, big: inputs.item.isBig,
+    tools: () => (inputs.schema.isEmpty ? null : inputs.schema.text),
     onPlace: (line, column, options) => placeInInput(line, column, options),
     onWalk: (call, index) => walkCall(r, call, index, report),
   });

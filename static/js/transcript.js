@@ -17,6 +17,7 @@ import { h, copyText } from "./app.js";
 import { drawTimeline } from "./timeline.js";
 import { drawChain, differing } from "./chain.js";
 import { threshold } from "./thresholds.js";
+import { replaySection } from "./replay.js";
 
 export const CHUNK = 100;            // rows of a list laid out at once
 const PARSE_LIMIT = threshold("parse");       // characters: a larger text is not parsed in the page
@@ -357,6 +358,8 @@ export function renderReport(r, ctx) {
     if (findings[i]?.line) ctx.onPlace(findings[i].line, findings[i].column ?? 1, { focus: false });
   };
   const nodes = [head];
+  const replay = replaySection(r, ctx);   // "Replay to…": the same conversation in another dialect
+  if (replay) nodes.push(replay);
   if (Array.isArray(r.timeline) && r.timeline.length) {
     nodes.push(drawTimeline(r.timeline, findings, { terminal: terminalOf(r, ctx.text || ""), onFinding: goToFinding,
       onLine: (line) => ctx.onPlace(line, 1), kind: r.kind }));

@@ -55,6 +55,8 @@ DOORS = {
     "gate --jsonl --jobs 2": ["gate", "--jsonl", "{F}", "--jobs", "2"],
     "transcript": ["transcript", "{F}"],
     "transcript --tools": ["transcript", "{J}", "--tools", "{F}"],
+    "convert": ["convert", "--to", "anthropic", "{F}"],
+    "convert --tools": ["convert", "--to", "gemini", "{J}", "--tools", "{F}"],
     "redact": ["redact", "{F}"],
     "redact --numbers": ["redact", "--numbers", "{F}"],
 }
@@ -108,6 +110,7 @@ def run_forked(argv: list[str], tmp: Path, timeout: float = 60) -> tuple[int, by
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory) -> dict:
     import workbench.cli.main  # noqa: F401  (imported once here, not in each child)
+    import workbench.convert  # noqa: F401
     import workbench.diff  # noqa: F401
     import workbench.extract  # noqa: F401
     import workbench.format  # noqa: F401

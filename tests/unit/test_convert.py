@@ -26,6 +26,7 @@ import pytest
 from workbench.convert import TARGETS, comparable, convert
 from workbench.errors import WorkbenchError
 from workbench.gallery import PROVIDER_CASES, TRANSCRIPT_CASES, text_of
+from workbench.transcript import analyse
 
 FOLDERS = ("realworld/transcripts", "realworld/streams", "realworld2/anthropic",
            "realworld2/gemini")
@@ -47,7 +48,8 @@ def _round_trips(sources) -> dict:
             continue
         counts["converted"] += 1
         a = first["from"]
-        source_errors = first["summary"]["source_errors"]
+        # the source's own findings, by its own dialect's rules (the transcript core)
+        source_errors = analyse(text)["summary"]["errors"]
         rebuilt = first["summary"]["rebuilt"]
         for b in TARGETS:
             if b == a:
@@ -113,7 +115,6 @@ def test_real_recordings_round_trip_through_every_dialect(shared: Path):
     counts = _round_trips(sources)
     _check(counts, "real recordings")
     # a refusal is a call whose arguments are not JSON: the source's own transcript says so too
-    from workbench.transcript import analyse
     texts = dict(sources)
     for name, code, _line, _column in counts["refused"]:
         assert code == "arguments_parse", (name, code)
@@ -207,6 +208,7 @@ def test_kinds_that_do_not_convert_say_which_do():
         convert(session, "chat")
     assert e.value.code == "not_convertible" and e.value.status == 422
     assert "Anthropic Messages" in e.value.message and "stream" in e.value.message
+    assert e.value.extra["kind"] == "agents_session"
     with pytest.raises(WorkbenchError) as e:
         convert("{}", "sideways")
     assert e.value.status == 400 and e.value.field == "to"
@@ -270,3 +272,40 @@ def test_a_stream_is_rebuilt_then_converted():
     assert r["summary"]["rebuilt"] and r["from"] == "anthropic"
     assert all(e["line"] is None and e["rebuilt"] for e in r["not_portable"])
     assert any(it.get("type") == "function_call" for it in json.loads(r["text"])["input"])
+
+
+def test_images_travel_where_the_target_has_their_form():
+    png = "iVBORw0KGgo="
+    text = json.dumps({"input": [{"type": "message", "role": "user", "content": [
+        {"type": "input_text", "text": "what is this?"},
+        {"type": "input_image", "image_url": f"data:image/png;base64,{png}"},
+        {"type": "input_image", "image_url": "https://example.com/cat.jpg"}]}]})
+    a = json.loads(convert(text, "anthropic")["text"])["messages"][0]["content"]
+    assert a[1] == {"type": "image", "source": {"type": "base64", "media_type": "image/png",
+                                                "data": png}}
+    assert a[2] == {"type": "image", "source": {"type": "url", "url": "https://example.com/cat.jpg"}}
+    c = json.loads(convert(text, "chat")["text"])["messages"][0]["content"]
+    assert c[2] == {"type": "image_url", "image_url": {"url": "https://example.com/cat.jpg"}}
+    g = convert(text, "gemini")
+    parts = json.loads(g["text"])["contents"][0]["parts"]
+    assert parts[1] == {"inlineData": {"mimeType": "image/png", "data": png}}
+    assert len(parts) == 2   # Gemini takes no image by a web address: listed, at its place
+    [lost] = g["not_portable"]
+    assert lost["what"] == "image" and lost["pointer"] == "/input/0/content/2"
+    # and back: the same conversation minus the image that did not travel
+    back = convert(g["text"], "open_responses")
+    assert comparable(back["text"], "open_responses") == \
+        comparable(text, "open_responses", g["not_portable"])
+
+
+def test_the_api_list_form_converts_and_a_log_of_exchanges_is_refused():
+    items = [{"type": "message", "role": "user", "content": "hi"},
+             {"type": "function_call", "call_id": "c", "name": "f", "arguments": '{"a":1.10}'},
+             {"type": "function_call_output", "call_id": "c", "output": "x"}]
+    r = convert(json.dumps({"object": "list", "data": items}), "anthropic")
+    assert r["clean"] and r["summary"]["calls"] == 1 and r["not_portable"] == []
+    assert '"a": 1.10' in r["text"]
+    log = json.dumps([{"object": "response", "output": items[1:2]}, {"input": items[2:]}])
+    with pytest.raises(WorkbenchError) as e:
+        convert(log, "chat")
+    assert e.value.code == "not_convertible" and e.value.status == 422

@@ -9,10 +9,10 @@ from collections import Counter
 from typing import Any
 
 from ..dialects import anthropic, chat, gemini, open_responses
-from ..dialects.conversation import Reading, Refused
+from ..dialects.conversation import Reading, Refused, write_text
 from ..errors import WorkbenchError, bad_request
 from ..fields import Field, Fields
-from ..jsontext import LineIndex, locate_many, parse, plain_dumps, split_pointer
+from ..jsontext import LineIndex, locate_many, parse, split_pointer
 from ..limits import DEFAULT_LIMITS, Limits
 from ..runtime.deadline import Deadline
 
@@ -89,54 +89,33 @@ def convert(text: str, to: str, tools: str | None = None, *, source: str = "auto
         raise WorkbenchError("bad_type", "'text' must be a string", status=400, field="text")
     tools = tools if tools and tools.strip() else None
     budget = _Budget(limits)
-    checked = analyse(text, tools, limits=budget.left())
-    kind = checked["kind"]
-    if kind not in KINDS or (not KINDS[kind][1] and checked["source"] != "json"):
-        raise WorkbenchError(
-            "not_convertible",
-            f"This text is {_kind_words(checked)}: conversion reads one conversation in one "
-            "dialect — an Open Responses response, request or item list, a Chat Completions "
-            "request or response, an Anthropic Messages request or response, a Gemini "
-            "generateContent request or response, or a stream of one of them (rebuilt first). "
-            "Agents API sessions, OpenTelemetry traces, logs of several exchanges and single "
-            "items do not convert.", field="text", kind=kind)
+    deadline = Deadline(limits.work_timeout or None, "Converting the transcript", "text")
+    body = text[1:] if text.startswith("\ufeff") else text
+    kind, value, _rebuilt_value = _source(body, tools, budget, limits)
     origin, rebuilt = KINDS[kind]
     if given != "auto" and given != origin:
         if rebuilt:
             raise bad_request(f"The text is a {kind.replace('_', ' ')}, not {given}: leave "
                               "'from' at \"auto\" for a stream", field="from", code="bad_option")
         origin = given   # an envelope two dialects share (a text-only Anthropic request)
-    reading = Reading(origin, limits.max_depth, rebuilt)
-    body = text[1:] if text.startswith("\ufeff") else text
-    if rebuilt:
-        value = _rebuilt(kind, checked["items"])
-    else:
-        parsed = parse(body, field="text", numbers="text", max_depth=limits.max_depth,
-                       warning_limit=10)
-        dup = next((w for w in parsed.warnings if w["code"] == "duplicate_key"), None)
-        if dup is not None:
-            raise WorkbenchError("duplicate_key", f"The key {dup.get('key')!r} appears twice in "
-                                 "one object: readers disagree on which value counts, so the "
-                                 "conversation cannot be converted exactly. Remove one of "
-                                 "them.", field="text",
-                                 line=dup.get("line"), column=dup.get("column"),
-                                 pointer=dup["pointer"])
-        value = parsed.value
-    try:
-        conv = DIALECTS[origin].read_conversation(value, reading)
-        if to == origin and not rebuilt:
-            out_text = text   # the same dialect: nothing to convert
-            reading.lost.clear()
-            reading.note("", "same_dialect", "The text is in this dialect already: it is "
-                         "answered as it is, checked by the same rules.")
-        else:
-            out_text = plain_dumps(DIALECTS[to].write_conversation(conv, reading), indent=2) + "\n"
-    except Refused as exc:
-        where = _places(body, [{"pointer": exc.pointer}], rebuilt)[0]
-        raise WorkbenchError(exc.code, exc.message, field="text", line=where["line"],
-                             column=where["column"], pointer=exc.pointer, **exc.extra) from None
-    left = budget.left()
-    target = analyse(out_text, tools, limits=left) if out_text is not text else checked
+    reading = Reading(origin, limits.max_depth, rebuilt, deadline)
+    with deadline:
+        try:
+            conv = DIALECTS[origin].read_conversation(value, reading)
+            if to == origin and not rebuilt:
+                out_text = text   # the same dialect: nothing to convert
+                reading.lost.clear()
+                reading.note("", "same_dialect", "The text is in this dialect already: it is "
+                             "answered as it is, checked by the same rules.")
+            else:
+                out_text = write_text(DIALECTS[to].write_conversation(conv, reading)) + "\n"
+        except Refused as exc:
+            where = _places(body, [{"pointer": exc.pointer}], rebuilt)[0]
+            raise WorkbenchError(exc.code, exc.message, field="text", line=where["line"],
+                                 column=where["column"], pointer=exc.pointer,
+                                 **exc.extra) from None
+        deadline.check_now()
+    target = analyse(out_text, tools, limits=budget.left())
     told = KINDS.get(target["kind"], (None,))[0]
     if told != to:
         reading.note("", "checked_as", f"The converted text reads as {target['kind']} (it holds "
@@ -157,7 +136,6 @@ def convert(text: str, to: str, tools: str | None = None, *, source: str = "auto
             "not_portable": len(reading.lost),
             "not_portable_by_what": dict(Counter(e["what"] for e in reading.lost)),
             "notes": len(reading.notes),
-            "source_errors": checked["summary"]["errors"],
             "errors": target["summary"]["errors"], "warnings": target["summary"]["warnings"]},
         "calls": target["calls"],
         "truncated": {"not_portable": max(0, len(reading.lost) - MAX_LISTED),
@@ -165,10 +143,49 @@ def convert(text: str, to: str, tools: str | None = None, *, source: str = "auto
     }
 
 
+def _source(body: str, tools, budget: _Budget, limits: Limits) -> tuple[str, Any, bool]:
+    """``(kind, value, rebuilt)`` of the source text: one JSON document, read exactly (numbers as
+    fragments of their text) and told by the transcript's classifier; a stream (SSE, JSON Lines,
+    an array of events or chunks) rebuilt by the transcript core, its items the value."""
+    from ..transcript import analyse
+    from ..transcript.kinds import kind_of_value
+    try:
+        parsed = parse(body, field="text", numbers="fragment", max_depth=limits.max_depth,
+                       warning_limit=10)
+    except WorkbenchError as exc:
+        if exc.code != "parse_error":
+            raise
+        parsed, fault = None, exc   # SSE or JSON Lines, or text that is not JSON
+    kind = kind_of_value(parsed.value) if parsed is not None else None
+    if parsed is None or kind not in KINDS or KINDS[kind][1]:
+        checked = analyse(body, tools, limits=budget.left())
+        kind = checked["kind"]
+        if parsed is None and not (kind in KINDS and KINDS[kind][1]):
+            raise fault   # not a stream: the text's own fault
+        if kind in KINDS and KINDS[kind][1]:
+            return kind, _rebuilt(kind, checked["items"]), True
+        if kind not in KINDS or checked["source"] != "json":
+            raise WorkbenchError(
+                "not_convertible",
+                f"This text is {_kind_words(checked)}: conversion reads one conversation (a "
+                "response, request or message list of Open Responses, Chat Completions, "
+                "Anthropic Messages or Gemini, or a stream of one, rebuilt first); sessions, "
+                "traces, logs and single items do not convert.", field="text", kind=kind)
+        # (a kind told by an exact number: a Gemini error body's integer code)
+    dup = next((w for w in parsed.warnings if w["code"] == "duplicate_key"), None)
+    if dup is not None:
+        raise WorkbenchError("duplicate_key", f"The key {dup.get('key')!r} appears twice in one "
+                             "object: readers disagree on which value counts, so the "
+                             "conversation cannot be converted exactly. Remove one of them.",
+                             field="text", line=dup.get("line"), column=dup.get("column"),
+                             pointer=dup["pointer"])
+    return kind, parsed.value, False
+
+
 def _kind_words(source: dict) -> str:
     kind = source["kind"].replace("_", " ")
     if source["kind"] in KINDS:
-        return f"a {kind} read as {source['source'].replace('_', ' ')} (a log of several values)"
+        return f"a {kind} in {source['source'].replace('_', ' ')} (a log)"
     return {"agents_session": "an Agents API session", "otel_trace": "an OpenTelemetry trace",
             "item": "one item", "unknown": "a shape no kind reads"}.get(source["kind"], f"a {kind}")
 
@@ -229,7 +246,7 @@ def comparable(text: str, dialect: str, minus: list[dict] = (), *, results_first
     ``results_first``: each user turn's outputs before its other parts (as a conversion to
     Anthropic moves them, said in its notes as ``result_moved``)."""
     from ..dialects.conversation import canonical
-    value = parse(text, field="text", numbers="text", max_depth=limits.max_depth,
+    value = parse(text, field="text", numbers="fragment", max_depth=limits.max_depth,
                   warnings=False).value
     reading = Reading(dialect, limits.max_depth)
     conv = DIALECTS[dialect].read_conversation(value, reading)

@@ -21,6 +21,15 @@ A dialect module provides::
     walkable(call) -> item                   the item the gate walks for the call
     write(call) -> native                    the neutral call written back (conversion)
 
+and, for the four envelopes a conversation converts between (``open_responses``, ``chat``,
+``anthropic``, ``gemini``; :mod:`workbench.convert`)::
+
+    read_conversation(value, reading) -> Conversation   a whole request / response / list, into
+                                             the neutral conversation (:mod:`.conversation`);
+                                             what does not travel said to ``reading``
+    write_conversation(conv, reading) -> value           the conversation as a request of this
+                                             envelope; what it cannot write said to ``reading``
+
 and whatever readers its envelope needs (``read_items``, ``read_completion``,
 ``read_messages``, ``read_result``…).  A dialect with a stream rebuilds it here too
 (:class:`.chat.ChatStream`: findings to the transcript's report, calls into the same model);

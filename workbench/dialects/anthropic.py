@@ -346,6 +346,7 @@ def write_conversation(conv, reading) -> dict:
     system: list = []
     msgs: list = []
     for t in conv.turns:
+        reading.tick()
         if t.role == "system":
             system += [p for p in t.parts if p.kind == "text"]
             if msgs:
@@ -361,8 +362,9 @@ def write_conversation(conv, reading) -> dict:
             elif p.kind == "image":
                 blocks.append(_image_block(p.url))
             elif p.kind == "call":
-                blocks.append({"type": "tool_use", "id": p.call_id, "name": p.name,
-                               "input": p.args if p.args is not None else {}})
+                use = {"type": "tool_use", "id": p.call_id, "name": p.name,
+                       "input": p.args if p.args is not None else {}}
+                blocks.append({k: v for k, v in use.items() if v is not None})
             elif p.kind == "output":
                 if any(c[0] == "image" for c in p.content):
                     content = [{"type": "text", "text": c[1]} if c[0] == "text" else
@@ -370,7 +372,8 @@ def write_conversation(conv, reading) -> dict:
                                {"type": "text", "text": output_text([c])} for c in p.content]
                 else:
                     content = output_text(p.content)
-                block = {"type": "tool_result", "tool_use_id": p.call_id, "content": content}
+                block = {k: v for k, v in (("type", "tool_result"), ("tool_use_id", p.call_id),
+                                           ("content", content)) if v is not None}
                 if p.is_error:
                     block["is_error"] = True
                 if blocks:

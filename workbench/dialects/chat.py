@@ -553,6 +553,7 @@ def write_conversation(conv, reading) -> dict:
     from .conversation import json_text, output_text
     msgs: list = []
     for t in conv.turns:
+        reading.tick()
         msg = None
         for p in t.parts:
             if p.kind in ("text", "image"):
@@ -570,9 +571,11 @@ def write_conversation(conv, reading) -> dict:
                 if msg is None or msg.get("role") != "assistant":
                     msg = {"role": "assistant", "content": None}
                     msgs.append(msg)
-                fn = {"name": p.name, "arguments": json_text(p.args if p.args is not None else {})}
-                msg.setdefault("tool_calls", []).append(
-                    {"id": p.call_id, "type": "function", "function": fn})
+                fn = {k: v for k, v in (("name", p.name), ("arguments", json_text(
+                    p.args if p.args is not None else {}))) if v is not None}
+                tc = {"id": p.call_id, "type": "function", "function": fn}
+                msg.setdefault("tool_calls", []).append({k: v for k, v in tc.items()
+                                                         if v is not None})
             elif p.kind == "output":
                 if p.is_error:
                     reading.drop(p.pointer + "/is_error", "is_error", "A tool message has no "
@@ -580,8 +583,9 @@ def write_conversation(conv, reading) -> dict:
                 if any(c[0] == "image" for c in p.content):
                     reading.drop(p.pointer, "image", "A tool message holds text only: the "
                                  "images of this output are left out.")
-                msgs.append({"role": "tool", "tool_call_id": p.call_id,
-                             "content": output_text(p.content)})
+                msgs.append({k: v for k, v in (("role", "tool"), ("tool_call_id", p.call_id),
+                                               ("content", output_text(p.content)))
+                             if v is not None})
                 msg = msgs[-1]
     for m in msgs:   # one text: the content as that text; none beside calls: null
         c = m.get("content")

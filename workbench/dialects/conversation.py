@@ -6,8 +6,8 @@ the answers to calls sit in ``user`` turns, as Anthropic and Gemini put them) of
 
 * ``text``   — ``text``;
 * ``image``  — ``url`` (an ``https:`` address or a ``data:<mime>;base64,…`` URL);
-* ``call``   — ``call_id``, ``name``, ``args`` (an object, numbers as their text:
-  :class:`~workbench.jsontext.NumberText`);
+* ``call``   — ``call_id``, ``name``, ``args`` (an object, each number an ``orjson.Fragment``
+  of its text: written back byte for byte);
 * ``output`` — ``call_id``, ``name`` (of the call it answers, when known), ``content`` (a list of
   ``text`` / ``image`` parts, or one ``json`` value: a Gemini ``response`` object),
   ``is_error``;
@@ -24,9 +24,34 @@ Each dialect room provides ``read_conversation(value, reading) -> Conversation``
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from ..jsontext import NumberText, parse, plain_dumps
+import orjson
+
+from ..jsontext import dumps_tree, dumps_value, parse, plain_dumps
+from ..jsontext.write import _to_text_numbers
+
+
+class _Duplicate(Exception):
+    pass
+
+
+def _pairs(pairs):
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        raise _Duplicate
+    return d
+
+
+def _constant(name):
+    raise ValueError(name)
+
+
+# the quick reading of an arguments text: numbers as fragments of their text, a repeated key
+# stops it (then parse() reads the text again, to say where)
+_QUICK = json.JSONDecoder(object_pairs_hook=_pairs, parse_int=orjson.Fragment,
+                          parse_float=orjson.Fragment, parse_constant=_constant)
 
 
 class Refused(Exception):
@@ -88,10 +113,12 @@ class Reading:
     entries, pointer in the source), ``notes`` (what was done that the reader should know:
     ids assigned, system text moved), and, for the writer, the ``part`` being written."""
 
-    def __init__(self, dialect: str, max_depth: int = 512, rebuilt: bool = False):
+    def __init__(self, dialect: str, max_depth: int = 512, rebuilt: bool = False,
+                 deadline=None):
         self.dialect, self.max_depth, self.rebuilt = dialect, max_depth, rebuilt
         self.lost: list[dict] = []
         self.notes: list[dict] = []
+        self.tick = deadline.check if deadline is not None else _nothing
 
     def drop(self, pointer: str, what: str, message: str) -> None:
         self.lost.append({"pointer": pointer, "what": what, "message": message})
@@ -102,6 +129,7 @@ class Reading:
     def fields(self, obj: dict, pointer: str, carried, what_of: str) -> None:
         """Every member of ``obj`` not in ``carried`` that says something (not null, not an
         empty string, list or object) is a provider field that does not travel."""
+        self.tick()
         for k, v in obj.items():
             if k in carried or v is None or (type(v) in (str, list, dict) and not v):
                 continue
@@ -112,7 +140,8 @@ class Reading:
         """A call's arguments text as an object, exactly (numbers keep their text); an empty
         text is ``{}``; duplicate keys, text that is not JSON, or JSON that is not an object
         refuse the conversion at ``pointer``."""
-        if not isinstance(text, str) or type(text) is NumberText:
+        self.tick()
+        if type(text) is not str:
             if type(text) is dict:
                 return text
             raise Refused("arguments_type", "The call's arguments are neither a JSON text nor an "
@@ -120,9 +149,17 @@ class Reading:
                           pointer)
         if not text.strip():
             return {}
+        if len(text) < self.max_depth or text.count("[") + text.count("{") <= self.max_depth:
+            try:
+                value = _QUICK.decode(text)
+            except (_Duplicate, ValueError, RecursionError):
+                pass   # read again below, to say what and where
+            else:
+                if type(value) is dict and "\\u" not in text:   # (a lone surrogate: below)
+                    return value
         from ..errors import WorkbenchError
         try:
-            parsed = parse(text, field="arguments", numbers="text", max_depth=self.max_depth)
+            parsed = parse(text, field="arguments", numbers="fragment", max_depth=self.max_depth)
         except WorkbenchError as exc:
             raise Refused("arguments_parse", f"The call's arguments are not JSON ({exc.message}, "
                           f"at line {exc.line}, column {exc.column} of the arguments text): they "
@@ -151,9 +188,22 @@ def is_text(v: Any) -> bool:
     return type(v) is str
 
 
+def _nothing() -> None:
+    return None
+
+
 def json_text(v: Any) -> str:
     """Compact exact JSON text of a value (numbers as written)."""
-    return plain_dumps(v)
+    return dumps_value(v).decode("utf-8")
+
+
+def write_text(v: Any) -> str:
+    """The converted value as JSON text, two spaces a level, numbers as written (orjson; the
+    plain writer for what it refuses: lone surrogates, more than 254 levels, big integers)."""
+    try:
+        return dumps_tree(v, indent=2)
+    except TypeError:
+        return plain_dumps(_to_text_numbers(v), indent=2)
 
 
 def output_json(content: list) -> Any:
@@ -163,7 +213,7 @@ def output_json(content: list) -> Any:
         t = content[0][1]
         if t[:1] == "{" or t.lstrip()[:1] == "{":
             try:
-                v = parse(t, field="output", numbers="text", warnings=False).value
+                v = parse(t, field="output", numbers="fragment", warnings=False).value
             except Exception:
                 return None
             return v if type(v) is dict else None

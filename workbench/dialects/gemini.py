@@ -348,6 +348,7 @@ def write_conversation(conv, reading) -> dict:
     contents: list = []
     names: dict = {}
     for t in conv.turns:
+        reading.tick()
         if t.role == "system":
             system += [{"text": p.text} for p in t.parts if p.kind == "text"]
             if contents:
@@ -369,7 +370,8 @@ def write_conversation(conv, reading) -> dict:
                     parts.append({"inlineData": {"mimeType": data[0], "data": data[1]}})
             elif p.kind == "call":
                 names[p.call_id] = p.name
-                fc = {"name": p.name, "args": p.args if p.args is not None else {}}
+                fc = {k: v for k, v in (("name", p.name), ("args", p.args if p.args is not None
+                                                               else {})) if v is not None}
                 if p.call_id is not None:
                     fc["id"] = p.call_id
                 parts.append({"functionCall": fc})

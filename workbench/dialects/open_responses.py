@@ -308,14 +308,26 @@ _TOP_CARRIED = frozenset({"input", "output", "instructions", "tools", "object"})
 def read_conversation(value: Any, reading) -> Any:
     """The neutral conversation of a response (its ``output``), a request (``instructions``,
     ``input``: a list of items or one text, ``tools``) or a bare list of items."""
-    from .conversation import Conversation, Part, Tool, escape
+    from .conversation import Conversation, Part, Refused, Tool
     conv = Conversation("response" if is_response(value) else "request")
+    if type(value) is list and any(_document(v) for v in value[:500]):
+        raise Refused("not_convertible", "This is a log of several exchanges (responses and the "
+                      "requests that replay them): convert one request or response at a time.",
+                      "")
+    if type(value) is dict and is_run_state(value):
+        dropped: set = set()
+        for it, ptr in run_state_items(value):
+            _read_item(it, ptr, conv, reading, dropped)
+        return conv
+    if type(value) is dict and type(value.get("data")) is list and \
+            not isinstance(value.get("type"), str) and value.get("object") in (None, "list"):
+        value = {"input": value["data"], "_base": "/data"}   # the API's list form
     if type(value) is list:
         items, base = value, ""
     elif type(value) is dict:
         key = "output" if conv.shape == "response" else "input"
-        items, base = value.get(key), "/" + key
-        reading.fields(value, "", _TOP_CARRIED | {"previous_response_id", "conversation"},
+        items, base = value.get(key), value.pop("_base", "/" + key)
+        reading.fields(value, "", _TOP_CARRIED | {"previous_response_id", "conversation", "data"},
                        "The envelope's")
         for k in ("previous_response_id", "conversation"):
             if value.get(k):
@@ -343,50 +355,63 @@ def read_conversation(value: Any, reading) -> Any:
         items, base = [], ""
     dropped_calls: set = set()
     for i, it in enumerate(items if type(items) is list else ()):
-        p = f"{base}/{i}"
-        if type(it) is not dict:
-            reading.drop(p, "item", "A value that is not an item is left out.")
-            continue
-        t = it.get("type")
-        if t == "message" or (t is None and "role" in it):
-            role = _ROLES.get(it.get("role"))
-            if role is None:
-                reading.drop(p, "item", f"A message of the role {it.get('role')!r} has no "
-                             "counterpart in the target: it is left out.")
-                continue
-            reading.fields(it, p, _MESSAGE_KEYS, "The message's")
-            conv.add(role, None, p)
-            for part in _content_parts(it.get("content"), p + "/content", reading):
-                conv.add(role, part, p)
-        elif t == "function_call":
-            reading.fields(it, p, _CALL_KEYS, "The call's")
-            args = reading.arguments(it.get("arguments"), p + "/arguments")
-            conv.add("assistant", Part("call", p, call_id=it.get("call_id"), name=it.get("name"),
-                                       args=args), p)
-        elif t == "function_call_output":
-            if it.get("call_id") in dropped_calls:
-                reading.drop(p, "provider_call", "The output of a call that does not travel is "
-                             "left out with it.")
-                continue
-            reading.fields(it, p, _OUTPUT_KEYS, "The output's")
-            content = _output_content(it.get("output"), p + "/output", reading)
-            conv.add("user", Part("output", p, call_id=it.get("call_id"), content=content), p)
-        elif t == "reasoning":
-            reading.drop(p, "reasoning", "A reasoning item is bound to the provider that made "
-                         "it (its encrypted_content only that provider reads): it is left out.")
-        elif isinstance(t, str) and (t.endswith("_call") or is_hosted(t)):
-            if isinstance(it.get("call_id"), str):
-                dropped_calls.add(it["call_id"])
-            reading.drop(p, "provider_call", f"A {t} item is a tool kind of this provider "
-                         "(run by it, or with a shape of its own): it has no counterpart in the "
-                         "target and is left out (with its output).")
-        elif isinstance(t, str) and t.endswith("_output") and it.get("call_id") in dropped_calls:
-            reading.drop(p, "provider_call", f"The {t} of a call that does not travel is left "
-                         "out with it.")
-        else:
-            reading.drop(p, "item", f"An item of type {escape(str(t))!r} has no counterpart in "
-                         "the target: it is left out.")
+        _read_item(it, f"{base}/{i}", conv, reading, dropped_calls)
     return conv
+
+
+def _document(v: Any) -> bool:
+    """A whole response or request body (an element of a log), not an item."""
+    return type(v) is dict and "type" not in v and (
+        v.get("object") == "response" or isinstance(v.get("output"), list) or
+        isinstance(v.get("input"), list))
+
+
+def _read_item(it: Any, p: str, conv, reading, dropped_calls: set) -> None:
+    """One item of the history into the conversation (``dropped_calls``: the call_ids of calls
+    that do not travel, whose outputs are left out with them)."""
+    from .conversation import Part, escape
+    if type(it) is not dict:
+        reading.drop(p, "item", "A value that is not an item is left out.")
+        return
+    t = it.get("type")
+    if t == "message" or (t is None and "role" in it):
+        role = _ROLES.get(it.get("role"))
+        if role is None:
+            reading.drop(p, "item", f"A message of the role {it.get('role')!r} has no "
+                         "counterpart in the target: it is left out.")
+            return
+        reading.fields(it, p, _MESSAGE_KEYS, "The message's")
+        conv.add(role, None, p)
+        for part in _content_parts(it.get("content"), p + "/content", reading):
+            conv.add(role, part, p)
+    elif t == "function_call":
+        reading.fields(it, p, _CALL_KEYS, "The call's")
+        args = reading.arguments(it.get("arguments"), p + "/arguments")
+        conv.add("assistant", Part("call", p, call_id=it.get("call_id"), name=it.get("name"),
+                                   args=args), p)
+    elif t == "function_call_output":
+        if it.get("call_id") in dropped_calls:
+            reading.drop(p, "provider_call", "The output of a call that does not travel is "
+                         "left out with it.")
+            return
+        reading.fields(it, p, _OUTPUT_KEYS, "The output's")
+        content = _output_content(it.get("output"), p + "/output", reading)
+        conv.add("user", Part("output", p, call_id=it.get("call_id"), content=content), p)
+    elif t == "reasoning":
+        reading.drop(p, "reasoning", "A reasoning item is bound to the provider that made "
+                     "it (its encrypted_content only that provider reads): it is left out.")
+    elif isinstance(t, str) and (t.endswith("_call") or is_hosted(t)):
+        if isinstance(it.get("call_id"), str):
+            dropped_calls.add(it["call_id"])
+        reading.drop(p, "provider_call", f"A {t} item is a tool kind of this provider "
+                     "(run by it, or with a shape of its own): it has no counterpart in the "
+                     "target and is left out (with its output).")
+    elif isinstance(t, str) and t.endswith("_output") and it.get("call_id") in dropped_calls:
+        reading.drop(p, "provider_call", f"The {t} of a call that does not travel is left "
+                     "out with it.")
+    else:
+        reading.drop(p, "item", f"An item of type {escape(str(t))!r} has no counterpart in "
+                     "the target: it is left out.")
 
 
 def _content_parts(content: Any, pointer: str, reading) -> list:
@@ -422,6 +447,7 @@ def write_conversation(conv, reading) -> dict:
     from .conversation import output_text
     items: list = []
     for t in conv.turns:
+        reading.tick()
         msg = None
         for p in t.parts:
             if p.kind in ("text", "image"):

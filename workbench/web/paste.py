@@ -157,6 +157,24 @@ def report(form: dict, limits) -> dict | None:
     return result
 
 
+REPLAY_TARGETS = [("open_responses", "Open Responses"), ("chat", "Chat Completions"),
+                  ("anthropic", "Anthropic Messages"), ("gemini", "Gemini")]
+
+
+def replay(form: dict, to: str, limits) -> dict:
+    """"Replay to…" on a transcript report (no JavaScript): the conversion core's answer for
+    the form's text and tools (``replayed``), or its refusal (``replay_error``), and the target
+    asked (``replay_to``)."""
+    from .. import convert
+    body = {"text": form.get("item", ""), "to": to}
+    if form.get("schema", "").strip():
+        body["tools"] = form["schema"]
+    try:
+        return {"replayed": convert.handle(body, limits), "replay_to": to}
+    except WorkbenchError as exc:
+        return {"replay_error": exc.to_dict(), "replay_to": to}
+
+
 # --------------------------------------------------------------------------- the page
 
 def page_context(args) -> dict:
@@ -164,8 +182,10 @@ def page_context(args) -> dict:
     gallery (``gallery``: every case; ``gallery_groups``: grouped by what the page does with
     each, :func:`workbench.gallery.grouped`), and for ``/gate?case=NAME`` (works without
     JavaScript) the case loaded (``case``) and the form it fills (``form``)."""
+    from ..convert.core import KINDS as REPLAY_KINDS
     ctx: dict = {"rules": RULES, "agents_rules": AGENTS_RULES, "gallery": gallery.ALL,
-                 "gallery_groups": gallery.grouped(one_item), "case": None}
+                 "gallery_groups": gallery.grouped(one_item), "case": None,
+                 "replay_kinds": list(REPLAY_KINDS), "replay_targets": REPLAY_TARGETS}
     name = args.get("case") if args is not None else None
     case = gallery.by_name(name) if name else None
     if case is not None:

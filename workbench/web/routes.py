@@ -125,6 +125,18 @@ def gate_page():
     its report (``transcript``), so the page stays a plain form without JavaScript; one item (or
     the core's ``kind: "item"``) is the gate's walk, as :func:`page` renders it.  The page's
     context (rules, the gallery grouped, a ``?case=`` loaded) is :func:`.paste.page_context`."""
+    return _gate()
+
+
+@pages.post("/gate/convert")
+def gate_convert_page():
+    """"Replay to…" without JavaScript: the Gate form posted with a target (``to``); the page
+    shows the transcript's report and, beside the original, the converted text with what did not
+    travel and the target's findings (:func:`.paste.replay`)."""
+    return _gate(replay=True)
+
+
+def _gate(replay: bool = False):
     from . import paste
     view = VIEW["gate"]
     extra = paste.page_context(request.args)
@@ -140,6 +152,8 @@ def gate_page():
             result = view.core.handle(form, g.limits)
     except WorkbenchError as exc:
         error, status = exc.to_dict(), exc.status
+    if replay and transcript is not None:
+        extra.update(paste.replay(form, request.form.get("to", ""), g.limits))
     return render_template("gate.html", view=view.name, form=form or {}, result=result,
                            transcript=transcript, error=error, error_mode=mode, **extra), status
 
