@@ -197,9 +197,14 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
             odd_floats.append(token)
         return _make(token)
 
-    decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_int=int_hook,
-                               parse_float=float_hook if floats else number_type or Decimal,
-                               parse_constant=_reject_constant)
+    if not floats and not keep_duplicates and number_type is None:
+        # nothing to collect (no warnings asked for, last duplicate wins as in a plain dict):
+        # the C scanner builds the objects and the integers itself, without a Python call each
+        decoder = json.JSONDecoder(parse_float=Decimal, parse_constant=_reject_constant)
+    else:
+        decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_int=int_hook,
+                                   parse_float=float_hook if floats else number_type or Decimal,
+                                   parse_constant=_reject_constant)
     try:
         value = _decoded(decoder, text, max_depth, field)
     except ValueError:

@@ -690,28 +690,53 @@ def _part_word(part: dict) -> str:
 
 def analyse_gemini_stream(ctx) -> None:
     src = _stream_source(ctx, "the chunk is lost; the rebuilt response may miss a piece.")
-    cands: dict = {}     # index -> {"parts": [...], "reason", "places": [...], "call": open}
+    cands: dict = {}     # index -> {"parts": [...], "reason", "open": call, "spans", "texts"}
+    check = ctx.deadline.check
+    signed = gemini.SIGNATURE_KEYS
+    part_call = gemini.part_call
     for p in src.pieces:
-        ctx.deadline.check()
-        ctx.events += 1
+        check()
         v = p.value
-        if type(v) is not dict:
+        cs = v.get("candidates") if type(v) is dict else None
+        if type(cs) is not list:
             continue
-        for i, cand in enumerate(v.get("candidates") or () if isinstance(
-                v.get("candidates"), list) else ()):
+        for i, cand in enumerate(cs):
             if type(cand) is not dict:
                 continue
             idx = cand.get("index", i)
-            st = cands.setdefault(anthropic_key(idx), {"parts": [], "reason": None,
-                                                       "open": None, "role": "model",
-                                                       "spans": []})
+            key = idx if type(idx) is int else repr(idx)
+            st = cands.get(key)
+            if st is None:
+                st = cands[key] = {"parts": [], "reason": None, "open": None, "spans": [],
+                                   "texts": {}, "last_text": False}
             if "finishReason" in cand:
                 st["reason"] = cand["finishReason"]
             content = cand.get("content")
-            for part, place in _parts_of(content, Place(p, f"/candidates/{i}/content")):
+            parts = content.get("parts") if type(content) is dict else None
+            if type(parts) is not list:
+                continue
+            kept = st["parts"]
+            for j, part in enumerate(parts):
                 if type(part) is not dict:
                     continue
-                fc = gemini.part_call(part)
+                text = part.get("text")
+                if type(text) is str and st["last_text"] and \
+                        bool(part.get("thought")) == st["last_text"][1] and \
+                        not (signed[0] in part or signed[1] in part):
+                    # joined once at the end (no copy of the growing text per chunk)
+                    n = len(kept) - 1
+                    pieces = st["texts"].get(n)
+                    if pieces is None:
+                        pieces = st["texts"][n] = [kept[n][0]["text"]]
+                    pieces.append(text)
+                    grown = st["spans"][n]      # (_grew, inline: the most frequent piece)
+                    grown[0] += 1
+                    grown[2] = p.line
+                    continue
+                place = Place(p, f"/candidates/{i}/content/parts/{j}")
+                fc = part_call(part)
+                st["last_text"] = (True, bool(part.get("thought"))) if type(text) is str \
+                    and fc is None else False
                 if fc is not None and type(fc) is dict:
                     partial = fc.get("partialArgs")
                     if st["open"] is not None and (not fc or isinstance(partial, list)):
@@ -727,33 +752,25 @@ def analyse_gemini_stream(ctx) -> None:
                         continue
                     new = {**part, "functionCall": {k: x for k, x in fc.items()
                                                      if k not in ("partialArgs", "willContinue")}}
-                    st["parts"].append((new, place))
-                    _grew(st, len(st["parts"]) - 1, p)
+                    kept.append((new, place))
+                    _grew(st, len(kept) - 1, p)
                     if fc.get("willContinue") or isinstance(partial, list):
-                        st["open"] = (place, new, len(st["parts"]) - 1)
+                        st["open"] = (place, new, len(kept) - 1)
                         for a in partial or ():
                             if type(a) is dict:
                                 val = next((a[k] for k in _PARTIAL_VALUES if k in a), None)
                                 _set_path(new["functionCall"].setdefault("args", {}),
                                           a.get("jsonPath"), val, True)
                     continue
-                if isinstance(part.get("text"), str) and st["parts"] and \
-                        isinstance(st["parts"][-1][0].get("text"), str) and \
-                        bool(part.get("thought")) == bool(st["parts"][-1][0].get("thought")) \
-                        and not any(k in part for k in gemini.SIGNATURE_KEYS):
-                    # joined once at the end (no copy of the growing text per chunk)
-                    st.setdefault("texts", {}).setdefault(len(st["parts"]) - 1, [
-                        st["parts"][-1][0]["text"]]).append(part["text"])
-                    _grew(st, len(st["parts"]) - 1, p)
-                    continue
-                st["parts"].append((dict(part), place))
-                _grew(st, len(st["parts"]) - 1, p)
+                kept.append((dict(part), place))
+                _grew(st, len(kept) - 1, p)
+    ctx.events += len(src.pieces)
     finished = any(st["reason"] is not None for st in cands.values())
     candidates = []
     entries: list = []
     rows = []
     for _k, (idx, st) in enumerate(cands.items()):
-        for j, pieces in st.get("texts", {}).items():
+        for j, pieces in st["texts"].items():
             part, place = st["parts"][j]
             st["parts"][j] = ({**part, "text": "".join(pieces)}, place)
         status = gemini.stop_state(st["reason"], finished=finished)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import WorkbenchError
-from ..jsontext import LineIndex, locate_many, parse
+from ..jsontext import LineIndex, element_spans, locate_many, parse
 from ..limits import (
     TRANSCRIPT_CHARS_PER_LINE,
     TRANSCRIPT_CHARS_PER_PIECE,
@@ -143,13 +143,18 @@ def _read(text: str, limits, deadline) -> Source:
 def split_array(src: Source) -> list[Piece]:
     """The elements of a pasted JSON array as pieces of their own (a JSON array of events):
     their places in one walk; their pointers keep the element's index as prefix."""
-    value = src.value
-    spans = locate_many(src.text, [f"/{i}" for i in range(len(value))])
+    value, text = src.value, src.text
+    spans = element_spans(text)
+    if len(spans) != len(value):   # pragma: no cover - the text is the value's own
+        spans = [(0, len(text))] * len(value)
     pieces = []
-    for i, v in enumerate(value):
-        s = spans.get(f"/{i}")
-        start, end = (s.start, s.end) if s is not None else (0, len(src.text))
-        pieces.append(Piece(v, start, end, src.lines.line_col(start)[0], None, i, f"/{i}"))
+    append = pieces.append
+    line, at = 1, 0   # the line of each element, counted on from the one before
+    count = text.count
+    for i, (v, (start, end)) in enumerate(zip(value, spans)):
+        line += count("\n", at, start)
+        at = start
+        append(Piece(v, start, end, line, None, i, f"/{i}"))
     src.pieces = pieces
     src.order = [(p.line, "piece", p) for p in pieces]
     return pieces
