@@ -41,10 +41,17 @@ class Pairing:
         self.entries, self.report, self.deadline, self.limits = entries, report, deadline, limits
         self.last_turn, self.earlier = last_turn, earlier
         self.call_word, self.output_word = call_word, output_word
-        self.by_call_id: dict[str, list] = {}
+        # call_id -> its call, or the list of its calls from the second (a call alone is not
+        # wrapped: 100,000 ids held 100,000 lists); :meth:`calls_with` reads it
+        self.by_call_id: dict = {}
         self.by_item_id: dict = {}
         self.budget = [NEAR_MISS_BUDGET]
         self.ids_by_len: dict[int, list[str]] = {}
+
+    def calls_with(self, call_id) -> tuple | list:
+        """The calls of ``call_id``, in text order."""
+        found = self.by_call_id.get(call_id)
+        return () if found is None else found if type(found) is list else (found,)
 
     def add(self, code: str, message: str, place, related=()):
         return self.report.add(code, message, place, related)
@@ -84,7 +91,7 @@ def _call_seen_before(p: Pairing, c) -> bool:
     """A call_id seen before: the same call again (duplicate_replay, when name, turn and
     arguments agree as the gate's replay rule compares them) or another call
     (duplicate_call_id)."""
-    same = p.by_call_id.setdefault(c.call_id, [])
+    same = p.calls_with(c.call_id)
     if same:
         first = same[0]
         rel = [_rel("first", first), _rel("second", c)]
@@ -101,7 +108,12 @@ def _call_seen_before(p: Pairing, c) -> bool:
                   "answers. Give each call its own id before replaying (a provider "
                   "reusing call_0 across turns is the classic case).",
                   c.place.child("/call_id"), rel)
-    same.append(c)
+    if not same:
+        p.by_call_id[c.call_id] = c
+    elif type(same) is tuple:
+        p.by_call_id[c.call_id] = [*same, c]
+    else:
+        same.append(c)
     if isinstance(c.id, str) and c.id and c.id != c.call_id:
         p.by_item_id.setdefault(c.id, c)
     return True
@@ -127,7 +139,7 @@ def _output_without_id(p: Pairing, o) -> bool:
 
 @_check(OUTPUT_CHECKS, "output_before_call")
 def _output_before_call(p: Pairing, o) -> bool:
-    matches = p.by_call_id.get(o.call_id)
+    matches = p.calls_with(o.call_id)
     if not matches or any(c.pos < o.pos for c in matches):
         return False
     return _answered_wrongly(p, o, matches[0], "output_before_call",
@@ -139,14 +151,14 @@ def _output_before_call(p: Pairing, o) -> bool:
 def _answered_wrongly(p: Pairing, o, c, code: str, message: str) -> bool:
     """``o`` answers ``c``, but not as it should (``code``, at the output's call_id)."""
     p.add(code, message, o.place.child("/call_id"), [_rel("call", c)])
-    c.answered.append(o)
+    c.add_answer(o)
     return True
 
 
 @_check(OUTPUT_CHECKS, "duplicate_output")
 def _output_answers(p: Pairing, o) -> bool:
     """An output of a call before it: the answer (a second answer is duplicate_output)."""
-    matches = p.by_call_id.get(o.call_id)
+    matches = p.calls_with(o.call_id)
     if not matches:
         return False
     c = [c for c in matches if c.pos < o.pos][-1]
@@ -155,7 +167,7 @@ def _output_answers(p: Pairing, o) -> bool:
               f"A second {p.output_word} answers call_id {_q(o.call_id)} ({named(c.name)}): keep "
               "one answer per call.", o.place.child("/call_id"),
               [_rel("call", c), _rel("first", c.answered[0])])
-    c.answered.append(o)
+    c.add_answer(o)
     return True
 
 
@@ -177,7 +189,7 @@ def _output_near_miss(p: Pairing, o) -> bool:
     if near is None:
         return False
     meant, diff = near
-    c = p.by_call_id[meant][0]
+    c = p.calls_with(meant)[0]
     p.add("near_miss_id",
           f"This {p.output_word}'s call_id {_q(o.call_id)} matches no call, but is "
           f"{len(diff)} edit{'s' if len(diff) != 1 else ''} from {_q(meant)} "
