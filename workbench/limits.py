@@ -74,7 +74,7 @@ LIMIT_FIELDS = {f.name: f for f in fields(Limits)}
 # matters; an answer cut by one says so (``truncated``, a count of all).  Tuning constants of
 # an algorithm (alignment budgets, compiled-schema sizes) stay beside their algorithm.
 
-TRANSCRIPT_MAX_CALLS = 100_000  # calls listed in a transcript answer (the count has all)
+TRANSCRIPT_MAX_CALLS = 1_000  # calls listed in a transcript answer (the count has all)
 TRANSCRIPT_FREE_PIECES = 10_000  # lines / events / array elements a transcript may hold whatever its size
 TRANSCRIPT_CHARS_PER_PIECE = 64  # beyond those, characters per value it must carry (memory ≤ 10× the text; real recordings carry ≥ 180)
 TRANSCRIPT_FREE_LINES = 100_000  # lines of JSON Lines or SSE (blank, comment, id: lines too) a text may hold whatever its size

@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from .write import plain_dumps
+from .write import plain_dumps, tight
 
 _NUMBER_TYPES = (int, Decimal, float)
 
@@ -48,7 +48,7 @@ def ctext(value) -> bytes:
     """Canonical text of a value: equal bytes ⇔ same JSON value written the same way
     (object key order aside).  Types are never confused."""
     try:
-        return orjson.dumps(value, default=_canon_default, option=orjson.OPT_SORT_KEYS)
+        return tight(orjson.dumps(value, default=_canon_default, option=orjson.OPT_SORT_KEYS))
     except (orjson.JSONEncodeError, TypeError, RecursionError):
         return _py_canon(value)
 
@@ -58,7 +58,7 @@ def ctext_fast(value) -> bytes:
     the C ``str`` instead of a Python function).  Equal bytes are only trusted together with
     Python equality (``x == y``), which rules out a string standing against a number."""
     try:
-        return orjson.dumps(value, default=str, option=orjson.OPT_SORT_KEYS)
+        return tight(orjson.dumps(value, default=str, option=orjson.OPT_SORT_KEYS))
     except (orjson.JSONEncodeError, TypeError, RecursionError):
         return _py_canon(value)
 

@@ -71,7 +71,8 @@ class Parsed:
 
 def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT_MAX_DEPTH,
           numbers: str = "exact", warnings: bool = True, check_depth: bool = True,
-          keep_duplicates: bool = False, warning_limit: int | None = None) -> Parsed:
+          keep_duplicates: bool = False, warning_limit: int | None = None,
+          share_strings: bool = False) -> Parsed:
     """Parse ``text`` strictly (see :func:`_parse` for ``numbers``).
 
     ``warning_limit``: only the first that many warnings are placed and listed (placing is
@@ -82,10 +83,16 @@ def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT
     ``mark`` (``Parsed.duplicate_mark``) is a NUL and a random tag absent from the text, so the
     tree stays a plain dict that orjson writes, sorting stays stable (``"a"`` sorts just before
     ``"a\x00…"``) and the writer's ``duplicate_mark`` argument strips the tag again.  Every
-    other caller gets the default: the last value wins, as in Python, JavaScript and Go."""
+    other caller gets the default: the last value wins, as in Python, JavaScript and Go.
+
+    ``share_strings=True``: equal short string values of objects are one object (the first
+    :data:`SHARED_STRINGS` distinct ones seen; keys are shared by the C scanner already) --
+    a recording of 100,000 items repeats ``"function_call"`` and ``"completed"`` in each, about
+    60 bytes apiece (the transcript's reader)."""
     with collector_paused():
         parsed, found = _parse(text, field=field, max_depth=max_depth, numbers=numbers,
-                               keep_duplicates=keep_duplicates, floats=warnings)
+                               keep_duplicates=keep_duplicates, floats=warnings,
+                               share_strings=share_strings)
         if check_depth:
             _check_depth(parsed, max_depth, field)
         if warnings:
@@ -95,6 +102,9 @@ def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT
                 duplicates_kept=keep_duplicates, limit=warning_limit)
         return parsed
 
+
+SHARED_STRINGS = 4096  # distinct string values share_strings keeps (the repeated ones come early)
+SHARED_STRING_CHARS = 40  # the longest string value it shares (types, names, statuses, short ids)
 
 #: what :func:`quick_value` returns for a text it leaves to :func:`parse`
 NOT_QUICK = object()
@@ -140,7 +150,8 @@ def _decoded(decoder, text: str, max_depth: int, field):
 
 
 def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
-           keep_duplicates: bool = False, floats: bool = False) -> tuple[Parsed, tuple]:
+           keep_duplicates: bool = False, floats: bool = False,
+           share_strings: bool = False) -> tuple[Parsed, tuple]:
     """Parse ``text`` strictly.  ``numbers`` is ``"exact"`` (int / Decimal),
     ``"fragment"`` (every number an ``orjson.Fragment`` of its token, for writing out) or
     ``"text"`` (every number a :class:`NumberText`, the token as a ``str`` subclass).
@@ -169,7 +180,17 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
     odd_floats: list[str] = []
     marks: list[str] = []  # keep_duplicates: [mark], made at the first repeated key
 
+    shared: dict[str, str] = {}
+
     def pairs_hook(pairs):
+        if share_strings:
+            for j, (k, v) in enumerate(pairs):
+                if type(v) is str and len(v) <= SHARED_STRING_CHARS:
+                    s = shared.get(v)
+                    if s is None and len(shared) < SHARED_STRINGS:
+                        shared[v] = v
+                    elif s is not None:
+                        pairs[j] = (k, s)
         d = dict(pairs)
         if len(d) != len(pairs):
             seen = set()

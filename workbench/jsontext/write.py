@@ -134,11 +134,21 @@ def scalar_text(v: Any, decimal=None) -> str:
     return encode_string(v) if isinstance(v, str) else json.dumps(v)
 
 
+ORJSON_SLACK = 4096  # orjson (3.13) hands back its whole write buffer: a 17-byte text holds 4 KB
+
+
+def tight(out: bytes) -> bytes:
+    """``out`` (an orjson text) in an allocation of its own size when it is short: orjson's
+    result keeps its 4 KB buffer, so 200,000 canonical texts of small objects held 800 MB
+    (the diff's item identities: 100,000 objects against their reverse peaked at 1.1 GB)."""
+    return bytes(memoryview(out)) if len(out) < ORJSON_SLACK else out
+
+
 def dumps_value(value: Any) -> bytes:
     """Compact exact JSON (UTF-8 bytes) of a value tree: ``Decimal`` written as its text,
     integers of any size exact, ``orjson.Fragment`` embedded as is.  Used for API bodies."""
     try:
-        return orjson.dumps(value, default=_default)
+        return tight(orjson.dumps(value, default=_default))
     except orjson.JSONEncodeError:
         # integers beyond 64 bits or lone surrogates: the plain writer
         return plain_dumps(_to_text_numbers(value)).encode("utf-8")

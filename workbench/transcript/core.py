@@ -39,6 +39,7 @@ class Context:
         self.report = Report(self.places, max(limits.max_errors, 100))
         self.calls: list[tuple[Place, dict, bool]] = []
         self.calls_left_off = 0
+        self.blocked_left_off = 0
         self.items: list = []
         self.timeline = None
         self.chain = None
@@ -52,11 +53,13 @@ class Context:
 
     def call(self, call, verdict: str | None = None, *, exact=True, **extra) -> dict | None:
         """List a neutral call (its verdict: the gate's for its walkable item unless given)."""
-        if len(self.calls) >= MAX_CALLS:
-            self.calls_left_off += 1
-            return None
         if verdict is None:
             verdict = self.gates.verdict_of(call)
+        if len(self.calls) >= MAX_CALLS:   # counted (and its verdict in "blocked"), not listed
+            self.calls_left_off += 1
+            if verdict != "ok" and extra.get("role") != "history":
+                self.blocked_left_off += 1
+            return None
         entry = call_entry(call, verdict, **extra)
         place = call.place
         self.calls.append((place, entry, exact))
@@ -153,8 +156,32 @@ def _items_of(ctx: Context, value: Any, base: str) -> list[tuple[Any, Place]]:
     return [(it, Place(piece, f"{base}/{i}")) for i, it in enumerate(value)]
 
 
-def _pieces_placed(ctx: Context) -> list[tuple[Any, Place]]:
-    return [(p.value, Place(p, "")) for p in ctx.src.pieces]
+class PiecesPlaced:
+    """``(value, Place)`` of every piece, as a list of them reads, made as they are walked: a
+    recording of 100,000 lines holds no list of 100,000 pairs (56 bytes a line) beside its
+    values; each piece's place is its one ``root``."""
+
+    __slots__ = ("pieces",)
+
+    def __init__(self, pieces: list):
+        self.pieces = pieces
+
+    def __len__(self) -> int:
+        return len(self.pieces)
+
+    def __iter__(self):
+        for p in self.pieces:
+            yield p.value, p.root
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [(p.value, p.root) for p in self.pieces[i]]
+        p = self.pieces[i]
+        return p.value, p.root
+
+
+def _pieces_placed(ctx: Context) -> PiecesPlaced:
+    return PiecesPlaced(ctx.src.pieces)
 
 
 def _bad_lines(ctx: Context) -> None:
@@ -184,6 +211,7 @@ def _item_checks(ctx: Context, placed, *, last_turn: bool, inputs: bool,
          waits=waits)
     ctx.outputs += sum(1 for e in entries if e.kind == "output")
     answered = frozenset(id(e.item) for e in entries if e.kind == "call" and e.answered)
+    del entries   # the neutral items are let go before the gate walks the calls again
     gate_or_calls(ctx, placed, inputs=inputs, answered=answered)
     ctx.spec.items(placed, inputs=inputs)
     if inputs:
@@ -592,7 +620,8 @@ def _answer(ctx: Context, kind: str) -> dict:
                 link.update({k: v for k, v in ctx.places.where(p.piece, p.pointer).items()})
     summary = {"calls": len(ctx.calls) + ctx.calls_left_off,
                "blocked": sum(1 for _p, e, _x in ctx.calls
-                              if not e["execute"] and e.get("role") != "history"),
+                              if not e["execute"] and e.get("role") != "history")
+               + ctx.blocked_left_off,
                "outputs": ctx.outputs,
                "errors": counts["error"], "warnings": counts["warning"], "infos": counts["info"],
                "lines": ctx.src.line_count}

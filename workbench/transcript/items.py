@@ -44,11 +44,18 @@ class Pairing:
         # the dialect's own names of the id on each side (tool_use "id" / "tool_use_id")
         room = BY_NAME.get(entries[0].dialect) if entries else None
         self.cid, self.oid = getattr(room, "ID_WORDS", ("call_id", "call_id"))
-        self.by_call_id: dict[str, list] = {}
+        # call_id -> its call, or the list of its calls from the second (a call alone is not
+        # wrapped: 100,000 ids held 100,000 lists); :meth:`calls_with` reads it
+        self.by_call_id: dict = {}
         self.by_item_id: dict = {}
         self.budget = [NEAR_MISS_BUDGET]
         self.ids_by_len: dict[int, list[str]] = {}
         self.waits: dict = {}   # a run state's calls the SDK runs on resume (run_state_waits)
+
+    def calls_with(self, call_id) -> tuple | list:
+        """The calls of ``call_id``, in text order."""
+        found = self.by_call_id.get(call_id)
+        return () if found is None else found if type(found) is list else (found,)
 
     def add(self, code: str, message: str, place, related=()):
         return self.report.add(code, message, place, related)
@@ -88,7 +95,7 @@ def _call_seen_before(p: Pairing, c) -> bool:
     """A call_id seen before: the same call again (duplicate_replay, when name, turn and
     arguments agree as the gate's replay rule compares them) or another call
     (duplicate_call_id)."""
-    same = p.by_call_id.setdefault(c.call_id, [])
+    same = p.calls_with(c.call_id)
     if same:
         first = same[0]
         rel = [_rel("first", first), _rel("second", c)]
@@ -105,7 +112,12 @@ def _call_seen_before(p: Pairing, c) -> bool:
                   "answers. Give each call its own id before replaying (a provider "
                   "reusing call_0 across turns is the classic case).",
                   c.place.child("/call_id"), rel)
-    same.append(c)
+    if not same:
+        p.by_call_id[c.call_id] = c
+    elif type(same) is tuple:
+        p.by_call_id[c.call_id] = [*same, c]
+    else:
+        same.append(c)
     if isinstance(c.id, str) and c.id and c.id != c.call_id:
         p.by_item_id.setdefault(c.id, c)
     return True
@@ -131,7 +143,7 @@ def _output_without_id(p: Pairing, o) -> bool:
 
 @_check(OUTPUT_CHECKS, "output_before_call")
 def _output_before_call(p: Pairing, o) -> bool:
-    matches = p.by_call_id.get(o.call_id)
+    matches = p.calls_with(o.call_id)
     if not matches or any(c.pos < o.pos for c in matches):
         return False
     return _answered_wrongly(p, o, matches[0], "output_before_call",
@@ -143,14 +155,14 @@ def _output_before_call(p: Pairing, o) -> bool:
 def _answered_wrongly(p: Pairing, o, c, code: str, message: str) -> bool:
     """``o`` answers ``c``, but not as it should (``code``, at the output's call_id)."""
     p.add(code, message, o.place.child("/call_id"), [_rel("call", c)])
-    c.answered.append(o)
+    c.add_answer(o)
     return True
 
 
 @_check(OUTPUT_CHECKS, "duplicate_output")
 def _output_answers(p: Pairing, o) -> bool:
     """An output of a call before it: the answer (a second answer is duplicate_output)."""
-    matches = p.by_call_id.get(o.call_id)
+    matches = p.calls_with(o.call_id)
     if not matches:
         return False
     c = [c for c in matches if c.pos < o.pos][-1]
@@ -159,7 +171,7 @@ def _output_answers(p: Pairing, o) -> bool:
               f"A second {p.output_word} answers {p.oid} {_q(o.call_id)} ({named(c.name)}): keep "
               "one answer per call.", o.place.child("/call_id"),
               [_rel("call", c), _rel("first", c.answered[0])])
-    c.answered.append(o)
+    c.add_answer(o)
     return True
 
 
@@ -181,7 +193,7 @@ def _output_near_miss(p: Pairing, o) -> bool:
     if near is None:
         return False
     meant, diff = near
-    c = p.by_call_id[meant][0]
+    c = p.calls_with(meant)[0]
     p.add("near_miss_id",
           f"This {p.output_word}'s {p.oid} {_q(o.call_id)} matches no call, but is "
           f"{len(diff)} edit{'s' if len(diff) != 1 else ''} from {_q(meant)} "

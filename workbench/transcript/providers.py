@@ -417,14 +417,14 @@ def gemini_pair(ctx, turns: list[list], *, last_turn: bool) -> list:
                 c = _gemini_match(r, pool)
                 if c is not None:
                     pool.remove(c)
-                    c.answered.append(r)
+                    c.add_answer(r)
                     continue
                 # an earlier call turn?
                 for _t, earlier in reversed(open_calls[:-1] if prev else open_calls):
                     c = _gemini_match(r, earlier)
                     if c is not None:
                         earlier.remove(c)
-                        c.answered.append(r)
+                        c.add_answer(r)
                         _add(report, "result_not_next",
                                    f"This functionResponse ({named(r.item.get('name'))}) "
                                    "answers a call of an earlier turn, not of the turn right "
@@ -870,7 +870,9 @@ def openai_reasoning(placed: list, report) -> None:
     inputs of the host) whose function_call lost its ``reasoning`` item while other call turns
     keep theirs (warning), and a ``reasoning`` item with nothing after it in its turn (error:
     the API refuses a reasoning item without its following item)."""
-    turns: list[list] = [[]]
+    # each turn as [its first function_call's place, whether it holds a reasoning item, its
+    # last item and place] (not its items: a turn of 100,000 calls held a pair for each)
+    turns: list[list] = [[None, False, None]]
     for it, place in placed:
         if type(it) is not dict:
             continue
@@ -878,23 +880,27 @@ def openai_reasoning(placed: list, report) -> None:
         host = (isinstance(t, str) and t.endswith("_output")) or (
             it.get("role") in ("user", "system", "developer"))
         if host:
-            if turns[-1]:
-                turns.append([])
+            if turns[-1][2] is not None:
+                turns.append([None, False, None])
             continue
-        turns[-1].append((it, place))
-    with_calls = [turn for turn in turns if any(it.get("type") == "function_call" for it, _ in turn)]
-    reasoned = [any(it.get("type") == "reasoning" for it, _ in turn) for turn in with_calls]
-    for turn, has in zip(with_calls, reasoned):
-        if not has and any(reasoned):
-            place = next(p for it, p in turn if it.get("type") == "function_call")
-            _add(report, "reasoning_dropped",
-                 "This call's turn lost its reasoning item while other turns keep theirs: a "
-                 "reasoning model replayed without it loses its chain of thought, and the API "
-                 "may refuse a call without its required reasoning item. Replay the reasoning "
-                 "item (with encrypted_content when not stored) before the call.", place)
-    for turn in turns:
-        if turn and turn[-1][0].get("type") == "reasoning":
+        turn = turns[-1]
+        if t == "function_call" and turn[0] is None:
+            turn[0] = place
+        if t == "reasoning":
+            turn[1] = True
+        turn[2] = (it, place)
+    with_calls = [turn for turn in turns if turn[0] is not None]
+    if any(has for _call, has, _last in with_calls):
+        for call, has, _last in with_calls:
+            if not has:
+                _add(report, "reasoning_dropped",
+                     "This call's turn lost its reasoning item while other turns keep theirs: a "
+                     "reasoning model replayed without it loses its chain of thought, and the API "
+                     "may refuse a call without its required reasoning item. Replay the reasoning "
+                     "item (with encrypted_content when not stored) before the call.", call)
+    for _call, _has, last in turns:
+        if last is not None and last[0].get("type") == "reasoning":
             _add(report, "reasoning_dropped",
                  "This reasoning item has no following item in its turn (its call or message "
                  "was dropped): the API refuses a reasoning item without its following item.",
-                 turn[-1][1], severity="error")
+                 last[1], severity="error")
