@@ -73,11 +73,9 @@ def make_gemini(target: float) -> str:
 
 
 def run(name: str, text: str) -> dict:
-    from dataclasses import replace
-
     from workbench.limits import DEFAULT_LIMITS
     from workbench.transcript import analyse
-    limits = replace(DEFAULT_LIMITS, work_timeout=600)
+    limits = DEFAULT_LIMITS.with_(work_timeout=600)
     if name == "gemini":
         t0 = time.perf_counter()
         json.loads(text)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from ..fields import Field, Fields
 from ..runtime.deadline import Deadline
 from .core import format_text
-from .lenient import format_lenient
 
 REQUEST = Fields(
     Field("text", required=True, text=True),
@@ -26,6 +25,7 @@ def handle(body: dict, limits) -> dict:
     # library loops, so the interrupting watchdog stops them (no thread without a limit)
     with Deadline(limits.work_timeout, "Formatting", "text").interrupting():
         if v["input"] != "json":   # JSONC / JSON5 / YAML, only when asked for: see lenient.py
+            from .lenient import format_lenient  # (imported only then: start-up, issue 25)
             return format_lenient(v["text"], v["input"], v["indent"], v["sort_keys"],
                                   max_depth=limits.max_depth)
         return format_text(v["text"], v["indent"], v["sort_keys"], max_depth=limits.max_depth)
