@@ -69,6 +69,16 @@ def _numbers(text) -> str:
     return "text" if isinstance(text, str) and len(text) <= PLAIN_MAX_CHARS else "fragment"
 
 
+def json_string_of(formatted: bytes):
+    """The JSON string holding the written ``formatted`` text (UTF-8), as an ``orjson.Fragment``
+    to embed in an answer: the bytes orjson writes for the same text as a ``str``.  Written text
+    holds no control character but its newlines and tabs (a string's are escaped), so escaping
+    the backslash, the quote, the newline and the tab is all there is to do (in C)."""
+    from orjson import Fragment
+    return Fragment(b'"' + formatted.replace(b"\\", b"\\\\").replace(b'"', b'\\"')
+                    .replace(b"\n", b"\\n").replace(b"\t", b"\\t") + b'"')
+
+
 def counted(parsed) -> dict:
     """``warning_count`` (all the warnings) and ``truncated`` (only the first
     FORMAT_MAX_WARNINGS are listed)."""
