@@ -96,11 +96,10 @@ CLOCK = time.process_time
 
 def run(name: str, text: str) -> dict:
     import gc
-    from dataclasses import replace
 
     from workbench.limits import DEFAULT_LIMITS
     from workbench.transcript import analyse
-    limits = replace(DEFAULT_LIMITS, work_timeout=600)
+    limits = DEFAULT_LIMITS.with_(work_timeout=600)
 
     sse = text.replace("\r\n", "\n") if name != "gemini" else None
 

@@ -19,12 +19,9 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from itertools import compress
-from typing import Any, Iterable
-
-import orjson
 
 from ..errors import WorkbenchError
 from ..limits import DEFAULT_MAX_DEPTH
@@ -48,16 +45,22 @@ def _reject_constant(name):
     raise _Constant(name)
 
 
-@dataclass
 class Parsed:
-    """A parsed document: the user's ``text``, its exact ``value`` and its ``warnings``."""
+    """A parsed document: the user's ``text``, its exact ``value`` and its ``warnings``;
+    ``duplicate_mark``: with keep_duplicates, the tag on repeated keys (see :func:`parse`);
+    ``warning_count``: all the warnings, also those a warning_limit left unlisted."""
 
-    text: str
-    value: Any
-    warnings: list[dict] = field(default_factory=list)
-    _lines: LineIndex | None = None
-    duplicate_mark: str | None = None  # keep_duplicates: the tag on repeated keys (see parse)
-    warning_count: int = 0  # all the warnings, also those a warning_limit left unlisted
+    __slots__ = ("text", "value", "warnings", "_lines", "duplicate_mark", "warning_count")
+
+    def __init__(self, text: str, value: object, warnings: list[dict] | None = None,
+                 _lines: LineIndex | None = None, duplicate_mark: str | None = None,
+                 warning_count: int = 0):
+        self.text, self.value = text, value
+        self.warnings = [] if warnings is None else warnings
+        self._lines, self.duplicate_mark, self.warning_count = _lines, duplicate_mark, warning_count
+
+    def __repr__(self) -> str:
+        return f"Parsed(text={self.text[:40]!r}…, warnings={self.warning_count})"
 
     @property
     def lines(self) -> LineIndex:
@@ -203,7 +206,7 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
     if numbers == "text":
         number_type = NumberText
     elif numbers == "fragment":
-        number_type = orjson.Fragment
+        from orjson import Fragment as number_type  # (imported where used: start-up, issue 25)
     else:
         number_type = None
 
@@ -276,10 +279,11 @@ def check_depth(parsed: "Parsed", max_depth: int, field=None) -> None:
     if text.count("[") + text.count("{") <= max_depth:
         return
     if max_depth >= ORJSON_MAX_DEPTH:
+        import orjson
         try:
             orjson.dumps(parsed.value, default=str)
             return
-        except (orjson.JSONEncodeError, TypeError):
+        except TypeError:  # (orjson.JSONEncodeError is a TypeError)
             pass  # deeper than orjson writes, integers beyond 64 bits, lone surrogates
     if _deeper_than(parsed.value, max_depth):
         raise too_deep(text, max_depth, field)
@@ -290,7 +294,7 @@ _check_depth = check_depth  # for parse(), whose keyword argument has the same n
 _IS_CONTAINER = frozenset({dict, list}).__contains__
 
 
-def _deeper_than(root: Any, limit: int) -> bool:
+def _deeper_than(root: object, limit: int) -> bool:
     """Whether ``root`` nests containers more than ``limit`` levels deep (the root is level 1);
     level by level, the containers of each level picked out in C."""
     level = [root] if type(root) in (dict, list) else []

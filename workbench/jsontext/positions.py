@@ -13,9 +13,8 @@ import json
 import re
 from array import array
 from bisect import bisect_right
-from dataclasses import dataclass
+from collections.abc import Iterable
 from functools import partial
-from typing import Iterable
 
 from ..errors import WorkbenchError
 from .pointer import split_pointer
@@ -108,14 +107,22 @@ def error_at(text: str, offset: int, code: str, message: str, *, field: str | No
                           snippet=snippet(text, offset), **extra)
 
 
-@dataclass
 class Span:
     """Where a value sits in the text: ``start``/``end`` offsets of the value; ``key`` the
     offset of its member name's opening quote when it is an object member."""
 
-    start: int
-    end: int
-    key: int | None = None
+    __slots__ = ("start", "end", "key")
+
+    def __init__(self, start: int, end: int, key: int | None = None):
+        self.start, self.end, self.key = start, end, key
+
+    def __eq__(self, other):
+        return (type(other) is Span and (self.start, self.end, self.key) == (other.start, other.end, other.key))
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Span(start={self.start!r}, end={self.end!r}, key={self.key!r})"
 
 
 def locate_many(text: str, pointers: Iterable[str]) -> dict[str, Span]:
