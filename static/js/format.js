@@ -168,8 +168,8 @@ async function showResult(body, text, mine) {
       h("button", { type: "button", onclick: () => download(body.formatted, `${baseName()}.jsonl`) }, "Download JSON Lines")));
   }
   if (warnings.length) {
-    parts.push(shortList(h("ul", { class: "warnings", id: "warnings" }), warnings.map((w) => warningItem(w)),
-      { limit: WARNINGS_SHOWN, noun: "warnings" }));
+    parts.push(shortList(h("ul", { class: "warnings", id: "warnings" }), warnings,
+      { limit: WARNINGS_SHOWN, noun: "warnings", render: warningItem }));
   }
   summary.replaceChildren(...parts);
   document.getElementById("output")?.remove();
