@@ -5,7 +5,7 @@
 // (sorted keys, a JSONPath beyond the simple ones, a duplicate key that matters, a string
 // that runs past the prefix) gives no rows (null), never different ones.
 //
-//   formatPrefix(text, { indent, maxLines, maxChars })
+//   formatPrefix(text, { indent, maxLines, maxChars, more })
 //       → { lines, done } | null : the first complete lines of the formatted text, from a token
 //         re-indenter of the text's first maxChars (white space only: numbers keep their text;
 //         strings written as the server writes them: non-ASCII kept, only the escapes JSON
@@ -104,13 +104,15 @@ const W_VALUE = 0, W_KEY = 1, W_AFTER = 2;
 /**
  * The first complete lines of the formatted text of `text` (indent 1–8 or "tab"; the server's
  * layout: `{}`/`[]` for empty containers, `"key": value`, one member or element a line), made
- * from its first `maxChars` characters.  `done`: the whole first value was read.  null when
- * the text is not JSON there (the server's answer says why) or cannot be answered here.
+ * from its first `maxChars` characters (`more`: `text` itself is only the start of the text).
+ * `done`: the whole first value was read.  null when the text is not JSON there (the server's
+ * answer says why) or cannot be answered here.
  */
-export function formatPrefix(text, { indent = 2, maxLines = 300, maxChars = 1 << 17 } = {}) {
+export function formatPrefix(text, { indent = 2, maxLines = 300, maxChars = 1 << 17, more = false } = {}) {
   if (indent !== "tab" && !(Number.isInteger(indent) && indent >= 1 && indent <= 8)) return null;
   const unit = indent === "tab" ? "\t" : " ".repeat(indent);
   const t = text.length > maxChars ? text.slice(0, maxChars) : text;
+  const cut = more || t.length < text.length;   // the text goes on after t
   const lines = [];
   const stack = [];
   let line = "";
@@ -163,7 +165,7 @@ export function formatPrefix(text, { indent = 2, maxLines = 300, maxChars = 1 <<
       line += s; i = e; want = W_AFTER; continue;
     }
     const e = scalarEnd(t, i);
-    if (e >= t.length && t.length < text.length) return { lines, done: false };  // may go on
+    if (e >= t.length && cut) return { lines, done: false };  // may go on
     const tok = t.slice(i, e);
     if (!SCALAR.test(tok)) return null;
     line += tok; i = e; want = W_AFTER;
