@@ -16,6 +16,7 @@
 //         text's UTF-8 bytes (a file's, read as they are: scan-worker.js runs it off the main
 //         thread while the page decodes the file), the first maxRows matches in the server's order
 //         (RFC 9535: descendants in pre-order), `json` the value's text as written.
+//   await scanInWorker({ file | text, segs, maxRows, signal }) → the same, from a worker of its own
 //
 // Plain code, no dependencies; the numbers are never read as JavaScript numbers.
 
@@ -327,10 +328,9 @@ async function scanMatches(t, segs, maxRows, sliceMs, signal) {   // t: the byte
     for (let q = 0; q < len; q++) if (t[a + q] !== t[b + q]) return false;
     return true;
   };
-  const named = new Map();   // a name's UTF-8 bytes
-  const bytesOf = (name) => { let b = named.get(name); if (!b) named.set(name, b = encoder.encode(name)); return b; };
+  const named = new Map(segs.filter((g) => g.name !== undefined).map((g) => [g.name, encoder.encode(g.name)]));
   const keyIs = (s, e, name) => {
-    const nb = bytesOf(name);
+    const nb = named.get(name);
     if (e - s - 2 === nb.length) {
       let same = true;
       for (let q = 0; same && q < nb.length; q++) same = t[s + 1 + q] === nb[q];

@@ -1,8 +1,8 @@
 """Provisional first rows of a large document (issue 25): the page shows rows it made from the
 text itself (static/js/scan.js) while the real server works, marked provisional, and the
 server's answer replaces them — its first rows the same rows, asked of the server here on its
-own.  A document the page cannot answer exactly gets no rows (never different ones); an
-invalid one loses them to the server's error.  And scan.js itself, in Chromium, against the
+own — for a several-MB file chosen and pasted.  A document the page cannot answer exactly gets
+no rows (never different ones); an invalid one loses them to the server's error.  And scan.js itself, in Chromium, against the
 server's answers on generated documents."""
 
 from __future__ import annotations
@@ -76,13 +76,28 @@ def recorded(page) -> list[dict]:
     return page.evaluate("() => window.__provisional")
 
 
-@pytest.mark.parametrize("indent", [2, "tab"])
-def test_format_shows_the_first_lines_provisionally_then_the_servers(page, server, doc_file, indent):
+PASTE = """([selector, text]) => {
+  const data = new DataTransfer();
+  data.setData('text/plain', text);
+  document.querySelector(selector).dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+}"""
+
+
+def give(page, how: str, textarea: str, file_input: str, path) -> None:
+    """The document as a user gives it: a file chosen, or the text pasted into the textarea."""
+    if how == "file":
+        page.set_input_files(file_input, str(path))
+    else:
+        page.evaluate(PASTE, [textarea, path.read_text(encoding="utf-8")])
+
+
+@pytest.mark.parametrize(("how", "indent"), [("file", 2), ("paste", 2), ("file", "tab")])
+def test_format_shows_the_first_lines_provisionally_then_the_servers(page, server, doc_file, how, indent):
     text = doc_file.read_text(encoding="utf-8")
     page.goto("/format")
     page.select_option("#indent", str(indent))
     page.evaluate(RECORD)
-    page.set_input_files("#text_file", str(doc_file))
+    give(page, how, "#text", "#text_file", doc_file)
     page.wait_for_function("() => document.getElementById('viewer').dataset.provisional")
     shown = recorded(page)
     assert len(shown) == 1, shown
@@ -123,13 +138,14 @@ def test_an_invalid_document_loses_its_provisional_rows_to_the_error(page, tmp_p
     assert "Not valid JSON" in page.locator("#headline").inner_text()
 
 
-@pytest.mark.parametrize("path", ["$..call_id", "$.data[*].item.call_id", "$.data[3]", "$.model"])
-def test_extract_shows_the_first_matches_provisionally_then_the_servers(page, server, doc_file, path):
+@pytest.mark.parametrize(("how", "path"), [("file", "$..call_id"), ("paste", "$..call_id"), ("file", "$.data[*].item.call_id"),
+                                         ("file", "$.data[3]"), ("paste", "$.model")])
+def test_extract_shows_the_first_matches_provisionally_then_the_servers(page, server, doc_file, how, path):
     text = doc_file.read_text(encoding="utf-8")
     page.goto("/extract")
     page.fill("#path", path)
     page.evaluate(RECORD)
-    page.set_input_files("#document_file", str(doc_file))
+    give(page, how, "#document", "#document_file", doc_file)
     page.wait_for_function("() => document.getElementById('matches').dataset.provisional", timeout=60_000)
     shown = recorded(page)
     assert len(shown) == 1, shown
