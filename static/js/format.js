@@ -18,6 +18,7 @@ const BIG_LIMIT = threshold("big");    // characters: a larger file or paste is 
 const WARNINGS_SHOWN = 5;       // more warnings wait behind a "show more" button
 const MINIFIED_SHOWN = 200_000; // characters of minified text shown in the page (copy/download: all)
 const PROVISIONAL_LINES = 200;  // lines of a large input formatted in the page while the server works
+const PREVIEW_BYTES = 1 << 17;  // bytes of a large file read first, for those lines
 const KIND_NAMES = { json: "JSON", jsonc: "JSONC", json5: "JSON5", yaml: "YAML" };
 
 // A small Open Responses document: an exact decimal (1.10), an integer beyond 2^53 and a
@@ -74,7 +75,9 @@ const prov = new Provisional(summary, { results: viewerEl });
 const { runs, input } = inputRuns({ url: "/api/format", wait: 300, form, go: () => go(), onEmpty: () => showEmpty(),
   field: "text", storageKey: "format:text", what: "input", liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT, keepLimit: BIG_LIMIT,
   largeStatus: "large input: press Ctrl/⌘+Enter or Format", bigHint: "Press Format (or Ctrl/⌘+Enter) to format it.",
-  doneHint: "Done: the answer for it is shown beside it." });
+  doneHint: "Done: the answer for it is shown beside it.",
+  // a large file: its first lines from its first bytes, while the page decodes the rest
+  onFile: (file) => { if (file.size > LIVE_LIMIT) previewFile(file); } });
 persist(indentSel, "format:indent");
 persist(sortBox, "format:sort_keys");
 persist(kindSel, "format:input");
@@ -116,15 +119,26 @@ async function go() {
 
 /** A large input's first lines, formatted by the page's token re-indenter (white space only:
  *  numbers keep their text, strings are written as the server writes them), marked provisional:
- *  the server still reads the whole document (an error, the warnings, the line count). */
-function showProvisional(text) {
+ *  the server still reads the whole document (an error, the warnings, the line count).
+ *  `more`: `text` is only the start of the input (a file's first bytes). */
+function showProvisional(text, { live = input.isLive, more = false } = {}) {
   const indent = indentValue();
-  const lines = input.isLive || kindSel.value !== "json" || sortBox.checked || indent === 0 ? null
-    : formatPrefix(text, { indent, maxLines: PROVISIONAL_LINES })?.lines;
+  const lines = live || kindSel.value !== "json" || sortBox.checked || indent === 0 ? null
+    : formatPrefix(text, { indent, maxLines: PROVISIONAL_LINES, more })?.lines;
   if (!lines?.length) { prov.drop(); return; }
+  if (prov.shown && lines.length === prov.rows.length && lines.every((l, i) => l === prov.rows[i])) return;  // (from the file's start)
   prov.show(`the first ${plural(lines.length, "line")} of the formatted document`,
     "Formatted in this page from the start of the text while the server reads all of it; its answer replaces "
     + "these lines (or says where the document is not valid JSON).", lineRows(lines), { rows: lines });
+}
+
+/** The first lines of a large file from its first bytes (decoded as the whole file will be: a
+ *  character cut at the end waits for the rest), shown before the page has decoded all of it. */
+async function previewFile(file) {
+  const head = new TextDecoder().decode(await file.slice(0, PREVIEW_BYTES).arrayBuffer(), { stream: true });
+  if (input.loading !== file) return;   // read whole already, or another input came
+  summary.replaceChildren(busyHeadline(`Reading ${file.name}…`));
+  showProvisional(head, { live: false, more: file.size > PREVIEW_BYTES });
 }
 
 function showEmpty() {
@@ -168,8 +182,8 @@ async function showResult(body, text, mine) {
       h("button", { type: "button", onclick: () => download(body.formatted, `${baseName()}.jsonl`) }, "Download JSON Lines")));
   }
   if (warnings.length) {
-    parts.push(shortList(h("ul", { class: "warnings", id: "warnings" }), warnings.map((w) => warningItem(w)),
-      { limit: WARNINGS_SHOWN, noun: "warnings" }));
+    parts.push(shortList(h("ul", { class: "warnings", id: "warnings" }), warnings,
+      { limit: WARNINGS_SHOWN, noun: "warnings", render: warningItem }));
   }
   summary.replaceChildren(...parts);
   document.getElementById("output")?.remove();

@@ -5,16 +5,18 @@
 // (sorted keys, a JSONPath beyond the simple ones, a duplicate key that matters, a string
 // that runs past the prefix) gives no rows (null), never different ones.
 //
-//   formatPrefix(text, { indent, maxLines, maxChars })
+//   formatPrefix(text, { indent, maxLines, maxChars, more })
 //       → { lines, done } | null : the first complete lines of the formatted text, from a token
 //         re-indenter of the text's first maxChars (white space only: numbers keep their text;
 //         strings written as the server writes them: non-ASCII kept, only the escapes JSON
 //         requires, a lone surrogate as \uxxxx)
 //   parseSimplePath(path) → segments | null : $, .name, ['name'], [n], [*], .*, and one ..name last
-//   await extractScan(text, segments, { maxRows, sliceMs, signal })
+//   await extractScan(bytes, segments, { maxRows, sliceMs, signal })
 //       → { rows: [{path, pointer, json, line, column}], count } | null : one pass over the whole
-//         text (in slices of a few ms, so the page never blocks), the first maxRows matches in the
-//         server's order (RFC 9535: descendants in pre-order), `json` the value's text as written.
+//         text's UTF-8 bytes (a file's, read as they are: scan-worker.js runs it off the main
+//         thread while the page decodes the file), the first maxRows matches in the server's order
+//         (RFC 9535: descendants in pre-order), `json` the value's text as written.
+//   await scanInWorker({ file | text, segs, maxRows, signal }) → the same, from a worker of its own
 //
 // Plain code, no dependencies; the numbers are never read as JavaScript numbers.
 
@@ -103,13 +105,15 @@ const W_VALUE = 0, W_KEY = 1, W_AFTER = 2;
 /**
  * The first complete lines of the formatted text of `text` (indent 1–8 or "tab"; the server's
  * layout: `{}`/`[]` for empty containers, `"key": value`, one member or element a line), made
- * from its first `maxChars` characters.  `done`: the whole first value was read.  null when
- * the text is not JSON there (the server's answer says why) or cannot be answered here.
+ * from its first `maxChars` characters (`more`: `text` itself is only the start of the text).
+ * `done`: the whole first value was read.  null when the text is not JSON there (the server's
+ * answer says why) or cannot be answered here.
  */
-export function formatPrefix(text, { indent = 2, maxLines = 300, maxChars = 1 << 17 } = {}) {
+export function formatPrefix(text, { indent = 2, maxLines = 300, maxChars = 1 << 17, more = false } = {}) {
   if (indent !== "tab" && !(Number.isInteger(indent) && indent >= 1 && indent <= 8)) return null;
   const unit = indent === "tab" ? "\t" : " ".repeat(indent);
   const t = text.length > maxChars ? text.slice(0, maxChars) : text;
+  const cut = more || t.length < text.length;   // the text goes on after t
   const lines = [];
   const stack = [];
   let line = "";
@@ -162,7 +166,7 @@ export function formatPrefix(text, { indent = 2, maxLines = 300, maxChars = 1 <<
       line += s; i = e; want = W_AFTER; continue;
     }
     const e = scalarEnd(t, i);
-    if (e >= t.length && t.length < text.length) return { lines, done: false };  // may go on
+    if (e >= t.length && cut) return { lines, done: false };  // may go on
     const tok = t.slice(i, e);
     if (!SCALAR.test(tok)) return null;
     line += tok; i = e; want = W_AFTER;
@@ -222,38 +226,74 @@ const pause = () => new Promise((resolve) => {
 class Abort extends Error {}
 
 /**
- * The first `maxRows` matches of `segs` (parseSimplePath) in `text`, in the server's order, from
- * one pass over the whole text (the last member of an object with a repeated key is the one a
- * reader keeps, so nothing is certain before every object on the way is closed).  null: the
- * text is not one JSON value (the server says why), a repeated key that matters, too deep.
- * `count`: every match (the server's count, when it lists all).  Yields every `sliceMs`.
+ * The first `maxRows` matches of `segs` (parseSimplePath) in the JSON text whose UTF-8 bytes are
+ * `u8` (a file's bytes as they are, or a text encoded), in the server's order, from one pass
+ * over all of it (the last member of an object with a repeated key is the one a reader keeps, so
+ * nothing is certain before every object on the way is closed).  null: not one JSON value (the
+ * server says why), a byte order mark, a repeated key that matters, too deep.  The bytes are
+ * taken to be UTF-8: the page shows the rows only for a text it decoded from them strictly.
+ * `count`: every match (the server's count, when it lists all).  Yields every `sliceMs`
+ * (scan-worker.js runs it off the page's main thread, without yielding).
  */
-export async function extractScan(text, segs, { maxRows = 200, sliceMs = 8, signal } = {}) {
+export async function extractScan(u8, segs, { maxRows = 200, sliceMs = 8, signal } = {}) {
   try {
-    return await scanMatches(text, segs, maxRows, sliceMs, signal);
+    return await scanMatches(u8, segs, maxRows, sliceMs, signal);
   } catch (e) {
     if (e instanceof Abort) return null;
     throw e;
   }
 }
 
-const CHUNK = 1 << 16;   // characters between looks at the clock
+const CHUNK = 1 << 16;   // bytes between looks at the clock
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** bytesStringEnd: the index after the string that starts at u8[i] (a quote), or -1. */
+function bytesStringEnd(u8, i) {
+  let j = i + 1;
+  for (;;) {
+    const q = u8.indexOf(Q, j);
+    if (q < 0) return -1;
+    let k = q - 1;
+    while (u8[k] === BS) k--;
+    if (((q - 1 - k) & 1) === 0) return q + 1;
+    j = q + 1;
+  }
+}
+
+function bytesSkipWs(u8, i) {
+  for (let c = u8[i]; c === 32 || c === 10 || c === 13 || c === 9; c = u8[++i]);
+  return i;
+}
+
+function bytesScalarEnd(u8, i) {
+  const n = u8.length;
+  for (; i < n; i++) {
+    const c = u8[i];
+    if (c === COMMA || c === RBRACE || c === RBRACK || c === COLON || isWs(c) || c === Q || c === LBRACE || c === LBRACK) break;
+  }
+  return i;
+}
 
 /** Skip inside a container that nothing in it can match: from t[i] with `depth` brackets open,
  *  up to `limit`; returns [the index after its close (or where it stopped), depth left]
  *  (-1: a string runs past the end).  The brackets are counted, not paired: the server's
  *  answer says when they do not pair. */
-function skipInside(t, i, depth, limit) {
+const SKIP = new Uint8Array(256);   // what a byte is to skipInside: 1 a quote, 2 an opening, 3 a closing bracket
+SKIP[Q] = 1; SKIP[LBRACE] = SKIP[LBRACK] = 2; SKIP[RBRACE] = SKIP[RBRACK] = 3;
+
+function skipInside(u8, i, depth, limit) {
   for (; i < limit; i++) {
-    const c = t.charCodeAt(i);
-    if (c === Q) { const e = stringEnd(t, i); if (e < 0) return [-1, depth]; i = e - 1; }
-    else if (c === LBRACE || c === LBRACK) depth++;
-    else if ((c === RBRACE || c === RBRACK) && --depth === 0) return [i + 1, 0];
+    const k = SKIP[u8[i]];
+    if (k === 0) continue;
+    if (k === 1) { const e = bytesStringEnd(u8, i); if (e < 0) return [-1, depth]; i = e - 1; }
+    else if (k === 2) depth++;
+    else if (--depth === 0) return [i + 1, 0];
   }
   return [i, depth];
 }
 
-async function scanMatches(t, segs, maxRows, sliceMs, signal) {
+async function scanMatches(t, segs, maxRows, sliceMs, signal) {   // t: the bytes
   const n = segs.length;
   if (!n) return null;   // "$" alone: the whole document
   const last = segs[n - 1];
@@ -270,22 +310,32 @@ async function scanMatches(t, segs, maxRows, sliceMs, signal) {
   const keysAt = new Int32Array(MAX_DEPTH); // objects where every key counts: where its keys start in `seen`
   const sets = new Array(MAX_DEPTH).fill(null);  // ... or their Set, for an object with many keys
   const pending = new Array(MAX_DEPTH).fill(null);  // the match a container is the value of
-  let seen = new Int32Array(1024), seenN = 0;     // key tokens (start, end) of those objects
+  let seen = new Int32Array(3072), seenN = 0;     // keys (tag, start, end) of those objects
   let order = 0;
   const best = [];     // the first matches in order: {key, start, end, parts}
   let count = 0;
-  let nextBs = t.indexOf("\\");
+  let nextBs = t.indexOf(BS);
   const hasEscape = (s, e) => {   // keys are asked about in text order
-    if (nextBs >= 0 && nextBs < s) nextBs = t.indexOf("\\", s);
+    if (nextBs >= 0 && nextBs < s) nextBs = t.indexOf(BS, s);
     return nextBs >= 0 && nextBs < e;
   };
   const keyText = (s, e) => {   // a key's name (its token t[s, e))
-    const raw = t.slice(s + 1, e - 1);
-    if (raw.indexOf("\\") < 0) return raw;
-    try { return JSON.parse(t.slice(s, e)); } catch { throw new Abort(); }
+    const raw = decoder.decode(t.subarray(s, e));
+    if (raw.indexOf("\\") < 0) return raw.slice(1, -1);
+    try { return JSON.parse(raw); } catch { throw new Abort(); }
   };
+  const sameBytes = (a, b, len) => {
+    for (let q = 0; q < len; q++) if (t[a + q] !== t[b + q]) return false;
+    return true;
+  };
+  const named = new Map(segs.filter((g) => g.name !== undefined).map((g) => [g.name, encoder.encode(g.name)]));
   const keyIs = (s, e, name) => {
-    if (e - s - 2 === name.length && t.startsWith(name, s + 1)) return !hasEscape(s, e);
+    const nb = named.get(name);
+    if (e - s - 2 === nb.length) {
+      let same = true;
+      for (let q = 0; same && q < nb.length; q++) same = t[s + 1 + q] === nb[q];
+      if (same) return !hasEscape(s, e);
+    }
     return hasEscape(s, e) && keyText(s, e) === name;
   };
   // a repeated key in an object where every key counts (a wildcard over it, or the descendants:
@@ -294,24 +344,27 @@ async function scanMatches(t, segs, maxRows, sliceMs, signal) {
     if (hasEscape(s, e)) throw new Abort();
     const len = e - s;
     if (sets[d]) {
-      const k = t.slice(s, e);
+      const k = keyText(s, e);
       if (sets[d].has(k)) throw new Abort();
       sets[d].add(k);
       return;
     }
     const from = keysAt[d];
-    for (let k = from; k < seenN; k += 2) {
-      if (seen[k + 1] - seen[k] === len && t.startsWith(t.slice(s, e), seen[k])) throw new Abort();
+    // a cheap tag of the key (its length and three of its characters) first; the characters
+    // themselves only when two tags agree
+    const tag = (len << 20) ^ (t[s + 1] << 10) ^ t[e - 2] ^ (t[(s + e) >> 1] << 5);
+    for (let k = from; k < seenN; k += 3) {
+      if (seen[k] === tag && seen[k + 2] - seen[k + 1] === len && sameBytes(seen[k + 1], s, len)) throw new Abort();
     }
-    if (seenN - from >= 32) {   // many keys: a Set from here on
+    if (seenN - from >= 48) {   // many keys: a Set from here on
       const set = new Set();
-      for (let k = from; k < seenN; k += 2) set.add(t.slice(seen[k], seen[k + 1]));
-      set.add(t.slice(s, e));
+      for (let k = from; k < seenN; k += 3) set.add(keyText(seen[k + 1], seen[k + 2]));
+      set.add(keyText(s, e));
       sets[d] = set; seenN = from;
       return;
     }
-    if (seenN + 2 > seen.length) { const grown = new Int32Array(seen.length * 2); grown.set(seen); seen = grown; }
-    seen[seenN++] = s; seen[seenN++] = e;
+    if (seenN + 3 > seen.length) { const grown = new Int32Array(seen.length * 2); grown.set(seen); seen = grown; }
+    seen[seenN++] = tag; seen[seenN++] = s; seen[seenN++] = e;
   };
   const parts = (upto) => {   // the path of the current member/element of frame `upto`
     const out = [];
@@ -343,8 +396,8 @@ async function scanMatches(t, segs, maxRows, sliceMs, signal) {
   };
   const allKeys = (lv) => lv === childN || segs[lv].wild;   // every key of an object there counts
 
-  let i = skipWs(t, 0);
-  if (t.charCodeAt(i) === 0xfeff) return null;
+  if (t[0] === 0xef && t[1] === 0xbb && t[2] === 0xbf) return null;   // a byte order mark: the page drops it
+  let i = bytesSkipWs(t, 0);
   let depth = -1;
   let want = W_VALUE;
   let deadline = performance.now() + sliceMs;
@@ -359,9 +412,9 @@ async function scanMatches(t, segs, maxRows, sliceMs, signal) {
       tick = 0;
       if (performance.now() > deadline) await later();
     }
-    i = skipWs(t, i);
+    i = bytesSkipWs(t, i);
     if (i >= N) return null;   // ends early
-    const c = t.charCodeAt(i);
+    const c = t[i];
     if (want === W_AFTER) {
       const k = kind[depth];
       if (c === COMMA) {
@@ -382,14 +435,14 @@ async function scanMatches(t, segs, maxRows, sliceMs, signal) {
     }
     if (want === W_KEY) {
       if (c !== Q) return null;
-      const e = stringEnd(t, i);
+      const e = bytesStringEnd(t, i);
       if (e < 0) return null;
       keyS[depth] = i; keyE[depth] = e;
       const lv = level[depth];
       if (allKeys(lv)) checkNew(depth, i, e);
       else if (segs[lv].name !== undefined && keyIs(i, e, segs[lv].name) && ++hits[depth] > 1) throw new Abort();
-      i = skipWs(t, e);
-      if (t.charCodeAt(i) !== COLON) return null;
+      i = bytesSkipWs(t, e);
+      if (t[i] !== COLON) return null;
       i++; want = W_VALUE; continue;
     }
     // a value: does it match?
@@ -413,32 +466,49 @@ async function scanMatches(t, segs, maxRows, sliceMs, signal) {
       kind[depth] = c === LBRACE ? OBJ : ARR; level[depth] = childLevel; idx[depth] = 0; hits[depth] = 0;
       pre[depth] = order++; pending[depth] = m;
       if (c === LBRACE && allKeys(childLevel)) { keysAt[depth] = seenN; sets[depth] = null; }
-      const j = skipWs(t, i + 1);
-      if (t.charCodeAt(j) === (c === LBRACE ? RBRACE : RBRACK)) { i = j; want = W_AFTER; continue; }
+      const j = bytesSkipWs(t, i + 1);
+      if (t[j] === (c === LBRACE ? RBRACE : RBRACK)) { i = j; want = W_AFTER; continue; }
       i++; want = c === LBRACE ? W_KEY : W_VALUE; continue;
     }
     let e;
-    if (c === Q) { e = stringEnd(t, i); if (e < 0) return null; }
-    else { e = scalarEnd(t, i); if (e === i) return null; }
+    if (c === Q) { e = bytesStringEnd(t, i); if (e < 0) return null; }
+    else { e = bytesScalarEnd(t, i); if (e === i) return null; }
     if (isMatch) { const m = record(descName === null ? i : pre[depth], i, depth); if (m) m.end = e; }
     i = e;
     want = W_AFTER;
     if (depth < 0) break;
   }
-  if (skipWs(t, i) < N) return null;   // more after the value: JSON Lines or not JSON (the server says)
+  if (bytesSkipWs(t, i) < N) return null;   // more after the value: JSON Lines or not JSON (the server says)
   // lines and columns (the server's: 1-based, columns in characters), in one walk in text order
   const rows = best.map((m) => ({ m, start: m.start }));
-  let line = 1, nextNl = t.indexOf("\n"), colPos = 0, col = 1;
+  let line = 1, nextNl = t.indexOf(10), colPos = 0, col = 1;
   for (const r of [...rows].sort((a, b) => a.start - b.start)) {
-    while (nextNl !== -1 && nextNl < r.start) { line++; colPos = nextNl + 1; col = 1; nextNl = t.indexOf("\n", colPos); }
-    for (; colPos < r.start; colPos++) {
-      if ((t.charCodeAt(colPos) & 0xfc00) !== 0xdc00 || (t.charCodeAt(colPos - 1) & 0xfc00) !== 0xd800) col++;
-    }
+    while (nextNl !== -1 && nextNl < r.start) { line++; colPos = nextNl + 1; col = 1; nextNl = t.indexOf(10, colPos); }
+    for (; colPos < r.start; colPos++) if ((t[colPos] & 0xc0) !== 0x80) col++;   // not a continuation byte
     r.line = line; r.column = col;
   }
   return {
     count,
     rows: rows.map((r) => ({ path: normalizedPath(r.m.parts), pointer: jsonPointer(r.m.parts),
-      json: t.slice(r.m.start, r.m.end), line: r.line, column: r.column })),
+      json: decoder.decode(t.subarray(r.m.start, r.m.end)), line: r.line, column: r.column })),
   };
+}
+
+/**
+ * extractScan in a worker of its own (scan-worker.js), on `file`'s bytes or on `text`: resolves to
+ * its answer, or null (no worker, it gave up, or `signal` was aborted: the worker is stopped).
+ */
+export function scanInWorker({ file = null, text = null, segs, maxRows = 200, signal } = {}) {
+  let worker;
+  try { worker = new Worker(new URL("./scan-worker.js", import.meta.url), { type: "module" }); }
+  catch { return Promise.resolve(null); }
+  return new Promise((resolve) => {
+    const done = (found) => { worker.terminate(); signal?.removeEventListener("abort", stop); resolve(found); };
+    const stop = () => done(null);
+    if (signal?.aborted) { stop(); return; }
+    signal?.addEventListener("abort", stop, { once: true });
+    worker.onmessage = (e) => done(e.data.found);
+    worker.onerror = () => done(null);
+    worker.postMessage({ file, text: file ? null : text, segs, maxRows });
+  });
 }
