@@ -4,8 +4,10 @@ the real parts (the transcript core and the Gate page the server renders without
 * a paste that is not one item is never ``kind: "item"``; an unrecognised shape says what it saw;
 * the headline counts blocked calls ("5 calls · 1 blocked") and is green only when nothing is
   blocked and no error is found;
-* every single recorded item (the shared ``items.jsonl`` files) is answered without ``None`` /
-  ``null`` / ``undefined`` standing for a missing value, and a chain never holds a null.
+* no page text (the answer the page says in its own words, without JavaScript) prints ``None``,
+  ``null`` or ``undefined`` standing for a missing value, for every case and recording; every
+  single recorded item (the shared ``items.jsonl`` files) is answered without them, and a chain
+  never holds a null.
 
 (The BOM / CR / CRLF / re-serialised property and "the calls list and the walk agree" run over
 the same recordings in tests/unit/test_dialects.py.)"""
@@ -15,6 +17,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -83,12 +86,56 @@ def gate_page():
     return create_app().test_client()
 
 
-def headline(client, text: str, tools: str) -> tuple[str, str] | None:
-    """The Gate page's headline for a pasted text, as the server renders it (no JavaScript):
-    (its words, its class); None when the page walked it as one item."""
+class _Words(HTMLParser):
+    """The text of the page's answer (inside ``#result-body``) outside code, JSON and form
+    fields: what the page says in its own words."""
+
+    SKIP = {"pre", "code", "textarea", "script", "style", "input"}
+    VOID = {"input", "br", "img", "hr", "meta", "link", "source", "wbr"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack: list[tuple[str, bool, bool]] = []   # (tag, in the body, skipped)
+        self.words: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        inside = (self.stack[-1][1] if self.stack else False) or a.get("id") == "result-body"
+        skip = (self.stack[-1][2] if self.stack else False) or tag in self.SKIP or \
+            "json" in (a.get("class") or "").split()
+        if tag not in self.VOID:
+            self.stack.append((tag, inside, skip))
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data):
+        if self.stack and self.stack[-1][1] and not self.stack[-1][2] and data.strip():
+            self.words.append(data.strip())
+
+
+def page_words(page: str) -> list[str]:
+    """The page's own words in its answer, the rules' sentences left out (they name null as a
+    value a field may hold, not as a missing value)."""
+    from workbench.gate import AGENTS_RULES, RULES
+    rule_words = {r[k].strip() for r in RULES + AGENTS_RULES for k in ("text", "plain", "full")
+                  if k in r}
+    parser = _Words()
+    parser.feed(page)
+    return [w for w in parser.words if w not in rule_words]
+
+
+def gate_page_for(client, text: str, tools: str) -> str:
     r = client.post("/gate", data={"item": text, "schema": tools})
     assert r.status_code in (200, 400, 413, 422), r.status_code
-    page = r.get_data(as_text=True)
+    return r.get_data(as_text=True)
+
+
+def headline(page: str) -> tuple[str, str] | None:
+    """The Gate page's headline, as the server renders it (no JavaScript): (its words, its
+    class); None when the page walked the text as one item."""
     if 'id="report"' not in page:
         return None
     m = re.search(r'<div id="verdict-live" class="headline ([a-z]+)"[^>]*>(.*?)</div>', page, re.S)
@@ -96,8 +143,16 @@ def headline(client, text: str, tools: str) -> tuple[str, str] | None:
 
 
 @pytest.mark.parametrize("text, tools", list(_texts()))
-def test_kind_and_headline(gate_page, text, tools):
+def test_kind_headline_and_words(gate_page, text, tools):
     r = analyse(text, tools or None)
+    page = gate_page_for(gate_page, text, tools)
+    # the page's own words: no None / undefined, and null only where the text holds one (a
+    # schema's words may name the type)
+    words = page_words(page)
+    assert words, "the page said nothing"
+    assert not [w for w in words if re.search(r"\bNone\b|\bundefined\b", w)]
+    if "null" not in text:
+        assert not [w for w in words if re.search(r"\bnull\b", w) and "schema" not in w], words
     try:
         value = json.loads(text.removeprefix("\ufeff"))
     except ValueError:
@@ -112,7 +167,7 @@ def test_kind_and_headline(gate_page, text, tools):
     s = r["summary"]
     blocked = sum(1 for c in r["calls"] if not c["execute"] and c.get("role") != "history")
     assert s["blocked"] == blocked
-    words, cls = headline(gate_page, text, tools)
+    words, cls = headline(page)
     assert words.startswith(f"{words.split(' · ')[0]} · {s['calls']:,} call")
     assert (f" · {blocked:,} blocked" in words) == (blocked > 0), words
     assert f"{s['errors']:,} error" in words
@@ -122,7 +177,7 @@ def test_kind_and_headline(gate_page, text, tools):
 def test_the_headline_says_blocked_calls_for_a_case_with_them(gate_page):
     # at least one case of each colour is in the corpus above: the test above can fail
     texts = [(gallery.text_of(c), gallery.tools_of(c) or "") for c in gallery.ALL]
-    lines = [h for h in (headline(gate_page, t, tools) for t, tools in texts) if h]
+    lines = [h for h in (headline(gate_page_for(gate_page, t, tools)) for t, tools in texts) if h]
     assert any(" blocked" in w and c == "bad" for w, c in lines)
     assert any(" blocked" not in w and c == "good" for w, c in lines)
     # "5 calls · 0 errors" in green while a call is blocked was the bug: never again
