@@ -28,7 +28,7 @@ def one_item(text: str) -> bool:
     """True when ``text`` is one item (or is not JSON at all: the gate says where): one JSON
     value is told by the one classifier (the transcript's kinds, :mod:`workbench.dialects`);
     a text that is not one JSON value by a cheap look at its first lines."""
-    t = text.lstrip()
+    t = text.removeprefix("\ufeff").lstrip()   # a byte-order mark is dropped first, as the core does
     if not t:
         return True
     if t[0] in "[:" or _SSE.match(t):
