@@ -137,7 +137,7 @@ def gate_page():
             transcript = paste.report(form, g.limits)
             mode = "transcript" if transcript is not None else "item"
         if form and transcript is None:
-            result = view.core.handle(form, g.limits)
+            result = view.core.handle({**form, "words": "page"}, g.limits)   # the page's words
     except WorkbenchError as exc:
         error, status = exc.to_dict(), exc.status
     return render_template("gate.html", view=view.name, form=form or {}, result=result,
