@@ -7,6 +7,8 @@ Expected counts come from the real POST /api/transcript, never typed in."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from browser_helpers import own_page
 
@@ -58,3 +60,40 @@ def test_the_counts_say_what_they_count_with_and_without_javascript(browser, pag
             plain.click("#gate-run")
         assert counted in plain.inner_text("#report p.muted").split(" · ")
         assert plain.inner_text("#timeline-title").startswith(caption)
+
+
+CHAT_CALL = ('{"id": "call_1", "type": "function", "function": {"name": "get_weather", '
+             '"arguments": "{\\"city\\": \\"Oslo\\"}"}}')
+API_ONLY = ("POST", "/api/", "envelope.calls", "workbench gate", "workbench transcript")
+
+
+def test_a_single_chat_tool_call_speaks_the_pages_words_and_its_button_walks_on(browser, page, server):
+    # the issue: the verdict told a browser user "POST /api/transcript", and "Walk this call"
+    # walked the same pasted text again (the same verdict, for ever)
+    status, api = server.api("gate", {"item": CHAT_CALL})
+    assert status == 200 and "/api/transcript" in api["reason"]          # the API keeps its words
+    for js in (True, False):
+        with own_page(browser, server, java_script_enabled=js) as p:
+            p.goto("/gate")
+            p.fill("#item", CHAT_CALL)
+            if js:
+                p.wait_for_selector("#envelope")
+            else:
+                with p.expect_navigation():
+                    p.click("#gate-run")
+            words = p.inner_text(".verdict-reason")
+            assert "press \u201cWalk the equivalent item\u201d below" in words, words
+            assert "into Item" in words
+            assert not [w for w in API_ONLY if w in words], words
+            assert p.locator("#envelope button[data-walk]").count() == 0   # no walk in a circle
+            button = p.locator("#envelope .toolbar button[data-walk-equivalent='0'], "
+                               "#envelope form button[data-walk-equivalent='0']")
+            assert button.count() == 1 and button.inner_text() == "Walk the equivalent item"
+            if js:
+                button.click()
+                p.wait_for_function("() => document.getElementById('verdict-banner')?.dataset.verdict === 'ok'")
+            else:
+                with p.expect_navigation():
+                    button.click()
+                assert p.locator("#verdict-live").inner_text().startswith("ok")
+            assert json.loads(p.input_value("#item")) == api["envelope"]["calls"][0]["equivalent"]

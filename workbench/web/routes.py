@@ -154,7 +154,7 @@ def _gate(replay: bool = False):
             transcript = paste.report(form, g.limits)
             mode = "transcript" if transcript is not None else "item"
         if form and transcript is None:
-            result = view.core.handle(form, g.limits)
+            result = view.core.handle({**form, "words": "page"}, g.limits)   # the page's words
     except WorkbenchError as exc:
         error, status = exc.to_dict(), exc.status
     if replay and transcript is not None:
