@@ -333,3 +333,98 @@ def test_the_gate_keeps_the_tools_as_read_with_their_warnings_and_places():
     assert e.value.code == "schema_invalid"
     assert [(p["pointer"], p["line"], p["column"]) for p in e.value.extra["places"]] == \
         [("/0", 2, 2), ("/1", 3, 2)]
+
+
+# --------------------------------------------------------------------------- transcript/report.py
+
+def _levenshtein(a: str, b: str) -> int:
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def _apply(left: str, diff: list[dict]) -> str:
+    """``left`` with each entry of an edit_diff applied: what the id written becomes."""
+    out, k = [], 0
+    for i in range(len(left) + 1):
+        while k < len(diff) and diff[k]["at"] == i and diff[k]["left"] == "":
+            out.append(diff[k]["right"])       # inserted before left[i]
+            k += 1
+        if i == len(left):
+            break
+        if k < len(diff) and diff[k]["at"] == i:
+            assert diff[k]["left"] == left[i]
+            out.append(diff[k]["right"])       # substituted, or "" when deleted
+            k += 1
+        else:
+            out.append(left[i])
+    assert k == len(diff)
+    return "".join(out)
+
+
+def _words(n: int, alphabet: str = "ab") -> list[str]:
+    out = [""]
+    for _ in range(n):
+        out += [w + c for w in out if len(w) == len(out[-1]) for c in alphabet]
+    return sorted(set(out), key=lambda w: (len(w), w))
+
+
+@pytest.mark.parametrize("limit", [0, 1, 2, 3])
+def test_edit_diff_is_a_shortest_edit_within_the_limit_for_every_short_pair(limit):
+    from workbench.transcript.report import edit_diff
+    words = sorted(set(_words(4)) | set(_words(3, "abc")), key=lambda w: (len(w), w))
+    assert len(words) == 31 + 40 - 15     # the "ab" words of up to 3 letters are in both
+    for left in words:
+        for right in words:
+            distance = _levenshtein(left, right)
+            d = edit_diff(left, right, limit)
+            if distance > limit:
+                assert d is None, (left, right, limit)
+                continue
+            assert d is not None and len(d) == distance, (left, right, limit, d)
+            assert _apply(left, d) == right, (left, right, d)
+            assert [e["at"] for e in d] == sorted(e["at"] for e in d)
+
+
+def test_edit_diff_of_longer_ids_at_the_default_limit():
+    from workbench.transcript.report import edit_diff
+    assert edit_diff("call_3c9l", "call_3c91") == [{"at": 8, "left": "l", "right": "1"}]
+    assert edit_diff("call_ab", "call_ba") == [{"at": 5, "left": "a", "right": "b"},
+                                              {"at": 6, "left": "b", "right": "a"}]
+    assert edit_diff("xcall_1", "call_12") == [{"at": 0, "left": "x", "right": ""},
+                                              {"at": 7, "left": "", "right": "2"}]
+    assert edit_diff("call_abc", "call_xyz") is None          # three edits
+    assert edit_diff("call_1", "call_1234") is None           # three longer
+    assert edit_diff("c" * 40 + "x", "c" * 40 + "y") == [{"at": 40, "left": "x", "right": "y"}]
+
+
+def test_show_diff_in_words():
+    from workbench.transcript.report import show_diff
+    assert show_diff([{"at": 8, "left": "l", "right": "1"}]) == "'l' for '1' at 8"
+    assert show_diff([{"at": 0, "left": "x", "right": ""},
+                      {"at": 7, "left": "", "right": "2"}]) == \
+        "an extra 'x' at 0, a missing '2' at 7"
+    assert show_diff([]) == ""
+
+
+def test_findings_past_the_cap_are_counted_not_listed():
+    import dataclasses
+    import json
+
+    from workbench.limits import DEFAULT_LIMITS
+    from workbench.transcript import analyse
+    limits = dataclasses.replace(DEFAULT_LIMITS, max_errors=100)
+    items = [{"type": "message", "role": "user", "content": "x"}] + \
+        [{"type": "function_call_output", "call_id": f"call_{i}", "output": "o"}
+         for i in range(101)]
+    r = analyse(json.dumps(items, indent=1), limits=limits)
+    assert [f["pointer"] for f in r["findings"]] == [f"/{i}/call_id" for i in range(1, 101)]
+    assert (r["truncated"]["findings"], r["summary"]["errors"]) == (1, 101)
+    # the first 100 exactly fit: nothing left off
+    r = analyse(json.dumps(items[:101], indent=1), limits=limits)
+    assert (len(r["findings"]), r["truncated"]["findings"], r["summary"]["errors"]) == (100, 0, 100)
+    assert [(f["line"], f["column"]) for f in r["findings"][:2]] == [(9, 14), (14, 14)]
