@@ -14,7 +14,6 @@ SECURITY = "tests/unit/test_pinned_security.py"
 CORES = "tests/unit/test_pinned_cores.py"  # written below, with the survivors of each group
 VALIDATE_KEYWORDS = "tests/unit/test_pinned_keywords.py"   # the survivors of validate-keywords
 DIFF_OPTIONS = "tests/unit/test_pinned_diff_options.py"    # the survivors of diff-options
-DIALECTS = "tests/unit/test_pinned_dialects.py"            # the survivors of the dialect groups
 
 GROUPS: dict[str, dict] = {
     "web-security": {
@@ -68,12 +67,12 @@ GROUPS: dict[str, dict] = {
     "dialects-responses-agents": {
         "mutate": ["workbench/dialects/__init__.py", "workbench/dialects/open_responses.py",
                    "workbench/dialects/agents.py"],
-        "tests": [PINNED, CORES, DIALECTS, "tests/unit/test_dialects.py",
+        "tests": [PINNED, CORES, "tests/unit/test_dialects.py",
                   "tests/unit/test_transcript.py"],
     },
     "dialects-chat": {
         "mutate": ["workbench/dialects/chat.py"],
-        "tests": [PINNED, CORES, DIALECTS, "tests/unit/test_dialects.py",
+        "tests": [PINNED, CORES, "tests/unit/test_dialects.py",
                   "tests/unit/test_transcript.py", "tests/unit/test_providers_streams.py"],
     },
 }
