@@ -47,6 +47,11 @@ LIMIT_FIELDS = {name: LimitField(name, type(d).__name__, d, unit, help)
                 for name, (d, unit, help) in _DECLARED.items()}
 
 
+def _limits_of(values: tuple) -> "Limits":
+    """The :class:`Limits` of ``values`` in :data:`LIMIT_FIELDS` order (unpickling)."""
+    return Limits(**dict(zip(LIMIT_FIELDS, values)))
+
+
 class Limits:
     """Every settable limit (see :data:`LIMIT_FIELDS`): an immutable value, ``Limits(max_depth=64)``,
     equal and hashed by its values."""
@@ -62,6 +67,11 @@ class Limits:
 
     def __setattr__(self, name, value):
         raise AttributeError(f"Limits are immutable: use .with_({name}=…)")
+
+    def __reduce__(self):
+        # pickled by its values (the process pool sends Limits to its workers; the default
+        # slot-state pickling would call the refusing __setattr__)
+        return (_limits_of, (self._values(),))
 
     def _values(self) -> tuple:
         return tuple(getattr(self, name) for name in LIMIT_FIELDS)

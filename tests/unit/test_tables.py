@@ -116,3 +116,22 @@ def test_no_page_script_writes_a_threshold_of_its_own():
                              path.read_text(encoding="utf-8")):
             offenders.append(f"{path.name}: {m.group()}")
     assert not offenders, offenders
+
+
+def test_limits_travel_to_a_worker_process_intact():
+    """The process pool pickles the request's Limits: they arrive equal, and still immutable
+    (a slotted Limits with a refusing __setattr__ once broke every `workbench transcript` of
+    several files: each worker died unpickling them)."""
+    import pickle
+
+    import pytest
+    from concurrent.futures import ProcessPoolExecutor
+
+    from workbench.limits import DEFAULT_LIMITS
+    limits = DEFAULT_LIMITS.with_(max_depth=64, work_timeout=3.5)
+    assert pickle.loads(pickle.dumps(limits)) == limits
+    with ProcessPoolExecutor(1) as pool:
+        back = pool.submit(repr, limits).result(timeout=60)
+    assert back == repr(limits)
+    with pytest.raises(AttributeError):
+        pickle.loads(pickle.dumps(limits)).max_depth = 1
