@@ -123,9 +123,9 @@ def test_limits_travel_to_a_worker_process_intact():
     (a slotted Limits with a refusing __setattr__ once broke every `workbench transcript` of
     several files: each worker died unpickling them)."""
     import pickle
+    from concurrent.futures import ProcessPoolExecutor
 
     import pytest
-    from concurrent.futures import ProcessPoolExecutor
 
     from workbench.limits import DEFAULT_LIMITS
     limits = DEFAULT_LIMITS.with_(max_depth=64, work_timeout=3.5)
