@@ -65,6 +65,7 @@ def test_every_form_finds_the_handoff_and_the_subagents_call(form):
     (c,) = r["calls"]
     assert (c["call_id"], c["execute"], c["role"]) == ("call_3c91", False, "history")
     assert not c.get("tool_result")
+    assert c["reason"].startswith('Never executed: the subagent "sub_7a12"')
     assert r["summary"]["blocked"] == 0 and r["summary"]["errors"] == 2
     # the chain: the agent who asked, the subagent, the handoff (broken), the call (broken)
     links = r["chain"]["links"]
