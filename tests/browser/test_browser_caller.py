@@ -7,6 +7,7 @@ Expected places come from the real POST /api/transcript, never typed in."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -142,3 +143,38 @@ def test_every_recording_reads_without_none_null_or_undefined_and_counts_blocked
         checked += 1
     assert found == {}, "\n".join(f"{k}: {w}" for k, ws in found.items() for w in ws)
     assert checked == len(paths)
+
+
+# --------------------------------------------------------------------------- the chain's unknown ids
+
+UNKNOWN_IDS = json.dumps({"id": "sess_1", "agent": {"model": "gpt-5"}, "items": [
+    {"type": "create_subagent_call", "turn_id": "turn_1", "arguments": {"instructions": "go"}},
+    {"type": "function_call", "turn_id": "turn_1", "call_id": "call_1", "name": "lookup_order",
+     "arguments": {"order_id": "A-1"}}]}, indent=1)
+
+
+def test_an_id_the_paste_does_not_give_is_drawn_unknown(page, server):
+    # agents-rules.md: a link whose id is absent from the paste is drawn as unknown, with the
+    # reason, never as null
+    report = api_report(server, UNKNOWN_IDS)
+    unknown = [l for l in report["chain"]["links"] if "unknown" in l]
+    assert [l["object"] for l in unknown] == ["agent", "subagent"]
+    paste(page, UNKNOWN_IDS, "Agents API session")
+    page.wait_for_selector("#chain svg, figure.chain svg")
+    boxes = page.locator(".chain-node[data-object='agent'], .chain-node[data-object='subagent']")
+    assert boxes.count() == 2
+    for k in range(2):
+        assert "id unknown" in boxes.nth(k).text_content()
+    said = page.locator(".chain-text").text_content()
+    for l in unknown:
+        assert f"(id unknown: {l['unknown']})" in said
+    assert not re.search(r"\b(null|undefined|None)\b", said)
+    with own_page(page.context.browser, server, java_script_enabled=False) as plain:
+        plain.goto("/gate")
+        plain.fill("#item", UNKNOWN_IDS)
+        with plain.expect_navigation():
+            plain.click("#gate-run")
+        listed = plain.inner_text("#chain")
+        for l in unknown:
+            assert f"id unknown: {l['unknown']}" in listed
+        assert not re.search(r"\b(null|undefined|None)\b", listed)
