@@ -178,3 +178,36 @@ def test_an_id_the_paste_does_not_give_is_drawn_unknown(page, server):
         for l in unknown:
             assert f"id unknown: {l['unknown']}" in listed
         assert not re.search(r"\b(null|undefined|None)\b", listed)
+
+
+# --------------------------------------------------------------------------- the walk agrees
+
+WALKED = [
+    # a Gemini request whose own tools the gate cannot read (enum-encoded types): listed and
+    # walked without them
+    "realworld2/gemini/0142_opentelemetry-python-contrib__cassettes__test_tool_events__i0_request.json",
+    # a program's call (its caller link beside it)
+    FIRST,
+]
+
+
+@pytest.mark.parametrize("name", WALKED)
+def test_walk_this_call_gives_the_listed_verdict(page, server, shared, name):
+    text = (shared / "reference" / name).read_text(encoding="utf-8")
+    report = api_report(server, text)
+    paste(page, text, report_label(report))
+    assert report["calls"]
+    for i, c in enumerate(report["calls"]):
+        page.evaluate("() => document.getElementById('call-walk-verdict')?.remove()")
+        page.click(f"#calls button[data-walk='{i}']")
+        want = "ok — may be executed" if c["verdict"] == "ok" else f"Blocked: {c['verdict']}"
+        page.wait_for_function("([want]) => document.getElementById('call-walk-verdict')?.textContent === want",
+                               arg=[want], timeout=20000)
+    if report.get("tools_unread"):
+        assert report["tools_unread"] in page.inner_text("#report")
+
+
+def report_label(report: dict) -> str:
+    """The first words of the page's headline for these reports (the page's kind label: the
+    kind itself for a response, and for a provider's kind the page has no label for yet)."""
+    return report["kind"]
