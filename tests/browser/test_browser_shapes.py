@@ -1,9 +1,11 @@
-"""A call made by a program (programmatic tool calling, ``caller: {type: "program",
-caller_id}``) shows its link to the calling item in the Gate page's calls list
-(transcript-rules.md, "Program callers": their link to the calling item is drawn), with
-JavaScript and without, on the real recordings (issue 23).
+"""Issue 23's real shapes on the Gate page, in a real browser on the real server, on the real
+recordings: a call made by a program (``caller: {type: "program", caller_id}``) shows its link
+to the calling item in the calls list, with JavaScript and without (transcript-rules.md,
+"Program callers"); every shared recording reads without None / null / undefined and its
+headline counts blocked calls; a chain id the paste does not give is drawn unknown, with the
+reason; "walk this call" gives the listed verdict.
 
-Expected places come from the real POST /api/transcript, never typed in."""
+Expected places and verdicts come from the real POST /api/transcript, never typed in."""
 
 from __future__ import annotations
 
