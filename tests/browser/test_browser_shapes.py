@@ -29,19 +29,21 @@ def api_report(server, text: str) -> dict:
     return report
 
 
-def paste(page, text: str, kind_label: str) -> None:
+def paste(page, text: str, kind: str) -> None:
+    """Paste ``text`` into a fresh Gate page and wait for its report of ``kind`` (the report's
+    ``data-kind``: the page's words for a kind may change, its kind does not)."""
     page.goto("/gate")
     page.fill("#item", text)
-    page.wait_for_selector("#report")
-    page.wait_for_function("([want]) => document.getElementById('summary-line')?.textContent.startsWith(want)",
-                           arg=[kind_label], timeout=20000)
+    page.wait_for_function("([kind]) => document.getElementById('report')?.dataset.kind === kind && "
+                           "!document.getElementById('result-body').hasAttribute('aria-busy')",
+                           arg=[kind], timeout=20000)
 
 
 def selected_text(page) -> str:
     return page.evaluate("() => { const t = document.getElementById('item'); return t.value.slice(t.selectionStart, t.selectionEnd); }")
 
 
-@pytest.mark.parametrize("name, kind", [(FIRST, "response"), (STREAM, "response stream")])
+@pytest.mark.parametrize("name, kind", [(FIRST, "response"), (STREAM, "response_stream")])
 def test_the_calls_list_links_a_program_call_to_its_caller(page, server, shared, name, kind):
     text = (shared / "reference" / name).read_text(encoding="utf-8")
     (call,) = api_report(server, text)["calls"]
@@ -161,7 +163,7 @@ def test_an_id_the_paste_does_not_give_is_drawn_unknown(page, server):
     report = api_report(server, UNKNOWN_IDS)
     unknown = [l for l in report["chain"]["links"] if "unknown" in l]
     assert [l["object"] for l in unknown] == ["agent", "subagent"]
-    paste(page, UNKNOWN_IDS, "Agents API session")
+    paste(page, UNKNOWN_IDS, "agents_session")
     page.wait_for_selector("#chain svg, figure.chain svg")
     boxes = page.locator(".chain-node[data-object='agent'], .chain-node[data-object='subagent']")
     assert boxes.count() == 2
@@ -197,7 +199,7 @@ WALKED = [
 def test_walk_this_call_gives_the_listed_verdict(page, server, shared, name):
     text = (shared / "reference" / name).read_text(encoding="utf-8")
     report = api_report(server, text)
-    paste(page, text, report_label(report))
+    paste(page, text, report["kind"])
     assert report["calls"]
     for i, c in enumerate(report["calls"]):
         page.evaluate("() => document.getElementById('call-walk-verdict')?.remove()")
@@ -207,9 +209,3 @@ def test_walk_this_call_gives_the_listed_verdict(page, server, shared, name):
                                arg=[want], timeout=20000)
     if report.get("tools_unread"):
         assert report["tools_unread"] in page.inner_text("#report")
-
-
-def report_label(report: dict) -> str:
-    """The first words of the page's headline for these reports (the page's kind label: the
-    kind itself for a response, and for a provider's kind the page has no label for yet)."""
-    return report["kind"]
