@@ -96,25 +96,9 @@ def test_every_gallery_call_walks_to_its_listed_verdict(text, schema):
         assert walked == call["verdict"], call
 
 
-RUN_STATES = Path(__file__).resolve().parents[1] / "data" / "run_state"
-
-
 def _recordings():
-    """Every shared recording (realworld, realworld2's providers, the Open Responses fixtures'
-    streams) and the SDKs' real run states kept with the tests."""
-    from conftest import shared_dir
-    files = sorted(RUN_STATES.glob("*/*.json"))
-    root = shared_dir()
-    if root is None:
-        return files
-    base = root / "reference" / "realworld"
-    files += sorted(p for p in (base / "transcripts").iterdir() if p.name != "index.jsonl")
-    files += sorted(p for p in (base / "streams").iterdir() if p.name != "index.jsonl")
-    files += sorted(p for p in (root / "reference" / "realworld2").rglob("*") if p.is_file()
-                    and p.suffix in (".json", ".sse", ".txt", ".jsonl")
-                    and p.name != "index.jsonl")
-    files += sorted((root / "reference" / "openresponses-fixtures").glob("stream_*.txt"))
-    return files
+    from recordings import recordings  # every shared recording and the SDK run states
+    return recordings()
 
 
 @pytest.mark.parametrize("path", _recordings(), ids=lambda p: p.name)

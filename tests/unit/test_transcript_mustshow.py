@@ -25,7 +25,6 @@ import pytest
 from workbench import gallery
 from workbench.transcript import analyse
 
-RUN_STATES = Path(__file__).resolve().parents[1] / "data" / "run_state"
 # what holds items (transcript-rules.md, "Reading": an object holding items is read for them)
 HOLDERS = ("items", "data", "output", "input", "messages", "required_actions", "contents",
            "generatedItems", "generated_items", "modelResponses", "model_responses", "choices",
@@ -33,19 +32,8 @@ HOLDERS = ("items", "data", "output", "input", "messages", "required_actions", "
 
 
 def _recordings() -> list[Path]:
-    from conftest import shared_dir
-    files = sorted(RUN_STATES.glob("*/*.json"))
-    root = shared_dir()
-    if root is None:
-        return files
-    ref = root / "reference"
-    for base in (ref / "realworld" / "transcripts", ref / "realworld" / "streams"):
-        files += sorted(p for p in base.iterdir() if p.name != "index.jsonl")
-    files += sorted(p for p in (ref / "realworld2").rglob("*") if p.is_file()
-                    and p.suffix in (".json", ".sse", ".txt", ".jsonl")
-                    and p.name != "index.jsonl")
-    files += sorted((ref / "openresponses-fixtures").glob("stream_*.txt"))
-    return files
+    from recordings import recordings  # one list with tests/unit/test_dialects.py
+    return recordings()
 
 
 def _texts():

@@ -65,6 +65,7 @@ def test_every_form_finds_the_handoff_and_the_subagents_call(form):
     (c,) = r["calls"]
     assert (c["call_id"], c["execute"], c["role"]) == ("call_3c91", False, "history")
     assert not c.get("tool_result")
+    assert c["reason"].startswith('Never executed: the subagent "sub_7a12"')
     assert r["summary"]["blocked"] == 0 and r["summary"]["errors"] == 2
     # the chain: the agent who asked, the subagent, the handoff (broken), the call (broken)
     links = r["chain"]["links"]
@@ -180,3 +181,18 @@ def test_a_call_without_a_program_caller_has_no_caller_link():
             "status": "completed", "arguments": "{}", "caller": {"type": "model"}}
     r = analyse(json.dumps({"object": "response", "status": "completed", "output": [item]}))
     assert "caller" not in r["calls"][0]
+
+
+@pytest.mark.parametrize("output", ["{" * 50_000, '{"agent_id": "sub_1"' + " " * 100_000,
+                                    '{"agent_id": ' + "[" * 5_000 + "]" * 5_000 + "}",
+                                    '{"agent_id": "\\ud800"}'])
+def test_a_hostile_output_in_a_create_subagent_call_names_no_subagent(client, output):
+    # the JSON text inside an output is read bounded (depth, a fault): never a crash or a 500
+    create = {"type": "create_subagent_call", "turn_id": "t", "call_id": "c", "output": output}
+    answer = client.post("/api/transcript", json={"text": json.dumps([create])})
+    assert answer.status_code == 200
+    r = analyse(json.dumps([create]))
+    (sub,) = [l for l in r["chain"]["links"] if l["object"] == "subagent"]
+    assert "id" not in sub or sub["id"] == "\ud800"
+    if "id" not in sub:
+        assert "names no subagent" in sub["unknown"]

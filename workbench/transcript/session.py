@@ -293,7 +293,11 @@ class Session:
         self.history_pairs.setdefault(pair, (it, place, link))
         self.call_links.setdefault(pair, link)
         self.links.append(link)
-        self.ctx.call(agents.read_call(it, place, 0), pending=False, role="history")
+        by_subagent = "agent_id" in link
+        self.ctx.call(agents.read_call(it, place, 0), pending=False, role="history",
+                      reason=(f"Never executed: the subagent {_q(who)} made this call, and "
+                              "subagents cannot run function tools (subagent_function_call)."
+                              if by_subagent else None))
 
     def _orchestration(self, it: dict, t: str, place) -> None:
         if t == "create_subagent_call":
