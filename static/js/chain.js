@@ -124,7 +124,7 @@ function boxLines(link) {
   if (o === "agent") return ["agent", link.id];
   if (o === "turn") return ["turn", link.id];
   if (o === "function_call") return [`function_call${link.pending ? " · pending" : " · history"}`, link.name, link.call_id];
-  if (o === "tool_result") return [`tool_result · ${link.success === true ? "success" : link.success === false ? "failed" : "?"}`, link.call_id, link.turn_id];
+  if (o === "tool_result") return [`tool_result · ${link.success === true ? "success" : link.success === false ? "failed" : "success not given"}`, link.call_id, link.turn_id];
   if (o === "subagent") return ["subagent", link.id, link.via ? `via ${link.via}` : null];
   return [o, link.name || link.id, link.subagent_id ? `→ ${link.subagent_id}` : link.from ? `from ${link.from}` : null];
 }

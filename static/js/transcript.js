@@ -26,6 +26,8 @@ export const KIND_LABEL = {
   chat_completion: "Chat Completions response", chat_messages: "Chat Completions messages",
   chat_stream: "Chat Completions stream", agents_session: "Agents API session", item: "one item",
   chat_tool_calls: "Chat Completions tool calls", unknown: "an unrecognised shape",
+  anthropic_messages: "Anthropic Messages", anthropic_stream: "Anthropic Messages stream",
+  gemini_contents: "Gemini contents", gemini_stream: "Gemini stream", otel_trace: "OpenTelemetry trace",
 };
 const SEVERITIES = [["error", "Errors", "✗"], ["warning", "Warnings", "!"], ["info", "Notes", "i"]];
 
@@ -270,8 +272,8 @@ function callItemRow(c, i, r, ctx) {
   const li = h("li", { class: `call ${ok ? "ok" : "blocked"}`, dataset: { index: String(i), verdict: c.verdict || "" } });
   li.append(h("div", { class: "call-head" },
     h("span", { class: `verdict-chip ${ok ? "ok" : "blocked"}` }, h("span", { "aria-hidden": "true" }, ok ? "✓ " : "✗ "), c.verdict || "?"), " ",
-    h("strong", {}, c.name || "?"), " ",
-    h("span", { class: "muted" }, [`call_id ${c.call_id || "?"}`, c.turn_id ? `turn_id ${c.turn_id}` : null, c.id ? `id ${c.id}` : null,
+    h("strong", {}, c.name || "(no name)"), " ",
+    h("span", { class: "muted" }, [c.call_id ? `call_id ${c.call_id}` : "no call_id", c.turn_id ? `turn_id ${c.turn_id}` : null, c.id ? `id ${c.id}` : null,
       (c.dialect || "").replace(/_/g, " "), c.role || (c.pending === true ? "pending" : c.pending === false ? "history" : null)].filter(Boolean).join(" · "))));
   const bar = h("div", { class: "toolbar" });
   const place = placeButton(c, ctx);
