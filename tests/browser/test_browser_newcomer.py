@@ -151,3 +151,17 @@ def test_places_in_messages_say_whose_lines_they_are(page):
         m = re.search(r"document line (\d+), column \d+", li)
         assert m, li
         assert doc[int(m[1]) - 1].strip().startswith("{"), (li, doc[int(m[1]) - 1])
+
+
+def test_the_patch_says_why_it_has_more_operations_than_changes(page, server):
+    # the Diff sample: "7 changes" above, "JSON Patch · 8 operations" below (1.0 → 1 is a note)
+    page.goto("/diff")
+    for b in page.locator("[data-action=sample]").all():
+        b.click()
+    page.locator("#patch-note").wait_for()
+    left, right = page.input_value("#left"), page.input_value("#right")
+    status, body = server.api("diff", {"left": left, "right": right})
+    assert status == 200 and len(body["patch"]) == body["count"] + 1
+    note = page.inner_text("#patch-note")
+    assert "One of them rewrites an equal value written differently (a note, not a change)" in note
+    assert f"{len(body['patch'])} operations" in page.inner_text("#patch-title")
