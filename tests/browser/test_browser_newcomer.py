@@ -165,3 +165,15 @@ def test_the_patch_says_why_it_has_more_operations_than_changes(page, server):
     note = page.inner_text("#patch-note")
     assert "One of them rewrites an equal value written differently (a note, not a change)" in note
     assert f"{len(body['patch'])} operations" in page.inner_text("#patch-title")
+
+
+def test_the_expression_label_names_the_chosen_engines_syntax(page):
+    page.goto("/extract")
+    assert page.inner_text("#path-label") == "JSONPath expression (RFC 9535)"
+    page.select_option("#engine", "jsonpath-ng")
+    assert page.inner_text("#path-label") == "JSONPath expression (jsonpath-ng syntax, not RFC 9535)"
+    page.reload()   # the engine is kept for the tab, and so is its label
+    assert page.input_value("#engine") == "jsonpath-ng"
+    assert page.inner_text("#path-label").endswith("(jsonpath-ng syntax, not RFC 9535)")
+    page.select_option("#engine", "rfc9535")
+    assert page.inner_text("#path-label") == "JSONPath expression (RFC 9535)"
