@@ -388,6 +388,16 @@ function buildView(body, request) {
   viewEl.dataset.current = "-1";
 }
 
+/** Why the patch has more operations than the changes counted: it also writes the values
+ *  that are equal but written differently (the notes), so the result reads as the right text. */
+function rewrites(body) {
+  const notes = new Set((body.notes || []).map((n) => n.pointer));
+  const n = (body.patch || []).filter((op) => notes.has(op.path)).length;
+  if (!n || body.equal) return "";
+  return n === 1 ? " One of them rewrites an equal value written differently (a note, not a change), so the text reads as the right one."
+    : ` ${n} of them rewrite equal values written differently (notes, not changes), so the text reads as the right one.`;
+}
+
 function patchPanel(body) {
   const text = body.patch_text;
   const shown = text.length > PATCH_SHOWN ? text.slice(0, PATCH_SHOWN) + "\n…" : text;
@@ -400,6 +410,7 @@ function patchPanel(body) {
     h("p", { class: "muted small", id: "patch-note" }, body.patch_note ? body.patch_note + "."
       : body.patch.length
         ? "Applied to the left document, these operations give the right one" + (body.options?.ignore_order || body.options?.ignore_paths?.length || body.options?.preset ? " (up to the ignored order and paths)." : ".")
+          + rewrites(body)
         : "The documents are the same: the patch is empty."),
     h("pre", { class: "output", id: "patch" }, shown));
 }

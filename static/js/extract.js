@@ -129,7 +129,11 @@ pathInput.addEventListener("input", () => {
   if (!pathInput.value.trim()) { runs.live.cancel(); showIdle(); return; }
   if (input.isLive) runs.live(); else runs.live.cancel();
 });
-engineSel.addEventListener("change", () => { if (input.isLive) go(); });
+// the label names the syntax the chosen engine reads (it said RFC 9535 for jsonpath-ng too)
+const syntaxLabel = document.querySelector("#path-label .muted");
+const nameSyntax = () => { if (syntaxLabel) syntaxLabel.textContent = engineSel.value === "jsonpath-ng" ? "(jsonpath-ng syntax, not RFC 9535)" : "(RFC 9535)"; };
+nameSyntax();
+engineSel.addEventListener("change", () => { nameSyntax(); if (input.isLive) go(); });
 
 const sampleButton = h("button", { type: "button", "data-action": "sample",
   title: "Load a small Agents API / Open Responses document that every example matches" }, "Load sample");

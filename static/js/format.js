@@ -258,9 +258,10 @@ function showMinified(text, filename, jsonl = false) {
 function warningItem(w) {
   const where = [];
   if (w.code === "duplicate_key" && w.first && w.second) {
-    where.push(`first at line ${w.first.line}, column ${w.first.column}; again at line ${w.second.line}, column ${w.second.column}`);
+    // places in the input (the output's lines differ once it is re-indented)
+    where.push(`first at input line ${w.first.line}, column ${w.first.column}; again at input line ${w.second.line}, column ${w.second.column}`);
   } else if (w.line) {
-    where.push(`line ${w.line}, column ${w.column}`);
+    where.push(`input line ${w.line}, column ${w.column}`);
   }
   if (w.record) where.unshift(`value ${w.record}, `);
   return h("li", { "data-code": w.code, "data-pointer": w.pointer ?? "" },

@@ -379,8 +379,8 @@ function renderEnvelope(env) {
   if (env.calls.length) {
     sec.append(h("ul", { class: "calls" }, env.calls.map((c) => {
       const li = h("li", { class: "call", dataset: { index: String(c.index) } },
-        h("div", {}, h("code", {}, c.pointer || "/"), " ", h("strong", {}, c.name || "?"), " ",
-          h("span", { class: "muted" }, `call_id ${c.call_id || "?"} · ${c.dialect.replace(/_/g, " ")}${c.verdict ? ` · as is: ${c.verdict}` : ""}`)),
+        h("div", {}, h("code", {}, c.pointer || "/"), " ", h("strong", {}, c.name || "(no name)"), " ",
+          h("span", { class: "muted" }, `${c.call_id ? `call_id ${c.call_id}` : "no call_id"} · ${c.dialect.replace(/_/g, " ")}${c.verdict ? ` · as is: ${c.verdict}` : ""}`)),
         h("div", { class: "toolbar" }, walkButton(c)));
       if (c.equivalent_json) {
         li.append(h("details", { class: "equivalent" },
@@ -465,7 +465,7 @@ async function walkCall(r, call, index, report) {
   if (got.schema) req.schema = got.schema;
   if (got.dialect) req.dialect = got.dialect;   // the rules the listed verdict came from
   const a = await postLarge("/api/gate", req);
-  const title = h("h3", { id: "call-walk-title" }, `Call ${index + 1}: ${call.name || "?"} walked through the gate`);
+  const title = h("h3", { id: "call-walk-title" }, `Call ${index + 1}: ${call.name || "(no name)"} walked through the gate`);
   const open = h("div", { class: "toolbar" },
     h("button", { type: "button", id: "walk-in-gate", onclick: () => { inputs.schema.setText(got.schema || inputs.schema.text, { reason: "walk" }); if (got.schema) openPane("schema"); walk(got.item); } },
       "Open this item in the Gate"));

@@ -70,7 +70,7 @@ export function breaking(row, findings) {
 /** What a row of `kind`'s timeline is (the summary counts what the stream rebuilds: a Chat
  *  stream's one rebuilt message is several rows, its text and each tool call). */
 export const ROW_WORDS = {
-  chat_stream: ["part", "parts", " of the rebuilt message (its text, each tool call)"],
+  chat_stream: ["part", "parts", " of the rebuilt message (its text and each tool call)"],
   anthropic_stream: ["content block", "content blocks", ""],
   gemini_stream: ["function call", "function calls", ""],
 };

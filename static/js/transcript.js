@@ -274,8 +274,8 @@ function callItemRow(c, i, r, ctx) {
   const li = h("li", { class: `call ${ok ? "ok" : "blocked"}`, dataset: { index: String(i), verdict: c.verdict || "" } });
   li.append(h("div", { class: "call-head" },
     h("span", { class: `verdict-chip ${ok ? "ok" : "blocked"}` }, h("span", { "aria-hidden": "true" }, ok ? "✓ " : "✗ "), c.verdict || "?"), " ",
-    h("strong", {}, c.name || "?"), " ",
-    h("span", { class: "muted" }, [`call_id ${c.call_id || "?"}`, c.turn_id ? `turn_id ${c.turn_id}` : null, c.id ? `id ${c.id}` : null,
+    h("strong", {}, c.name || "(no name)"), " ",
+    h("span", { class: "muted" }, [c.call_id ? `call_id ${c.call_id}` : "no call_id", c.turn_id ? `turn_id ${c.turn_id}` : null, c.id ? `id ${c.id}` : null,
       (c.dialect || "").replace(/_/g, " "), c.role || (c.pending === true ? "pending" : c.pending === false ? "history" : null)].filter(Boolean).join(" · "))));
   if (c.caller) li.append(callerLine(c.caller, ctx));
   const bar = h("div", { class: "toolbar" });

@@ -223,7 +223,12 @@ function showPlaceholder() {
 /** "draft 2020-12", "draft-07". */
 function draftLabel(d) { return String(d).startsWith("draft") ? d : `draft ${d}`; }
 
-function where(line, column) { return line ? `line ${line}, column ${column}` : ""; }
+/** A place in the document, or in the arguments string it holds (target "arguments"): named so,
+ *  since the tree beside it numbers its own lines. */
+function where(line, column) {
+  const of = currentArgs?.located_in === "arguments" ? "arguments" : "document";
+  return line ? `${of} line ${line}, column ${column}` : "";
+}
 
 /** The pointer the viewer can show: a missing key's parent object. */
 function shownPointer(e) {

@@ -197,7 +197,7 @@ def test_open_a_small_file_and_sample(page, tmp_path):
     assert sorted(codes) == ["duplicate_key", "unsafe_integer"]
     assert "1.10" in page.locator("#viewer .jv-scroll").inner_text()
     dup = page.locator('#warnings li[data-code="duplicate_key"]')
-    assert "first at line" in dup.inner_text() and "again at line" in dup.inner_text()
+    assert "first at input line" in dup.inner_text() and "again at input line" in dup.inner_text()
     dup.get_by_role("button", name="show").click()
     assert page.locator("#viewer").get_attribute("data-selected-pointer") == ""
     assert page.locator("#text").get_attribute("data-marked-line") is not None
@@ -254,7 +254,7 @@ def test_the_page_works_with_javascript_off(browser, server):
         pg.click("button#run")
         pg.wait_for_load_state("load")
         assert pg.locator("#headline").inner_text() == "Valid JSON Lines · 2 values · 1 warning"
-        assert "value 2, line 2" in pg.locator("#warnings").inner_text()
+        assert "value 2, input line 2" in pg.locator("#warnings").inner_text()
 
 
 def make_big_document(path: Path, target_bytes: int, shared: Path | None) -> int:

@@ -12,7 +12,11 @@ values that say what an item is rather than what it holds (:data:`KEEP_KEYS`: ``
 ``role``, ``status``, event names, finish reasons…), the names of tools where a value is a
 call's or a tool's name (:func:`_is_tool_name`: pairing and tool lookup depend on them, and a
 tool's name is the interface, not the user's data), and a schema's ``required`` names,
-``pattern`` and ``format`` (they refer to keys, which are kept).  A string holding JSON
+``pattern`` and ``format`` (they refer to keys, which are kept).  A type word is one word (a
+value with white space is text) and is never kept inside a call's arguments (:data:`DATA_KEYS`:
+there ``summary`` or ``status`` holds the caller's data).  An id an instrumentation made up for a
+call, ``<tool name>_<n>`` (:data:`INVENTED_ID`), keeps its tool's name and counts its number, so
+the transcript still reports it as invented.  A string holding JSON
 (``arguments``) is redacted inside and stays JSON.  In a text that streams arguments in pieces
 (:data:`STREAMED`) every call's arguments are shaped character by character instead (letters →
 x, digits → 0, keys and escapes kept), so the redacted pieces still join up to exactly the
