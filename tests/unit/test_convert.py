@@ -309,3 +309,14 @@ def test_the_api_list_form_converts_and_a_log_of_exchanges_is_refused():
     with pytest.raises(WorkbenchError) as e:
         convert(log, "chat")
     assert e.value.code == "not_convertible" and e.value.status == 422
+
+
+def test_json_lines_of_items_say_how_to_convert_them():
+    lines = "\n".join(json.dumps(it) for it in [
+        {"type": "message", "role": "user", "content": "hi"},
+        {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}])
+    with pytest.raises(WorkbenchError) as e:
+        convert(lines, "gemini")
+    assert e.value.code == "not_convertible" and "one JSON array" in e.value.message
+    r = convert("[" + lines.replace("\n", ",") + "]", "gemini")   # as the message says
+    assert r["summary"]["calls"] == 1

@@ -161,6 +161,12 @@ def _source(body: str, tools, budget: _Budget, limits: Limits) -> tuple[str, Any
         checked = analyse(body, tools, limits=budget.left())
         kind = checked["kind"]
         if parsed is None and not (kind in KINDS and KINDS[kind][1]):
+            if checked["source"] == "json_lines" and kind in KINDS:
+                raise WorkbenchError(
+                    "not_convertible", f"This text is {_a(kind.replace('_', ' '))} in JSON Lines: "
+                    "conversion reads one JSON document (or a stream). Put the lines in one JSON "
+                    "array ([line, line, …]) to convert them as one conversation.", field="text",
+                    kind=kind)
             raise fault   # not a stream: the text's own fault
         if kind in KINDS and KINDS[kind][1]:
             return kind, _rebuilt(kind, checked["items"]), True
@@ -182,12 +188,16 @@ def _source(body: str, tools, budget: _Budget, limits: Limits) -> tuple[str, Any
     return kind, parsed.value, False
 
 
+def _a(words: str) -> str:
+    return ("an " if words[:1] in "aeiou" else "a ") + words
+
+
 def _kind_words(source: dict) -> str:
     kind = source["kind"].replace("_", " ")
     if source["kind"] in KINDS:
-        return f"a {kind} in {source['source'].replace('_', ' ')} (a log)"
+        return f"{_a(kind)} in {source['source'].replace('_', ' ')} (a log)"
     return {"agents_session": "an Agents API session", "otel_trace": "an OpenTelemetry trace",
-            "item": "one item", "unknown": "a shape no kind reads"}.get(source["kind"], f"a {kind}")
+            "item": "one item", "unknown": "a shape no kind reads"}.get(source["kind"], _a(kind))
 
 
 def _rebuilt(kind: str, items: list) -> Any:
