@@ -5,12 +5,12 @@
     .venv/bin/python bench/bench_extract.py                 # 20 MB, 80 MB, 100,000 log lines
     .venv/bin/python bench/bench_extract.py --size-mb 5 --big-mb 0 --lines 20000 --repeat 1
 
-The data (``random.Random(seed)``, written once to ``bench/data/``, git-ignored) is a Responses-
-API-like list of items (function calls, their outputs, messages, reasoning) with what real logs
-hold and the old benchmark did not: distinct 64-bit integer ids in every item, its nested
-metadata and its arguments (three an item, most above 2^53: each an ``unsafe_integer`` warning), decimals written as
-numbers (``1741476542.0460``), non-ASCII text (accents, CJK, Cyrillic, emoji), arguments as JSON
-strings, nested (6 levels of metadata) and wide (up to 30 members) objects.
+The data is the one seeded generator of every benchmark (``bench/common.py``: its realistic log,
+written once to ``bench/data/``, git-ignored): log entries holding Open Responses items (function
+calls, their outputs, messages, reasoning, the shared fixtures' real items), with distinct 64-bit
+ids (most above 2^53: each an ``unsafe_integer`` warning), decimals written as numbers
+(``1741476542.0460``), non-ASCII text (accents, CJK, Cyrillic, emoji), arguments as JSON strings,
+deep (12 levels) and wide (60 numbers) members.
 
 For each query, in one run, rotating the contenders each round (best of ``--repeat``):
 
@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import resource
 import shutil
 import subprocess
@@ -39,76 +38,30 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import DATA, ROOT, print_table, rel, write_atomic  # noqa: E402
+from common import ROOT, SEED, print_table, realistic_jsonl_lines, realistic_log, rel  # noqa: E402
 
 # (RFC 9535 path, the same for jsonpath-ng ext, the same for jq)
 QUERIES = [
     ("$..call_id", "$..call_id", '.. | objects | select(has("call_id")) | .call_id'),
-    ("$.data[?@.type=='function_call'].arguments", "$.data[?(@.type=='function_call')].arguments",
-     '.data[] | select(.type == "function_call") | .arguments'),
+    ("$.data[?@.item.type=='function_call'].item.arguments",
+     "$.data[?(@.item.type=='function_call')].item.arguments",
+     '.data[] | select(.item.type == "function_call") | .item.arguments'),
 ]
 # the log's query is on each line's value (an item)
 LOG_QUERY = ("$..call_id", '.. | objects | select(has("call_id")) | .call_id')
 
-WORDS = ["weather", "Zürich", "東京", "données", "ключ", "naïve", "café", "🙂 emoji", "straße",
-         "résumé", "search", "files", "größe", "北京", "mañana", "token", "call", "result", "值",
-         "alpha"]
-TYPES = ["function_call", "function_call_output", "message", "reasoning"]
-TOOLS = ["get_weather", "search_files", "send_email", "read_file", "create_subagent_call"]
 
 
-def _item(r: random.Random, i: int) -> str:
-    """One item's JSON text (decimals written as number tokens, exactly)."""
-    kind = TYPES[r.randrange(4)] if r.random() < 0.9 else "function_call"
-
-    def words(n: int) -> str:
-        return " ".join(r.choice(WORDS) for _ in range(n))
-
-    meta = {"trace": {"span": {"id": r.randrange(2**53, 2**63), "parent": {
-        "id": r.randrange(2**63), "attrs": {"k": words(2), "v": [r.randrange(2**32) for _ in range(3)],
-                                            "score": "#S"}}}},
-        "tags": [words(1) for _ in range(r.randrange(1, 6))]}
-    item = {"type": kind, "id": f"{kind[:2]}_{i:08x}", "seq": r.randrange(2**53, 2**64),
-            "created_at": "#T", "metadata": meta}
-    if kind == "function_call":
-        args = {"query": words(r.randrange(3, 12)), "limit": r.randrange(100),
-                "id": r.randrange(2**53, 2**64), "price": f"{r.randrange(10**6)}.{r.randrange(100):02d}"}
-        item.update(call_id=f"call_{r.getrandbits(64):016x}", name=r.choice(TOOLS),
-                    arguments=json.dumps(args, ensure_ascii=False), status="completed")
-    elif kind == "function_call_output":
-        item.update(call_id=f"call_{r.getrandbits(64):016x}", output=words(r.randrange(5, 40)))
-    elif kind == "message":
-        item.update(role=r.choice(["user", "assistant"]), content=[
-            {"type": "output_text", "text": words(r.randrange(5, 60)), "annotations": [], "logprob": "#L"}])
-    else:
-        item.update(summary=[{"type": "summary_text", "text": words(r.randrange(5, 30))}],
-                    wide={f"k{j}": r.randrange(2**40) for j in range(r.randrange(5, 30))})
-    text = json.dumps(item, ensure_ascii=False)
-    # decimals as number tokens, with the digits a log writes (trailing zeros kept)
-    return (text.replace('"#T"', f"{r.randrange(1_700_000_000, 1_800_000_000)}.{r.randrange(10_000):04d}")
-            .replace('"#S"', f"{r.random():.6f}").replace('"#L"', f"-{r.random():.8f}"))
+def generate(size_mb: float, seed: int = SEED) -> Path:
+    """The realistic log of bench/common.py (:func:`common.realistic_log`: log entries whose
+    ``item`` is an Open Responses item; distinct 64-bit ids, decimals, non-ASCII, deep and wide),
+    about ``size_mb`` MB, one entry a line (written once, reused)."""
+    return realistic_log(size_mb, seed)
 
 
-def generate(size_mb: float, seed: int = 1) -> Path:
-    """The list of items, about ``size_mb`` MB, one item a line (written once, reused)."""
-    path = DATA / f"extract_{size_mb:g}mb_s{seed}.json"
-    if not path.exists():
-        r = random.Random(seed)
-        parts, size = [], 0
-        while size < size_mb * 1e6:
-            parts.append(_item(r, len(parts)))
-            size += len(parts[-1].encode("utf-8")) + 4
-        write_atomic(path, '{"object": "list", "data": [\n  ' + ",\n  ".join(parts) + "\n]}\n")
-    return path
-
-
-def generate_log(lines: int, seed: int = 2) -> Path:
-    """A JSON Lines log of ``lines`` items (written once, reused)."""
-    path = DATA / f"extract_{lines}lines_s{seed}.jsonl"
-    if not path.exists():
-        r = random.Random(seed)
-        write_atomic(path, "".join(_item(r, i) + "\n" for i in range(lines)))
-    return path
+def generate_log(lines: int, seed: int = SEED) -> Path:
+    """A JSON Lines log of ``lines`` items of the same generator (written once, reused)."""
+    return realistic_jsonl_lines(lines, seed, items=True)
 
 
 # ----------------------------------------------------------------------------- the contenders
@@ -172,7 +125,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
                     help="the larger document, for the cost step (default 80; 0 skips it)")
     ap.add_argument("--lines", type=int, default=100_000, help="lines of the log for --jsonl "
                     "(default 100000; 0 skips it)")
-    ap.add_argument("--seed", type=int, default=1, help="the data's seed (default 1)")
+    ap.add_argument("--seed", type=int, default=SEED, help=f"the data's seed (default {SEED}: bench/common.py)")
     ap.add_argument("--repeat", type=int, default=2, help="rounds, best kept (default 2)")
     ap.add_argument("--items", type=int, help=argparse.SUPPRESS)  # bench/run's old call: see below
     args = ap.parse_args(argv)

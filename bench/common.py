@@ -187,6 +187,23 @@ def realistic_jsonl(size_mb: float, seed: int = SEED, items: bool = False) -> Pa
     return path
 
 
+def realistic_jsonl_lines(lines: int, seed: int = SEED, items: bool = True) -> Path:
+    """:func:`realistic_jsonl` counted in lines: the first ``lines`` items (``items=False``: log
+    entries), one a line."""
+    path = DATA / f"realistic_{'items_' if items else ''}{lines}lines_{seed}.jsonl"
+    if not path.exists():
+        source = (json.dumps(i, ensure_ascii=False) for i in realistic_items(seed)) if items \
+            else realistic_entries(seed)
+        write_atomic(path, "".join(line + "\n" for line, _ in zip(source, range(lines))))
+    return path
+
+
+def realistic_documents(count: int, seed: int = SEED) -> list[str]:
+    """``count`` log entries of :func:`realistic_entries` as JSON texts (small documents, one a
+    value: what a per-document validator or a diff of items takes)."""
+    return [line for line, _ in zip(realistic_entries(seed), range(count))]
+
+
 def realistic_transcript(size_mb: float, seed: int = SEED) -> Path:
     """A request body ``{"model", "input": [...]}`` of :func:`realistic_items` (calls paired
     with their outputs), one item a line."""

@@ -7,25 +7,39 @@ Each view core declares ``REQUEST = Fields(Field(...), ...)`` and starts ``handl
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 from .errors import require
 
 _TYPES = {str: "string", bool: "boolean", int: "integer", float: "number", list: "array", dict: "object"}
 _JSON_TYPES = {**_TYPES, type(None): "null"}
 
 
-@dataclass(frozen=True)
 class Field:
-    name: str
-    kind: type | tuple = str
-    required: bool = False
-    default: Any = None
-    text: bool = False           # the user's text, kept exactly as typed (a file upload may fill it)
-    what: str = ""               # for the error message: "'indent' must be <what>"
-    doc: str = ""
-    schema: dict = field(default_factory=dict)  # extra JSON Schema for the OpenAPI description
+    """One field of a request body (a plain class: no dataclasses import at start-up, issue 25).
+
+    ``text``: the user's text, kept exactly as typed (a file upload may fill it); ``what``: for
+    the error message ("'indent' must be <what>"); ``schema``: extra JSON Schema for the OpenAPI
+    description."""
+
+    __slots__ = ("name", "kind", "required", "default", "text", "what", "doc", "schema")
+
+    def __init__(self, name: str, kind: type | tuple = str, required: bool = False, default: object = None,
+                 text: bool = False, what: str = "", doc: str = "", schema: dict | None = None):
+        for key, value in (("name", name), ("kind", kind), ("required", required), ("default", default),
+                           ("text", text), ("what", what), ("doc", doc),
+                           ("schema", {} if schema is None else schema)):
+            object.__setattr__(self, key, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a Field is immutable")
+
+    def __eq__(self, other):
+        return (type(other) is Field
+                and all(getattr(self, k) == getattr(other, k) for k in Field.__slots__))
+
+    __hash__ = None  # (its schema is a dict)
+
+    def __repr__(self) -> str:
+        return f"Field({self.name!r}, {self.kind!r})"
 
     def describe(self) -> str:
         if self.what:
@@ -44,7 +58,7 @@ class Field:
                 admits(branch) for branch in schema.get("oneOf", []) + schema.get("anyOf", []))
         return self.kind is int or admits(self.schema)
 
-    def read(self, body: dict) -> Any:
+    def read(self, body: dict) -> object:
         if self.required:
             return require(body, self.name, self.kind, what=self.describe())
         return require(body, self.name, self.kind, default=self.default, what=self.describe())

@@ -7,27 +7,78 @@ The README's limits table is checked against these fields (tests/unit/test_table
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, fields, replace
 
 MiB = 1024 * 1024
 DEFAULT_MAX_DEPTH = 512
 
 
-def _limit(default, unit: str, help: str):
-    return field(default=default, metadata={"unit": unit, "help": help})
+class LimitField:
+    """One limit: its ``name``, ``type`` (``"int"`` or ``"float"``), ``default`` and ``metadata``
+    (``unit``, ``help``) -- what ``dataclasses.fields`` gave, without importing dataclasses (and
+    its inspect, ast, dis…) for every command's start-up (issue 25)."""
+
+    __slots__ = ("name", "type", "default", "metadata")
+
+    def __init__(self, name: str, type_: str, default, unit: str, help: str):
+        self.name, self.type, self.default = name, type_, default
+        self.metadata = {"unit": unit, "help": help}
+
+    def __repr__(self) -> str:
+        return f"LimitField({self.name!r}, default={self.default!r})"
 
 
-@dataclass(frozen=True)
+def _limit(default, unit: str, help: str) -> tuple:
+    return default, unit, help
+
+
+# name: (default, unit, help); the order of the flags and of the README's table
+_DECLARED = {
+    "max_body": _limit(64 * MiB, "bytes", "largest request body in bytes"),
+    "max_depth": _limit(DEFAULT_MAX_DEPTH, "levels", "deepest nesting of objects/arrays"),
+    "regex_timeout": _limit(1.0, "s", "seconds one schema pattern may run"),
+    "max_matches": _limit(10_000, "", "JSONPath matches returned"),
+    "max_changes": _limit(10_000, "", "diff changes returned"),
+    "max_errors": _limit(1_000, "", "validation errors returned"),
+    "diff_max_bytes": _limit(32 * MiB, "bytes", "largest document per diff side in bytes"),
+    "work_timeout": _limit(20.0, "s", "seconds one request's work may take (0: no limit)"),
+    "max_line": _limit(0, "bytes", "longest line of a JSON Lines file on the command line in bytes (0: max_body)"),
+}
+LIMIT_FIELDS = {name: LimitField(name, type(d).__name__, d, unit, help)
+                for name, (d, unit, help) in _DECLARED.items()}
+
+
 class Limits:
-    max_body: int = _limit(64 * MiB, "bytes", "largest request body in bytes")
-    max_depth: int = _limit(DEFAULT_MAX_DEPTH, "levels", "deepest nesting of objects/arrays")
-    regex_timeout: float = _limit(1.0, "s", "seconds one schema pattern may run")
-    max_matches: int = _limit(10_000, "", "JSONPath matches returned")
-    max_changes: int = _limit(10_000, "", "diff changes returned")
-    max_errors: int = _limit(1_000, "", "validation errors returned")
-    diff_max_bytes: int = _limit(32 * MiB, "bytes", "largest document per diff side in bytes")
-    work_timeout: float = _limit(20.0, "s", "seconds one request's work may take (0: no limit)")
-    max_line: int = _limit(0, "bytes", "longest line of a JSON Lines file on the command line in bytes (0: max_body)")
+    """Every settable limit (see :data:`LIMIT_FIELDS`): an immutable value, ``Limits(max_depth=64)``,
+    equal and hashed by its values."""
+
+    __slots__ = tuple(LIMIT_FIELDS)
+
+    def __init__(self, **values):
+        unknown = set(values) - LIMIT_FIELDS.keys()
+        if unknown:
+            raise TypeError(f"Limits() got unexpected limits: {', '.join(sorted(unknown))}")
+        for name, f in LIMIT_FIELDS.items():
+            object.__setattr__(self, name, values.get(name, f.default))
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"Limits are immutable: use .with_({name}=…)")
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, name) for name in LIMIT_FIELDS)
+
+    def __eq__(self, other):
+        return self._values() == other._values() if type(other) is Limits else NotImplemented
+
+    def __hash__(self):
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return "Limits(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in LIMIT_FIELDS) + ")"
+
+    @staticmethod
+    def fields() -> list[LimitField]:
+        """Every limit, in order (as ``dataclasses.fields`` listed them)."""
+        return list(LIMIT_FIELDS.values())
 
     @property
     def line_limit(self) -> int:
@@ -54,7 +105,7 @@ class Limits:
     def from_env(cls, environ=None, **overrides) -> "Limits":
         environ = os.environ if environ is None else environ
         values = {}
-        for f in fields(cls):
+        for f in LIMIT_FIELDS.values():
             raw = environ.get("WORKBENCH_" + f.name.upper())
             if raw:
                 values[f.name] = float(raw) if f.type in ("float", float) else int(raw)
@@ -62,11 +113,10 @@ class Limits:
         return cls(**values)
 
     def with_(self, **changes) -> "Limits":
-        return replace(self, **changes)
+        return Limits(**{**{n: getattr(self, n) for n in LIMIT_FIELDS}, **changes})
 
 
 DEFAULT_LIMITS = Limits()
-LIMIT_FIELDS = {f.name: f for f in fields(Limits)}
 
 
 # --------------------------------------------------------------------------- bounds inside the cores
@@ -74,9 +124,11 @@ LIMIT_FIELDS = {f.name: f for f in fields(Limits)}
 # matters; an answer cut by one says so (``truncated``, a count of all).  Tuning constants of
 # an algorithm (alignment budgets, compiled-schema sizes) stay beside their algorithm.
 
-TRANSCRIPT_MAX_CALLS = 100_000  # calls listed in a transcript answer (the count has all)
+TRANSCRIPT_MAX_CALLS = 1_000  # calls listed in a transcript answer (the count has all)
 TRANSCRIPT_FREE_PIECES = 10_000  # lines / events / array elements a transcript may hold whatever its size
 TRANSCRIPT_CHARS_PER_PIECE = 64  # beyond those, characters per value it must carry (memory ≤ 10× the text; real recordings carry ≥ 180)
+TRANSCRIPT_FREE_LINES = 100_000  # lines of JSON Lines or SSE (blank, comment, id: lines too) a text may hold whatever its size
+TRANSCRIPT_CHARS_PER_LINE = 16  # beyond those, characters per line (6M blank SSE lines were read for 8-17 s; real streams carry ≥ 25)
 TRANSCRIPT_MAX_SPEC_FINDINGS = 200  # spec_schema findings in one answer
 TRANSCRIPT_FULL_SHAPES = 2000  # values checked against the spec in full before only their top-level shape is compared
 STREAM_MAX_ORDER_FINDINGS = 200  # stream_order findings in one answer

@@ -121,11 +121,12 @@ export function layout(links, findings = []) {
 
 function boxLines(link) {
   const o = link.object;
-  if (o === "agent") return ["agent", link.id];
+  // an id the paste does not give is said to be unknown (its reason in the text list), never null
+  if (o === "agent") return ["agent", link.id ?? (link.unknown ? "id unknown" : null)];
   if (o === "turn") return ["turn", link.id];
   if (o === "function_call") return [`function_call${link.pending ? " · pending" : " · history"}`, link.name, link.call_id];
-  if (o === "tool_result") return [`tool_result · ${link.success === true ? "success" : link.success === false ? "failed" : "?"}`, link.call_id, link.turn_id];
-  if (o === "subagent") return ["subagent", link.id, link.via ? `via ${link.via}` : null];
+  if (o === "tool_result") return [`tool_result · ${link.success === true ? "success" : link.success === false ? "failed" : link.success === undefined ? "success missing" : "success not boolean"}`, link.call_id, link.turn_id];
+  if (o === "subagent") return ["subagent", link.id ?? (link.unknown ? "id unknown" : null), link.via ? `via ${link.via}` : null];
   return [o, link.name || link.id, link.subagent_id ? `→ ${link.subagent_id}` : link.from ? `from ${link.from}` : null];
 }
 
@@ -138,6 +139,7 @@ function describe(node, nodes, findings) {
   if (node.drift && node.parent) text += ` (drifted pin: the action has turn_id ${node.parent.link.turn_id}, call_id ${node.parent.link.call_id}; the result ${l.turn_id}, ${l.call_id})`;
   if (node.orphan) text += " (answers no action)";
   if (node.by) text += ` (called by the subagent ${node.by.link.id})`;
+  if (l.unknown) text += ` (id unknown: ${l.unknown})`;
   if (l.broken || codes.length) text += ` — broken${codes.length ? ": " + codes.join(", ") : ""}`;
   return text;
 }

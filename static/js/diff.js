@@ -260,8 +260,45 @@ function showResult(body, request) {
   if (body.suggest) extra.push(suggestLine(body.suggest));
   const ignored = ignoredPanel(body);
   if (ignored) extra.push(ignored);
+  if (body.across) extra.push(acrossPanel(body.across));
   summary.replaceChildren(head, ...extra);
   buildView(body, request);
+}
+
+// two answers of different dialects (the providers preset): compared in the neutral form; each
+// side's own text is one click away (the toggle shows both originals in place of the view)
+function acrossPanel(across) {
+  const says = across.says.length
+    ? h("ul", { class: "across-says", id: "across-says" }, across.says.map((t) => h("li", {}, t))) : "";
+  const leftOut = [["left", across.left], ["right", across.right]].flatMap(([side, a]) =>
+    a.left_out.slice(0, 5).map((x) => h("li", {}, `${side} (${a.word}): `, h("code", {}, x.pointer || "/"), ` ${x.what}`)));
+  const toggle = h("button", { type: "button", id: "across-toggle", "aria-pressed": "false",
+    title: "Show each side's own text instead of the neutral form" }, "Show each side's own text");
+  toggle.addEventListener("click", () => showOriginals(toggle, across));
+  return h("div", { class: "across", id: "across", "data-left": across.left.dialect, "data-right": across.right.dialect },
+    h("p", { id: "across-message" }, across.message), says,
+    leftOut.length ? h("details", { class: "muted small", id: "across-left-out" },
+      h("summary", {}, "Not in the neutral form: reasoning, provider-run calls, other parts"), h("ul", {}, leftOut)) : "",
+    toggle);
+}
+
+function showOriginals(toggle, across) {
+  const gridEl = document.getElementById("dgrid");
+  let orig = document.getElementById("across-originals");
+  const on = toggle.getAttribute("aria-pressed") !== "true";
+  toggle.setAttribute("aria-pressed", String(on));
+  toggle.textContent = on ? "Show the neutral form" : "Show each side's own text";
+  if (on && !orig) {
+    const pane = (side, a) => h("section", { class: "pane", "aria-label": `${side}: ${a.word}` },
+      h("h3", {}, `${side} · ${a.word}`),
+      h("pre", { class: "output", id: `across-${side}-text` }, a.text ?? sides[side].text));
+    orig = h("div", { class: "view across-originals", id: "across-originals" }, pane("left", across.left), pane("right", across.right));
+    gridEl?.after(orig);
+  }
+  if (orig) orig.hidden = !on;
+  if (gridEl) gridEl.hidden = on;
+  const cols = document.querySelector(".dhead");
+  if (cols) cols.hidden = on;
 }
 
 function suggestLine(sg) {
@@ -341,7 +378,8 @@ function buildView(body, request) {
   const merge = mergePanel(request);
   const notes = notesPanel(body);
   viewEl.replaceChildren(nav, cols, gridEl, changes, ...(notes ? [notes] : []), patch, merge);
-  grid = new AlignedGrid(gridEl, body.view, body.changes, { left: sides.left.text, right: sides.right.text });
+  // across dialects the view is the neutral form: its own line numbers, not the inputs'
+  grid = new AlignedGrid(gridEl, body.view, body.changes, body.across ? {} : { left: sides.left.text, right: sides.right.text });
   const [nl, nr] = gridEl.dataset.lineNumbers.split(" ");
   cols.children[0].textContent = nl === "input" ? "left · line numbers of the left input" : "left · lines of the formatted view";
   cols.children[1].textContent = nr === "input" ? "right · line numbers of the right input" : "right · lines of the formatted view";
@@ -446,8 +484,10 @@ function changeRow(c, i) {
   if (c.in_string) pointer.push(h("span", { class: "muted", title: "inside the JSON held by this string" }, " ▸ "), h("code", {}, c.inner_pointer || "/"));
   if (c.op === "move") pointer.push(" → ", h("code", {}, c.to));
   if (c.right_pointer) pointer.push(h("span", { class: "muted" }, ` (right: ${c.right_pointer})`));
+  const lineOf = (side) => c[`${side}_line`] ?? c[`${side}_source`]?.line;
   const cell = (text, side) => h("td", { class: "mono val", title: text && text.length > 120 ? clip(text, 2000) : null },
-    text === undefined ? "" : clip(text, 120), c[`${side}_line`] ? h("span", { class: "line-no" }, ` line ${c[`${side}_line`]}`) : "");
+    text === undefined ? "" : clip(text, 120), lineOf(side) ? h("span", { class: "line-no" }, ` line ${lineOf(side)}`) : "",
+    c[`${side}_source`] ? h("span", { class: "source muted small", "data-side": side }, ` at ${c[`${side}_source`].pointer || "/"}${c[`${side}_source`].inner_pointer ? " ▸ " + c[`${side}_source`].inner_pointer : ""}`) : "");
   const tr = h("tr", { class: `op-${c.op}`, "data-index": String(i), tabindex: "-1" },
     h("td", {}, String(i + 1)),
     h("td", { class: "op" }, h("span", { class: "mk", "aria-hidden": "true" }, OP_MARK[c.op]), ` ${c.op}`),
@@ -484,7 +524,7 @@ function select(i, fromList) {
   }
   // mark the lines in the inputs
   const side = c.op === "add" ? "right" : "left";
-  const line = c[`${side}_line`];
+  const line = c[`${side}_line`] ?? c[`${side}_source`]?.line;
   if (line && fromList) sides[side].select(line, 1);
   if (fromList) document.getElementById("dgrid")?.focus({ preventScroll: true });
 }

@@ -90,19 +90,20 @@ export function renderError(box, error, { onJump } = {}) {
   if (error.snippet) box.append(h("pre", { class: "snippet" }, error.snippet));
 }
 
-/** Show the first `limit` of `items` (elements) in `list`, and a button that shows the rest:
- *  a long list of warnings never pushes the result off the screen. */
-export function shortList(list, items, { limit = 5, noun = "items" } = {}) {
-  list.replaceChildren(...items.slice(0, limit));
+/** Show the first `limit` of `items` (elements, or anything `render` makes an element of) in
+ *  `list`, and a button that shows the rest: a long list of warnings never pushes the result
+ *  off the screen, and the hidden ones are made only when asked for (thousands cost seconds). */
+export function shortList(list, items, { limit = 5, noun = "items", render = (x) => x } = {}) {
+  list.replaceChildren(...items.slice(0, limit).map(render));
   if (items.length > limit + 1) {
     const rest = items.length - limit;
     const more = h("button", { type: "button", class: "more", "aria-expanded": "false" },
       `Show ${rest.toLocaleString("en-US")} more ${noun}`);
     const li = h("li", { class: "more-row" }, more);
-    more.addEventListener("click", () => { li.remove(); list.append(...items.slice(limit)); });
+    more.addEventListener("click", () => { li.remove(); list.append(...items.slice(limit).map(render)); });
     list.append(li);
   } else {
-    list.append(...items.slice(limit));
+    list.append(...items.slice(limit).map(render));
   }
   return list;
 }

@@ -11,10 +11,13 @@ import { watchStale } from "./stale.js";
 import { JsonViewer } from "./viewer.js";
 import { compactJson } from "./jsonmodel.js";
 import { threshold } from "./thresholds.js";
+import { parseSimplePath, scanInWorker } from "./scan.js";
+import { Provisional } from "./provisional.js";
 
 const LIVE_LIMIT = threshold("live");   // characters: larger documents run on Enter / Ctrl+Enter / the button
 const BIG_LIMIT = threshold("big");    // characters: a larger file or paste is held in memory, not in the textarea
 const PAGE_ROWS = 200;          // match rows rendered at a time
+const PROVISIONAL_ROWS = 50;    // rows of a large document's first matches found by the page itself
 const VALUE_CHARS = 160;        // value text shown in a row (the copy button copies all of it)
 const WARNINGS_SHOWN = 5;       // more warnings wait behind a "show more" button
 
@@ -84,6 +87,11 @@ const viewer = new JsonViewer(viewerEl, {
 });
 let viewerFor = null;   // the text the viewer shows
 let shownMatches = null; // the last answer's matches and count (for "copy matches")
+// a large document's first matches, found by the page's own pass over the text (simple paths),
+// shown as provisional until the server's answer replaces them
+const prov = new Provisional(summary, { results: matchesEl });
+let scan = null;         // the page's pass: {source (a File or a text), path, engine, done (→ rows shown?), controller}
+let goSeq = 0;           // runs started (a pass that ends after a newer run started is not shown)
 
 // examples: buttons with JavaScript, plain code without
 for (const code of form.querySelectorAll(".example-text")) {
@@ -107,12 +115,14 @@ const { runs, input } = inputRuns({ url: "/api/extract", wait: 250, form, go: ()
   onEmpty: () => { input.setState(null); showIdle(); },
   field: "document", storageKey: "extract:document", what: "document", liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT,
   keepLimit: BIG_LIMIT, largeStatus: "large document: press Enter in the expression (or Extract) to run",
-  bigHint: "Press Enter in the expression (or Extract) to run." });
+  bigHint: "Press Enter in the expression (or Extract) to run.",
+  // a large file: the page's pass starts on its bytes at once, while the page decodes it
+  onFile: (file) => { if (file.size > LIVE_LIMIT) startScan(file, pathInput.value); } });
 persist(pathInput, "extract:path");
 persist(engineSel, "extract:engine");
 
 // a result that no longer belongs to the document or the expression is marked at once
-watchStale({ form, results: [summary, matchesEl, viewerEl, selectionEl],
+watchStale({ form, results: [summary, prov.box, matchesEl, viewerEl, selectionEl],
   hint: () => (input.isLive && !input.isBig ? "Updating…" : "Press Enter in the expression (or Extract) to update it.") });
 
 pathInput.addEventListener("input", () => {
@@ -144,15 +154,84 @@ async function go() {
     summary.replaceChildren(busyHeadline(input.isLive ? "Running…" : `Running on ${formatBytes(text.length)}…`));
   }
   summary.setAttribute("aria-busy", "true");
-  const got = await runs.send({ document: text, path, engine: engineSel.value });
+  // a large document: the page's own first rows first (one pass, in a worker: begun on the
+  // file's bytes when it was chosen), then the request, so that the server's work does not
+  // take the processor from that pass
+  const mine = ++goSeq;
+  const scanned = await scanFor(text, path);
+  if (mine !== goSeq) return;  // a newer run took over
+  const sending = runs.send({ document: text, path, engine: engineSel.value });
+  // the document is one JSON value (the page's pass read it): the viewer reads it meanwhile
+  // (hidden until the answer), rather than after the answer
+  if (scanned && viewerFor !== text) {
+    viewerFor = text;
+    show(selectionEl, false);
+    viewer.setText(text, { filename: input.sourceName || "document.json" });
+  }
+  const got = await sending;
   if (!got) return;  // a newer run took over
   summary.removeAttribute("aria-busy");
   if (got.res.ok) await showResult(got.res.body, text, got.mine);
   else showError(answerError(got.res), got.mark, text);
 }
 
+/** The page's pass for this text and path (the one begun on the file it was read from, or a new
+ *  one), its rows shown: resolves to whether there are any (none for a small document,
+ *  jsonpath-ng, a path beyond the simple ones, or when the pass gives up). */
+async function scanFor(text, path) {
+  if (input.isLive || engineSel.value !== "rfc9535" || !parseSimplePath(path)) { stopScan(); return false; }
+  // the bytes of the file the text was decoded from (strictly: input.file is set only then), else the text
+  const source = input.file || (text.isWellFormed?.() === false ? null : text);
+  if (source === null) { stopScan(); return false; }
+  if (!scan || scan.source !== source || scan.path !== path) startScan(source, path);
+  const mine = scan;
+  const found = mine ? await mine.done : null;
+  if (!found || scan !== mine) return false;
+  showScan(found);
+  return true;
+}
+
+function stopScan() {
+  scan?.controller.abort();
+  scan = null;
+  prov.drop();
+}
+
+/** Begin the page's pass over `source` (a File's bytes, or a text) for `path` (scan.js, in a
+ *  worker): the first matches of a simple path (`$.a[*].b`, `$..name`), in the server's order,
+ *  the values as written.  A file's pass begins when it is chosen, while the page decodes it. */
+function startScan(source, path) {
+  stopScan();
+  const segs = engineSel.value === "rfc9535" ? parseSimplePath(path) : null;
+  if (!segs) return;
+  const controller = new AbortController();
+  scan = { source, path, controller,
+    done: scanInWorker({ ...(typeof source === "string" ? { text: source } : { file: source }), segs,
+      maxRows: PROVISIONAL_ROWS, signal: controller.signal }) };
+}
+
+function showScan(found) {
+  const tbody = h("tbody", {}, found.rows.map((m, n) => {
+    const tr = matchRow(m, n);
+    tr.setAttribute("data-provisional-row", "");
+    return tr;
+  }));
+  const table = found.rows.length
+    ? h("table", { class: "list", id: "provisional-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "path · pointer"), h("th", {}, "value"), h("th", {}, "at"), h("th", {}, "copy"))),
+      tbody)
+    : h("p", { "data-provisional-row": "" }, "No matches.");
+  prov.show(h("span", { id: "provisional-count" }, found.count ? plural(found.count, "match", "matches") : "no matches"),
+    `Found by this page's own reading of the text while the server runs the query${found.count > found.rows.length ? ` (the first ${found.rows.length.toLocaleString("en-US")} shown)` : ""}; `
+    + "its answer replaces these rows (or says where the document is not valid JSON).", table,
+    { rows: found.rows });
+}
+
+const answerRow = (m) => ({ path: m.path, pointer: m.pointer, json: m.json, line: m.line, column: m.column });
+
 function showIdle() {
   runs.drop();
+  stopScan();
   summary.removeAttribute("aria-busy");
   const text = input.text;
   if (!text.trim() || input.state?.kind === "busy") input.setState(null);
@@ -183,16 +262,17 @@ async function showResult(body, text, mine) {
   }
   if (body.jsonl) parts.push(jsonlNote(body.jsonl));
   if (warnings.length) {
-    const items = warnings.map((w) =>
+    const item = (w) =>
       h("li", { "data-code": w.code }, h("strong", {}, w.code), " ", w.message, " ",
         h("span", { class: "mono" }, `at ${w.pointer || "/"}`),
         w.line ? h("span", { class: "muted" }, ` (line ${w.line}, column ${w.column})`) : "",
-        " ", typeof w.pointer === "string" ? h("button", { type: "button", class: "jump", onclick: () => viewer.reveal(w.pointer) }, "show") : ""));
-    parts.push(shortList(h("ul", { class: "warnings", id: "warnings" }), items, { limit: WARNINGS_SHOWN, noun: "warnings" }));
+        " ", typeof w.pointer === "string" ? h("button", { type: "button", class: "jump", onclick: () => viewer.reveal(w.pointer) }, "show") : "");
+    parts.push(shortList(h("ul", { class: "warnings", id: "warnings" }), warnings, { limit: WARNINGS_SHOWN, noun: "warnings", render: item }));
   }
   summary.replaceChildren(...parts);
   form.dataset.count = String(body.count);
   renderMatches(matches, body.count ?? matches.length);
+  if (prov.shown) prov.settle(matches.slice(0, prov.rows.length).map(answerRow));
   // the document in the viewer, with the matches marked (JSON Lines: rows jump to the input)
   viewerEl.hidden = Boolean(body.jsonl);
   if (body.jsonl) {
@@ -282,6 +362,7 @@ function reveal(m) {
 }
 
 function showError(error, mark, text) {
+  stopScan();
   const onPath = error.field === "path";
   const onDocument = error.field === "document";
   if (onDocument) input.showError(error, { select: mark });

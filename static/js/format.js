@@ -9,12 +9,16 @@ import { persist } from "./inputs.js";
 import { watchStale } from "./stale.js";
 import { JsonViewer } from "./viewer.js";
 import { threshold } from "./thresholds.js";
+import { formatPrefix } from "./scan.js";
+import { Provisional, lineRows, firstLines } from "./provisional.js";
 
 const LIVE_LIMIT = threshold("live");   // characters: larger inputs run on Ctrl/Cmd+Enter or the button
 const BIG_LIMIT = threshold("big");    // characters: a larger file or paste is held in memory, not in the
                                 // textarea (laying out 20 MB in a textarea blocks the tab for seconds)
 const WARNINGS_SHOWN = 5;       // more warnings wait behind a "show more" button
 const MINIFIED_SHOWN = 200_000; // characters of minified text shown in the page (copy/download: all)
+const PROVISIONAL_LINES = 200;  // lines of a large input formatted in the page while the server works
+const PREVIEW_BYTES = 1 << 17;  // bytes of a large file read first, for those lines
 const KIND_NAMES = { json: "JSON", jsonc: "JSONC", json5: "JSON5", yaml: "YAML" };
 
 // A small Open Responses document: an exact decimal (1.10), an integer beyond 2^53 and a
@@ -62,19 +66,24 @@ const minEl = h("div", { id: "minified", class: "minified" });
 minEl.hidden = true;
 viewerEl.after(minEl);
 
+// a large input's first lines, formatted in the page until the server's answer replaces them
+const prov = new Provisional(summary, { results: viewerEl });
+
 // ------------------------------------------------------------------ input: kept, opened, dropped
 
 // a paste, a drop, a file or the sample selects the error line; typing never moves the caret
 const { runs, input } = inputRuns({ url: "/api/format", wait: 300, form, go: () => go(), onEmpty: () => showEmpty(),
   field: "text", storageKey: "format:text", what: "input", liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT, keepLimit: BIG_LIMIT,
   largeStatus: "large input: press Ctrl/⌘+Enter or Format", bigHint: "Press Format (or Ctrl/⌘+Enter) to format it.",
-  doneHint: "Done: the answer for it is shown beside it." });
+  doneHint: "Done: the answer for it is shown beside it.",
+  // a large file: its first lines from its first bytes, while the page decodes the rest
+  onFile: (file) => { if (file.size > LIVE_LIMIT) previewFile(file); } });
 persist(indentSel, "format:indent");
 persist(sortBox, "format:sort_keys");
 persist(kindSel, "format:input");
 
 // a result that no longer belongs to the input is marked at once (live runs replace it soon)
-watchStale({ form, results: [summary, viewerEl, minEl],
+watchStale({ form, results: [summary, prov.box, viewerEl, minEl],
   hint: () => (input.isLive && !input.isBig ? "Updating…" : "Press Format (or Ctrl/⌘+Enter) to update it.") });
 
 function indentValue() {
@@ -101,14 +110,40 @@ async function go() {
   if (!input.isLive || !summary.querySelector(".headline")) {
     summary.replaceChildren(busyHeadline(`Formatting ${formatBytes(text.length)}…`));
   }
+  showProvisional(text);
   const got = await runs.send({ text, indent: indentValue(), sort_keys: sortBox.checked, input: kindSel.value });
   if (!got) return;  // a newer run took over
   if (got.res.ok) await showResult(got.res.body, text, got.mine);
   else showError(answerError(got.res), got.mark);
 }
 
+/** A large input's first lines, formatted by the page's token re-indenter (white space only:
+ *  numbers keep their text, strings are written as the server writes them), marked provisional:
+ *  the server still reads the whole document (an error, the warnings, the line count).
+ *  `more`: `text` is only the start of the input (a file's first bytes). */
+function showProvisional(text, { live = input.isLive, more = false } = {}) {
+  const indent = indentValue();
+  const lines = live || kindSel.value !== "json" || sortBox.checked || indent === 0 ? null
+    : formatPrefix(text, { indent, maxLines: PROVISIONAL_LINES, more })?.lines;
+  if (!lines?.length) { prov.drop(); return; }
+  if (prov.shown && lines.length === prov.rows.length && lines.every((l, i) => l === prov.rows[i])) return;  // (from the file's start)
+  prov.show(`the first ${plural(lines.length, "line")} of the formatted document`,
+    "Formatted in this page from the start of the text while the server reads all of it; its answer replaces "
+    + "these lines (or says where the document is not valid JSON).", lineRows(lines), { rows: lines });
+}
+
+/** The first lines of a large file from its first bytes (decoded as the whole file will be: a
+ *  character cut at the end waits for the rest), shown before the page has decoded all of it. */
+async function previewFile(file) {
+  const head = new TextDecoder().decode(await file.slice(0, PREVIEW_BYTES).arrayBuffer(), { stream: true });
+  if (input.loading !== file) return;   // read whole already, or another input came
+  summary.replaceChildren(busyHeadline(`Reading ${file.name}…`));
+  showProvisional(head, { live: false, more: file.size > PREVIEW_BYTES });
+}
+
 function showEmpty() {
   runs.drop();
+  prov.drop();
   input.setState(null);
   summary.replaceChildren(h("p", { class: "muted", id: "placeholder" }, "The formatted document appears here."));
   document.getElementById("output")?.remove();
@@ -120,6 +155,8 @@ function showEmpty() {
 async function showResult(body, text, mine) {
   const warnings = body.warnings || [];
   const stats = body.stats || {};
+  // the provisional lines stay until the viewer draws the answer's
+  const settle = () => { if (prov.shown) prov.settle(firstLines(body.formatted, prov.rows.length)); };
   input.setState({ kind: "ok" });
   delete input.ta.dataset.markedLine;
   const kind = body.converted ? KIND_NAMES[body.converted.from] || "JSON" : body.jsonl ? "JSON Lines" : "JSON";
@@ -145,8 +182,8 @@ async function showResult(body, text, mine) {
       h("button", { type: "button", onclick: () => download(body.formatted, `${baseName()}.jsonl`) }, "Download JSON Lines")));
   }
   if (warnings.length) {
-    parts.push(shortList(h("ul", { class: "warnings", id: "warnings" }), warnings.map((w) => warningItem(w)),
-      { limit: WARNINGS_SHOWN, noun: "warnings" }));
+    parts.push(shortList(h("ul", { class: "warnings", id: "warnings" }), warnings,
+      { limit: WARNINGS_SHOWN, noun: "warnings", render: warningItem }));
   }
   summary.replaceChildren(...parts);
   document.getElementById("output")?.remove();
@@ -155,6 +192,7 @@ async function showResult(body, text, mine) {
     viewer.clear();
     viewerEl.hidden = true;
     showMinified(body.formatted, body.jsonl ? `${base}.min.jsonl` : `${base}.min.json`, body.jsonl);
+    settle();
     if (runs.isLatest(mine)) viewerEl.dataset.formattedFor = String(text.length);
     return;
   }
@@ -165,6 +203,7 @@ async function showResult(body, text, mine) {
   const warnPointers = [...new Set(warnings.map(treePointer).filter((p) => typeof p === "string"))];
   if (warnPointers.length) viewer.highlight(warnPointers, "warn");
   await rendering;
+  if (runs.isLatest(mine)) settle();
   if (runs.isLatest(mine)) viewerEl.dataset.formattedFor = String(text.length);
 }
 
@@ -242,6 +281,7 @@ function jumpTo(w) {
 
 function showError(error, mark) {
   const parseLike = error.code === "parse_error" || error.code === "too_deep";
+  prov.drop();
   input.showError(error, { select: mark });
   const headline = h("div", { class: "headline bad", id: "headline" },
     parseLike ? "Not valid JSON" : "Could not format",

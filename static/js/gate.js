@@ -82,7 +82,7 @@ function onInput() {
 }
 
 function request() {
-  const out = { item: inputs.item.text };
+  const out = { item: inputs.item.text, words: "page" };   // sentences in the page's words
   for (const k of ["schema", "original"]) if (!inputs[k].isEmpty) out[k] = inputs[k].text;
   return out;
 }
@@ -363,6 +363,16 @@ function renderBanner(r) {
   return banner;
 }
 
+/** The call is the pasted value itself (one Chat tool call): walking it as it is shows this
+ *  same answer again, so its button walks its Open Responses equivalent instead. */
+const isPasted = (c) => c.pointer === "";
+const walkEquivalentButton = (c) => h("button", { type: "button", dataset: { walkEquivalent: String(c.index) }, onclick: () => walk(JSON.stringify(c.equivalent, null, 2)) }, "Walk the equivalent item");
+
+function walkButton(c) {
+  if (isPasted(c)) return c.equivalent ? walkEquivalentButton(c) : "";
+  return h("button", { type: "button", dataset: { walk: String(c.index) }, onclick: () => walk(c.json) }, "Walk this call");
+}
+
 function renderEnvelope(env) {
   const sec = h("section", { class: "envelope", id: "envelope", "aria-labelledby": "envelope-title" },
     h("h3", { id: "envelope-title" }, `What was pasted: ${env.label}`), h("p", {}, env.message));
@@ -371,7 +381,7 @@ function renderEnvelope(env) {
       const li = h("li", { class: "call", dataset: { index: String(c.index) } },
         h("div", {}, h("code", {}, c.pointer || "/"), " ", h("strong", {}, c.name || "?"), " ",
           h("span", { class: "muted" }, `call_id ${c.call_id || "?"} · ${c.dialect.replace(/_/g, " ")}${c.verdict ? ` · as is: ${c.verdict}` : ""}`)),
-        h("div", { class: "toolbar" }, h("button", { type: "button", dataset: { walk: String(c.index) }, onclick: () => walk(c.json) }, "Walk this call")));
+        h("div", { class: "toolbar" }, walkButton(c)));
       if (c.equivalent_json) {
         li.append(h("details", { class: "equivalent" },
           h("summary", {}, `Equivalent Open Responses item — for comparison only${c.equivalent_verdict ? ` (as is: ${c.equivalent_verdict})` : ""}`),
@@ -379,7 +389,7 @@ function renderEnvelope(env) {
           h("div", { class: "side" },
             h("figure", {}, h("figcaption", {}, "as pasted (" + c.dialect.replace(/_/g, " ") + ")"), h("pre", { class: "output" }, c.json)),
             h("figure", {}, h("figcaption", {}, "Open Responses item (comparison only)"), h("pre", { class: "output" }, JSON.stringify(c.equivalent, null, 2)))),
-          h("button", { type: "button", dataset: { walkEquivalent: String(c.index) }, onclick: () => walk(JSON.stringify(c.equivalent, null, 2)) }, "Walk the equivalent item")));
+          isPasted(c) ? "" : walkEquivalentButton(c)));
       }
       return li;
     })));
@@ -451,7 +461,7 @@ async function walkCall(r, call, index, report) {
     return;
   }
   box.replaceChildren(h("p", { class: "muted" }, "Walking…"));
-  const req = { item: got.item };
+  const req = { item: got.item, words: "page" };
   if (got.schema) req.schema = got.schema;
   if (got.dialect) req.dialect = got.dialect;   // the rules the listed verdict came from
   const a = await postLarge("/api/gate", req);

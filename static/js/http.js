@@ -8,10 +8,42 @@ export async function postJSON(url, body, { signal } = {}) {
 const SLICE_CHARS = 1 << 20;
 export const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** postJSON for bodies with very long strings (a 20 MB document): each string longer than a
- *  megabyte is encoded in slices with a pause between them, so the page never blocks for long.
- *  Rejects with an AbortError when `signal` is aborted meanwhile. */
+/** postJSON for bodies with very long strings (a 20 MB document): the JSON text is written by a
+ *  worker (encode-worker.js) off the main thread — the page only hands the body over — or, where
+ *  there is no worker, each string longer than a megabyte is encoded in slices with a pause
+ *  between them, so the page never blocks for long.  Rejects with an AbortError when `signal`
+ *  is aborted meanwhile. */
 export async function postLarge(url, body, { signal } = {}) {
+  const long = Object.values(body).some((v) => typeof v === "string" && v.length > SLICE_CHARS);
+  if (!long) return send(url, JSON.stringify(body), signal);
+  const blob = await encodeInWorker(body, signal);
+  return send(url, blob || await encodeInSlices(body, signal), signal);
+}
+
+let worker = null;       // the encoding worker, made on first use (false: none can be made)
+let workerSeq = 0;
+const waiting = new Map();  // request id → resolve
+
+/** The body as a JSON Blob written by the worker; null when there is no worker. */
+function encodeInWorker(body, signal) {
+  if (worker === null) {
+    try {
+      worker = new Worker(new URL("./encode-worker.js", import.meta.url));
+      worker.onmessage = (e) => { const done = waiting.get(e.data.id); waiting.delete(e.data.id); done?.(e.data.blob || null); };
+      worker.onerror = () => { worker = false; for (const done of waiting.values()) done(null); waiting.clear(); };
+    } catch { worker = false; }
+  }
+  if (!worker) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const id = ++workerSeq;
+    const onAbort = () => { waiting.delete(id); reject(new DOMException("superseded", "AbortError")); };
+    waiting.set(id, (blob) => { signal?.removeEventListener("abort", onAbort); resolve(blob); });
+    signal?.addEventListener("abort", onAbort, { once: true });
+    worker.postMessage({ id, body });
+  });
+}
+
+async function encodeInSlices(body, signal) {
   const parts = ["{"];
   let first = true;
   for (const [key, value] of Object.entries(body)) {
@@ -32,7 +64,7 @@ export async function postLarge(url, body, { signal } = {}) {
     parts.push('"');
   }
   parts.push("}");
-  return send(url, new Blob(parts, { type: "application/json" }), signal);
+  return new Blob(parts, { type: "application/json" });
 }
 
 async function send(url, payload, signal) {

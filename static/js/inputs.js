@@ -54,7 +54,7 @@ export function attachFile(textarea, { fileInput, onLoad } = {}) {
  *  bad bytes and `utf8` false. */
 export async function readTextFile(file) {
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const STEP = 4 << 20;
+  const STEP = 2 << 20;   // a slice decodes in well under 100 ms on a loaded machine
   try {
     const decoder = new TextDecoder("utf-8", { fatal: true });
     const parts = [];
@@ -184,7 +184,8 @@ export class LineGutter {
  *   const doc = new DocumentInput({ textarea, fileInput, status, storageKey: "format:text",
  *     onChange: ({ reason, explicit, empty, live }) => { ... } });
  *   new DocumentInput({ field: "text", … })  // the page's #text, #text_file and #text-status
- *   doc.text; doc.isBig; doc.isLive; doc.isEmpty; doc.sourceName
+ *   doc.text; doc.isBig; doc.isLive; doc.isEmpty; doc.sourceName; doc.file (the File the text is, when it is UTF-8)
+ *   new DocumentInput({ …, onFile: (file) => {} })  // a file chosen or dropped, before it is read
  *   doc.setText(text, { name, reason }); doc.clear()
  *   doc.setState({ kind: "ok" | "error" | "busy" | "large", line, column }) // status line + mark
  *   doc.showError(error, { select })     // mark the error's line (select it when asked)
@@ -199,13 +200,16 @@ export class DocumentInput {
     fileInput = field === null ? null : document.getElementById(`${field}_file`),
     status = document.getElementById(`${field}-status`), storageKey, liveLimit = threshold("live"), bigLimit = threshold("big"),
     keepLimit = threshold("keep"), what = "input", bigId = "bigtext", largeStatus = "large input: press Ctrl/⌘+Enter to run",
-    bigHint = "Press Ctrl/⌘+Enter to run.", doneHint = "The result for it is shown.", onChange = () => {} }) {
+    bigHint = "Press Ctrl/⌘+Enter to run.", doneHint = "The result for it is shown.", onChange = () => {}, onFile = () => {} }) {
     this.ta = textarea;
     this.statusEl = status;
     this.liveLimit = liveLimit; this.bigLimit = bigLimit; this.keepLimit = keepLimit;
     this.largeStatus = largeStatus; this.bigHint = bigHint; this.doneHint = doneHint; this.what = what;
     this.fileInput = fileInput;
     this.onChange = onChange;
+    this.onFile = onFile;     // a file was chosen or dropped, before it is read (a view may start on its bytes)
+    this.file = null;         // the File the text was read from (null: typed, pasted, set)
+    this.loading = null;      // the File being read
     this.storeKey = STORE_PREFIX + storageKey;
     this.big = null;          // {text, name, size}
     this.sourceName = null;   // the file the text came from
@@ -229,6 +233,7 @@ export class DocumentInput {
       const type = e.inputType || "";
       const reason = type === "insertFromPaste" ? "paste" : type === "insertFromDrop" ? "drop" : type === "" ? "set" : "type";
       this.note = null;
+      this.file = null;
       this._forget();
       this._changed(reason);
     });
@@ -237,6 +242,7 @@ export class DocumentInput {
       if (text.length <= this.bigLimit) return;  // the browser pastes it as usual
       e.preventDefault();
       this.note = null;
+      this.file = null;
       this._enterBig(text, "Pasted text");
       this._changed("paste");
     });
@@ -261,7 +267,11 @@ export class DocumentInput {
   /** Read a file (UTF-8, in slices) into the input. */
   async loadFile(file) {
     if (!file) return;
-    const { text, bytes, utf8 } = await readTextFile(file);
+    this.loading = file;      // the file being read (till its text is in)
+    this.onFile(file);
+    let read;
+    try { read = await readTextFile(file); } finally { if (this.loading === file) this.loading = null; }
+    const { text, bytes, utf8 } = read;
     this.note = null;
     if (!utf8) {
       toast(`${file.name} is not UTF-8 text; invalid bytes are shown as \uFFFD`);
@@ -270,13 +280,14 @@ export class DocumentInput {
     } else if (!text.length) {
       this.note = h("span", {}, `${file.name} is empty`);
     }
-    this.setText(text, { name: file.name, bytes, reason: "file", keepNote: true });
+    this.setText(text, { name: file.name, bytes, reason: "file", keepNote: true, file: utf8 ? file : null });
   }
 
   /** Put `text` in the input (a large one is held in memory) and tell the page. */
-  setText(text, { name = null, bytes, reason = "set", keepNote = false } = {}) {
+  setText(text, { name = null, bytes, reason = "set", keepNote = false, file = null } = {}) {
     if (!keepNote) this.note = null;
     this.sourceName = name;
+    this.file = file;
     if (text.length > this.bigLimit) {
       this._enterBig(text, name || "Pasted text", bytes);
     } else {

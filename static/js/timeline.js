@@ -14,10 +14,27 @@ export const MAX_ROWS = 300;
 
 /** Fold a row's event counts into the three segments of the bar.  A Chat Completions row counts
  *  its chunks' fields (content, tool_calls, finish_reason…): the first chunk opens the item, the
- *  rest are its deltas, finish_reason (or the row's status) closes it. */
+ *  rest are its deltas, finish_reason (or the row's status) closes it.  An Anthropic block row
+ *  counts content_block_start / _delta / _stop; a Gemini part row the chunks that carried it
+ *  and its candidate's finishReason. */
+// an Anthropic Messages block's events: start → added, deltas, stop → done
+const BLOCK_EVENTS = { content_block_start: "added", content_block_delta: "deltas", content_block_stop: "done" };
+
 export function fold(events = {}, row = {}) {
   const seg = { added: 0, deltas: 0, done: 0, other: 0, chat: false };
   const types = Object.keys(events);
+  if (types.some((k) => k in BLOCK_EVENTS)) {
+    for (const [type, n] of Object.entries(events)) {
+      if (type in BLOCK_EVENTS) seg[BLOCK_EVENTS[type]] += n; else seg.other += n;
+    }
+    return seg;
+  }
+  if ("chunks" in events) {
+    // a Gemini part: the first chunk that carries it opens it, the next ones add to it, the
+    // candidate's finishReason closes it
+    const n = events.chunks || 0;
+    return { added: n ? 1 : 0, deltas: Math.max(0, n - 1), done: events.finishReason || 0, other: 0, chat: true };
+  }
   if (types.length && !types.some((k) => k.includes("."))) {
     let total = 0;
     for (const [k, n] of Object.entries(events)) if (k !== "finish_reason") total += n;
@@ -50,7 +67,16 @@ export function breaking(row, findings) {
  * `onFinding(index)` goes to a finding; `onLine(line)` marks a line in the input.
  * Returns a <figure> (the SVG and its text equivalent).
  */
-export function drawTimeline(rows, findings, { terminal = null, onFinding = () => {}, onLine = null } = {}) {
+/** What a row of `kind`'s timeline is (the summary counts what the stream rebuilds: a Chat
+ *  stream's one rebuilt message is several rows, its text and each tool call). */
+export const ROW_WORDS = {
+  chat_stream: ["part", "parts", " of the rebuilt message (its text, each tool call)"],
+  anthropic_stream: ["content block", "content blocks", ""],
+  gemini_stream: ["function call", "function calls", ""],
+};
+
+export function drawTimeline(rows, findings, { terminal = null, onFinding = () => {}, onLine = null, kind = null } = {}) {
+  const [one, many, of] = ROW_WORDS[kind] || ["output item", "output items", ""];
   const shown = rows.slice(0, MAX_ROWS);
   const barX = LABEL_W + PAD;
   const endX = barX + SEG_W[0] + SEG_W[1] + SEG_W[2] + 2 * GAP + GAP;
@@ -58,7 +84,7 @@ export function drawTimeline(rows, findings, { terminal = null, onFinding = () =
   const height = (shown.length + 1) * ROW_H + PAD * 2 + 18;
   const svg = s("svg", { class: "timeline-svg", viewBox: `0 0 ${width} ${height}`, width, height,
     role: "group", "aria-label": "Stream timeline (the list below says the same)" });
-  svg.append(s("text", { x: PAD, y: 14, class: "tl-head" }, "output item"),
+  svg.append(s("text", { x: PAD, y: 14, class: "tl-head" }, one),
     s("text", { x: barX, y: 14, class: "tl-head" }, "added"),
     s("text", { x: barX + SEG_W[0] + GAP, y: 14, class: "tl-head" }, "deltas"),
     s("text", { x: barX + SEG_W[0] + SEG_W[1] + 2 * GAP, y: 14, class: "tl-head" }, "done"),
@@ -148,9 +174,9 @@ export function drawTimeline(rows, findings, { terminal = null, onFinding = () =
   list.append(end);
   if (rows.length > shown.length) {
     const more = document.createElement("li");
-    more.textContent = `${rows.length - shown.length} more output items are not drawn.`;
+    more.textContent = `${rows.length - shown.length} more ${many} are not drawn.`;
     list.append(more);
   }
-  return figure("timeline", `Timeline: ${rows.length} output item${rows.length === 1 ? "" : "s"}, events folded into added → deltas → done`,
+  return figure("timeline", `Timeline: ${rows.length} ${rows.length === 1 ? one : many}${of}, events folded into added → deltas → done`,
     svg, list, "The timeline");
 }

@@ -27,6 +27,8 @@ export const KIND_LABEL = {
   chat_completion: "Chat Completions response", chat_messages: "Chat Completions messages",
   chat_stream: "Chat Completions stream", agents_session: "Agents API session", item: "one item",
   chat_tool_calls: "Chat Completions tool calls", unknown: "an unrecognised shape",
+  anthropic_messages: "Anthropic Messages", anthropic_stream: "Anthropic Messages stream",
+  gemini_contents: "Gemini contents", gemini_stream: "Gemini stream", otel_trace: "OpenTelemetry trace",
 };
 const SEVERITIES = [["error", "Errors", "✗"], ["warning", "Warnings", "!"], ["info", "Notes", "i"]];
 
@@ -140,7 +142,8 @@ export function callItem(r, call, text, schemaText, cache = {}) {
     item = resolve(root, call.pointer);
   }
   let schema = schemaText || null;
-  if (!schema && !cache.big) {
+  // the text's own tools, as the server gated with them (none when it could not read them)
+  if (!schema && !cache.big && !r.tools_unread) {
     const tools = toolsIn(root ?? (r.source === "json" ? pieceAt(r, text, 1, cache) : pieceAt(r, text, 2, cache))) ?? toolsIn(cache.whole);
     if (tools) schema = JSON.stringify(tools, null, 2);
   }
@@ -274,6 +277,7 @@ function callItemRow(c, i, r, ctx) {
     h("strong", {}, c.name || "?"), " ",
     h("span", { class: "muted" }, [`call_id ${c.call_id || "?"}`, c.turn_id ? `turn_id ${c.turn_id}` : null, c.id ? `id ${c.id}` : null,
       (c.dialect || "").replace(/_/g, " "), c.role || (c.pending === true ? "pending" : c.pending === false ? "history" : null)].filter(Boolean).join(" · "))));
+  if (c.caller) li.append(callerLine(c.caller, ctx));
   const bar = h("div", { class: "toolbar" });
   const place = placeButton(c, ctx);
   if (place) bar.append(place);
@@ -288,6 +292,17 @@ function callItemRow(c, i, r, ctx) {
       h("button", { type: "button", onclick: () => copyText(text, "tool_result copied") }, "Copy tool_result")));
   }
   return li;
+}
+
+/** A call a program made (programmatic tool calling): its link to the calling item, a button
+ *  that marks that item in the input, or why the item is not in the text. */
+function callerLine(caller, ctx) {
+  const p = h("p", { class: "call-caller", dataset: { callerId: caller.caller_id || "" } },
+    "Called by the program ", h("code", {}, caller.caller_id || "with no caller_id"));
+  const b = placeButton(caller, ctx, `${caller.type || "item"} at line ${caller.line}, column ${caller.column ?? 1}`);
+  if (b) { b.classList.add("caller-place"); p.append(" — its ", b); }
+  else if (caller.missing) p.append(" — ", h("span", { class: "muted" }, caller.missing));
+  return p;
 }
 
 function callsSection(r, ctx) {
@@ -309,7 +324,12 @@ function terminalOf(r, text) {
   if (r.terminal) return r.terminal;
   // the last terminal event in the text (looked for in its tail only)
   const tail = text.slice(-65536);
-  const all = [...tail.matchAll(/"type"\s*:\s*"(response\.(?:completed|failed|incomplete))"/g)];
+  if (r.kind === "gemini_stream") {
+    // a Gemini stream ends with the chunk that carries the candidate's finishReason
+    const reasons = [...tail.matchAll(/"finishReason"\s*:\s*"?([A-Z_0-9]+)/g)];
+    return { type: reasons.length ? `finishReason ${reasons[reasons.length - 1][1]}` : "last chunk" };
+  }
+  const all = [...tail.matchAll(/"type"\s*:\s*"(response\.(?:completed|failed|incomplete)|message_stop)"/g)];
   return all.length ? { type: all[all.length - 1][1] } : { type: r.kind === "chat_stream" ? "finish_reason / [DONE]" : "terminal event" };
 }
 
@@ -324,8 +344,9 @@ export function renderReport(r, ctx) {
     h("p", { class: "summary-line", id: "summary-line" }, headline),
     h("p", { class: "muted" }, [r.source ? `read as ${r.source.replace(/_/g, " ")}` : null,
       r.summary?.events ? plural(r.summary.events, "event") : null,
-      r.summary?.items ? plural(r.summary.items, "item") : null,
-      r.summary?.lines ? plural(r.summary.lines, "line") : null].filter(Boolean).join(" · ")));
+      r.summary?.items ? plural(r.summary.items, r.summary.item_word || "item") : null,
+      r.summary?.lines ? plural(r.summary.lines, "line") : null].filter(Boolean).join(" · ")),
+    r.tools_unread ? h("p", { class: "muted tools-unread" }, r.tools_unread) : null);
   const fsec = findingsSection(r, ctx);
   const goToFinding = (i) => {
     const el = fsec.goTo(i);
@@ -341,7 +362,7 @@ export function renderReport(r, ctx) {
   if (replay) nodes.push(replay);
   if (Array.isArray(r.timeline) && r.timeline.length) {
     nodes.push(drawTimeline(r.timeline, findings, { terminal: terminalOf(r, ctx.text || ""), onFinding: goToFinding,
-      onLine: (line) => ctx.onPlace(line, 1) }));
+      onLine: (line) => ctx.onPlace(line, 1), kind: r.kind }));
   } else if (r.kind === "response_stream" || r.kind === "chat_stream") {
     const t = terminalOf(r, ctx.text || "");
     if (t.missing) nodes.push(drawTimeline([], findings, { terminal: t, onFinding: goToFinding }));

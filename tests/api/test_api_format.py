@@ -96,3 +96,36 @@ def test_a_pasted_stream_gets_the_gate_hint_through_the_api(server):
     e = body["error"]
     assert e["code"] == "parse_error" and e["hint"] == "sse_stream" and "/gate" in e["message"]
     assert (e["line"], e["column"]) == (1, 1)
+
+
+# the API's answer is written from the formatted bytes (issue 25): the formatted text embedded as
+# written, never decoded into a str and escaped again -- the same bytes as writing handle()'s answer
+WRITTEN_CASES = [
+    ('{"a": "tab\\there \\"q\\" back\\\\slash \\u0001 \\u2028 é 😀", "n": [1.10, -0.0, 1e400, 12345678901234567890123]}',
+     {}),
+    ('{"b": 1, "a": {"x": [], "y": {}}, "b": 2}', {"indent": "tab", "sort_keys": True}),
+    ('{"a": 1}\n{"b": "x\\ny"}\n[3]\n', {"indent": 0}),   # JSON Lines
+    ('"lone \\ud800"', {"indent": 4}),                    # the plain writer's fallback
+    ('[' + ', '.join(f'{{"id": {2**60 + i}, "p": {i}.50, "s": "Zürich \\\\ {i}"}}' for i in range(3000)) + ']',
+     {"indent": 3}),                                       # large: orjson's path
+]
+
+
+@pytest.mark.parametrize("text, options", WRITTEN_CASES)
+def test_the_written_answer_is_the_answer_written(text, options):
+    from workbench.format import handle, written_answer
+    from workbench.jsontext import dumps_value
+    from workbench.limits import DEFAULT_LIMITS
+    body = {"text": text, **options}
+    assert written_answer(dict(body), DEFAULT_LIMITS) == dumps_value(handle(dict(body), DEFAULT_LIMITS))
+
+
+def test_the_written_answer_through_the_server(server):
+    text, options = WRITTEN_CASES[0]
+    status, body = server.api("format", {"text": text, **options})
+    assert status == 200
+    assert "\t" in body["formatted"] or "\\t" in body["formatted"]
+    assert '"tab\\there \\"q\\" back\\\\slash \\u0001 \u2028 é 😀"' in body["formatted"]
+    assert body["stats"] == {"chars_in": len(text), "chars_out": len(body["formatted"]),
+                             "lines_out": body["formatted"].count("\n") + 1}
+    assert list(body["stats"]) == ["chars_in", "chars_out", "lines_out"]

@@ -328,3 +328,55 @@ def test_an_answer_on_its_way_is_not_shown_once_a_side_is_emptied(page, server):
     assert "change" not in page.locator("#summary").inner_text()
     assert page.locator("#placeholder").inner_text() == "Add the left document to compare."
     assert page.locator("#diffview").get_attribute("aria-busy") is None
+
+
+def test_providers_preset_across_dialects_shows_the_neutral_form_and_each_sides_text(page, server):
+    """An OpenAI Responses answer and an Anthropic one calling the same tool: compared in the
+    neutral form, one argument differs; each side's own text is one click away."""
+    left = {"id": "resp_1", "object": "response", "status": "completed", "output": [
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {"type": "message", "id": "msg_1", "role": "assistant",
+         "content": [{"type": "output_text", "text": "Checking the weather."}]},
+        {"type": "function_call", "id": "fc_1", "call_id": "call_A1", "name": "get_weather",
+         "arguments": '{"city": "Paris", "unit": "c"}'}]}
+    right = {"id": "msg_01", "type": "message", "role": "assistant", "model": "claude",
+             "content": [{"type": "text", "text": "Checking the weather."},
+                         {"type": "tool_use", "id": "toolu_01", "name": "get_weather",
+                          "input": {"unit": "f", "city": "Paris"}}],
+             "stop_reason": "tool_use", "usage": {"input_tokens": 3, "output_tokens": 2}}
+    page.goto("/diff")
+    page.locator("#preset").check()
+    fill(page, "left", json.dumps(left, indent=2))
+    right_text = json.dumps(right, indent=2)
+    fill(page, "right", right_text)
+    compare(page)
+    page.wait_for_selector("#across")
+    assert page.locator("#headline").inner_text().startswith("1 change: 0 added, 0 removed, 1 changed")
+    assert "OpenAI Responses" in page.locator("#across-message").inner_text()
+    assert page.locator("#across-says li").inner_text() == (
+        'OpenAI Responses called get_weather {"city":"Paris","unit":"c"}; '
+        'Anthropic called it with {"unit":"f","city":"Paris"}.')
+    rows = page.locator("#change-list tbody tr")
+    assert rows.count() == 1
+    assert rows.first.locator("td.ptr").inner_text().strip() == "/parts/1/arguments/unit"
+    right_cell = rows.first.locator("td.val").nth(1).inner_text()
+    assert "at /content/1/input/unit" in right_cell
+    line = right_text.splitlines().index('      "input": {') + 2   # "unit": "f" is the next line
+    assert f"line {line}" in right_cell
+    # the view shows the neutral form: no envelope, no provider id
+    grid = page.locator("#dgrid").inner_text()
+    assert '"name": "get_weather"' in grid and "toolu_01" not in grid and "call_A1" not in grid
+    # the click away: each side's own text
+    page.locator("#across-toggle").click()
+    assert page.locator("#across-toggle").get_attribute("aria-pressed") == "true"
+    assert page.locator("#dgrid").is_hidden()
+    assert page.locator("#across-right-text").inner_text() == right_text
+    assert "call_A1" in page.locator("#across-left-text").inner_text()
+    page.locator("#across-toggle").click()
+    assert page.locator("#dgrid").is_visible() and page.locator("#across-originals").is_hidden()
+    # choosing the change selects its line in the right input
+    rows.first.locator("td.ptr button").click()
+    sel = page.evaluate("() => { const t = document.getElementById('left'); "
+                        "return t.value.slice(0, t.selectionStart).split('\\n').length; }")
+    left_text = page.locator("#left").input_value()
+    assert left_text.splitlines()[sel - 1].lstrip().startswith('"arguments"')

@@ -282,3 +282,62 @@ def test_plain_form_renders_the_report_without_javascript(browser, server, share
         assert page.inner_text("#verdict-live").startswith(("Blocked", "ok"))
         assert "call_3c91" in page.input_value("#item")
         assert page.locator("ol.walk > li").count() >= 3
+
+
+REAL2 = ("realworld2/anthropic/0062_anthropic-sdk-typescript__incomplete_partial_json_response.sse",
+         "realworld2/gemini/0284_llm-gemini__test_gemini__test_tools__i0_stream.json")
+
+
+def test_anthropic_stream_timeline_draws_blocks_and_the_cut_off_call(page, server, shared):
+    """A recorded Anthropic stream cut off inside a tool_use block: one row per content block
+    (start → deltas → stop), the block that never stopped drawn broken (its stop missing) and
+    leading to its finding; the stream's end is message_stop."""
+    text = (shared / "reference" / REAL2[0]).read_text()
+    report = api_report(server, text)
+    assert report["kind"] == "anthropic_stream"
+    paste_report(page, text, "Anthropic Messages stream")
+    page.wait_for_selector("#timeline svg")
+    rows = page.locator("#timeline .tl-row")
+    assert rows.count() == len(report["timeline"]) == 2
+    assert rows.nth(0).locator(".tl-label").text_content() == "text"
+    assert rows.nth(1).locator(".tl-label").text_content() == "tool_use make_file"
+    # the text block: started, 5 deltas, stopped; the tool_use block: its stop is missing
+    assert rows.nth(0).locator(".tl-count").all_text_contents() == ["added", "5 deltas", "done"]
+    assert "broken" not in rows.nth(0).get_attribute("class")
+    assert rows.nth(1).locator(".tl-count").all_text_contents() == ["added", "4 deltas", "missing"]
+    assert rows.nth(1).locator(".tl-seg.tl-done.missing").count() == 1
+    assert "broken" in rows.nth(1).get_attribute("class")
+    mark = rows.nth(1).locator(".tl-break")
+    fi = int(mark.get_attribute("data-finding"))
+    assert report["findings"][fi]["code"] in ("stream_order", "call_cut_off")
+    mark.click()
+    page.wait_for_function("([id]) => document.activeElement?.id === id", arg=[f"finding-{fi}"])
+    assert "message_stop" in page.locator("#timeline .tl-end").text_content()
+    listed = page.locator("#timeline .timeline-text li").all_text_contents()
+    assert listed[1].startswith("tool_use make_file toolu_") and "1 added, 4 deltas, 0 done" in listed[1]
+
+
+def test_gemini_stream_timeline_draws_its_parts_and_calls(page, server, shared):
+    """A recorded Gemini stream (a JSON array of chunks): one row per rebuilt part — the
+    thought, each functionCall — each closed by the candidate's finishReason."""
+    text = (shared / "reference" / REAL2[1]).read_text()
+    report = api_report(server, text)
+    assert report["kind"] == "gemini_stream"
+    kinds = [(row["type"], row["name"]) for row in report["timeline"]]
+    assert kinds[0] == ("thought", None)
+    calls = [name for kind, name in kinds if kind == "function_call"]
+    assert calls and calls == [c["name"] for c in report["calls"]]
+    paste_report(page, text, "Gemini stream")
+    page.wait_for_selector("#timeline svg")
+    rows = page.locator("#timeline .tl-row")
+    assert rows.count() == len(kinds)
+    listed = page.locator("#timeline .timeline-text li").all_text_contents()
+    for (k, n), li in zip(kinds, listed):
+        assert li.startswith(f"{k} {n} " if n else f"{k} "), li
+    assert rows.nth(1).locator(".tl-label").text_content().startswith("function_call pelican")
+    for i in range(rows.count()):
+        counts = rows.nth(i).locator(".tl-count").all_text_contents()
+        assert counts[0] == "first chunk" and counts[2] == "STOP", counts
+    assert page.locator("#timeline .tl-row.broken").count() == 0
+    assert page.locator("#timeline .tl-seg.missing").count() == 0
+    assert "finishReason STOP" in page.locator("#timeline .tl-end").text_content()

@@ -12,6 +12,8 @@ from __future__ import annotations
 PINNED = "tests/unit/test_pinned_rules.py"
 SECURITY = "tests/unit/test_pinned_security.py"
 CORES = "tests/unit/test_pinned_cores.py"  # written below, with the survivors of each group
+VALIDATE_KEYWORDS = "tests/unit/test_pinned_keywords.py"   # the survivors of validate-keywords
+DIFF_OPTIONS = "tests/unit/test_pinned_diff_options.py"    # the survivors of diff-options
 
 GROUPS: dict[str, dict] = {
     "web-security": {
@@ -48,6 +50,29 @@ GROUPS: dict[str, dict] = {
     },
     "diff-options": {
         "mutate": ["workbench/diff/options.py"],
-        "tests": [PINNED, CORES, "tests/unit/test_diff.py", "tests/unit/test_diff_providers.py"],
+        # test_diff.py asks the real server (deselected here: a mutant lives in this process)
+        "tests": [PINNED, CORES, DIFF_OPTIONS, "tests/unit/test_diff.py",
+                  "tests/unit/test_diff_providers.py"],
+    },
+    # the keywords the Validate view replaces (one error per key, exact numbers, short messages)
+    # and the exact number rules they use; the official suite (tests/conformance) is left out:
+    # one test per draft, 30 s each, would run against nearly every mutant
+    "validate-keywords": {
+        "mutate": ["workbench/validate/keywords.py", "workbench/validate/numbers.py"],
+        "tests": [CORES, VALIDATE_KEYWORDS, "tests/unit/test_validate.py",
+                  "tests/unit/test_validate_strict.py"],
+    },
+    # the registry and the envelopes a call is read from: which dialect a value is, which node
+    # is a call, the neutral call and the item the gate walks for it
+    "dialects-responses-agents": {
+        "mutate": ["workbench/dialects/__init__.py", "workbench/dialects/open_responses.py",
+                   "workbench/dialects/agents.py"],
+        "tests": [PINNED, CORES, "tests/unit/test_dialects.py",
+                  "tests/unit/test_transcript.py"],
+    },
+    "dialects-chat": {
+        "mutate": ["workbench/dialects/chat.py"],
+        "tests": [PINNED, CORES, "tests/unit/test_dialects.py",
+                  "tests/unit/test_transcript.py", "tests/unit/test_providers_streams.py"],
     },
 }

@@ -21,8 +21,26 @@ def _slow(item) -> bool:
     function = getattr(item, "function", None)
     if getattr(function, "is_hypothesis_test", False):
         return True
+    return _runs_a_subprocess(function, 2)
+
+
+def _runs_a_subprocess(function, depth: int) -> bool:
+    """The test, or a helper of its module it calls (``wb`` → ``run_workbench``, two levels
+    down), names one of the SUBPROCESS_HELPERS."""
     code = getattr(function, "__code__", None)
-    return code is not None and bool(set(code.co_names) & SUBPROCESS_HELPERS)
+    if code is None:
+        return False
+    names = set(code.co_names)
+    if names & SUBPROCESS_HELPERS:
+        return True
+    if depth:
+        module_globals = getattr(function, "__globals__", {})
+        for name in names:
+            helper = module_globals.get(name)
+            if callable(helper) and getattr(helper, "__module__", None) == function.__module__ \
+                    and _runs_a_subprocess(helper, depth - 1):
+                return True
+    return False
 
 
 def pytest_collection_modifyitems(config, items):

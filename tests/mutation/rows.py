@@ -5,7 +5,7 @@ itself), runs the named tests against the copy, and reports the mutant *killed* 
 A change whose text is no longer found (the code moved) is reported as ``moved``: update its
 ``old`` text, don't drop the row.
 
-``old`` must occur exactly once in ``file`` (or, when the file is gone, in exactly one file under
+``old`` must occur exactly once in ``file`` (or, only when the file is gone, in exactly one file under
 ``workbench/``); it is replaced by ``new``.
 """
 
@@ -62,8 +62,8 @@ ROWS: list[dict] = [
     {"id": "transcript-call-execute",
      "what": "transcript: a listed Agents call executes when its report has no failures",
      "file": "workbench/transcript/calls.py",
-     "old": '"execute": verdict == "ok"}',
-     "new": '"execute": verdict in ("ok", "arguments_schema")}',
+     "old": '"execute": verdict == "ok", "rules": dialects.gate_dialect(call)}',
+     "new": '"execute": verdict in ("ok", "arguments_schema"), "rules": dialects.gate_dialect(call)}',
      "tests": [PINNED + "::test_a_session_lists_each_pending_action_with_its_report"]},
     # -- positions on the indexed path --------------------------------------------------------
     {"id": "positions-index-column",
@@ -122,20 +122,26 @@ ROWS: list[dict] = [
     {"id": "tolerance-absolute-exclusive",
      "what": "diff: absolute tolerance boundary exclusive (|l - r| == tolerance reported as a change)",
      "file": "workbench/diff/walk.py",
-     "old": "if absolute is not None and d <= absolute:",
-     "new": "if absolute is not None and d < absolute:",
+     "old": "if absolute is not None and within(l, r, absolute):",
+     "new": "if absolute is not None and within(l, r, absolute) and abs(l - r) != absolute:",
      "tests": [PINNED + "::test_tolerance_is_inclusive_at_its_boundary"]},
     {"id": "tolerance-relative-exclusive",
      "what": "diff: relative tolerance boundary exclusive",
      "file": "workbench/diff/walk.py",
-     "old": "return relative is not None and d <= relative *",
-     "new": "return relative is not None and d < relative *",
+     "old": "            return within(l, r, bound)\n",
+     "new": "            return within(l, r, bound) and abs(l - r) != bound\n",
+     "tests": [PINNED + "::test_tolerance_is_inclusive_at_its_boundary"]},
+    {"id": "tolerance-exact-exclusive",
+     "what": "diff: the exact comparison (a pair too close to the boundary for 60 digits) exclusive",
+     "file": "workbench/diff/walk.py",
+     "old": "        return (l - r).copy_abs() <= bound\n",
+     "new": "        return (l - r).copy_abs() < bound\n",
      "tests": [PINNED + "::test_tolerance_is_inclusive_at_its_boundary"]},
     {"id": "tolerance-relative-min",
      "what": "diff: relative tolerance taken of the smaller number",
      "file": "workbench/diff/walk.py",
-     "old": "d <= relative * max(abs(Decimal(l)), abs(Decimal(r)))",
-     "new": "d <= relative * min(abs(Decimal(l)), abs(Decimal(r)))",
+     "old": "top = max(l.copy_abs(), r.copy_abs())",
+     "new": "top = min(l.copy_abs(), r.copy_abs())",
      "tests": [PINNED + "::test_tolerance_is_inclusive_at_its_boundary"]},
     # -- depth limit --------------------------------------------------------------------------
     {"id": "depth-off-by-one",

@@ -68,6 +68,14 @@ def test_format_imports_only_the_format_core(tmp_path):
     assert '"id": 12345678901234567890' in done.stdout  # it formatted, exactly
     assert "workbench.format" in names and "workbench.cli.format" in names
     assert roots(names, WEB | SCHEMA | OTHERS | CLI) == set()
+    # a small document is written by the plain writer: neither orjson (whose import brings uuid,
+    # dataclasses, datetime…) nor dataclasses, typing, ctypes or the JSON5/YAML reader
+    assert roots(names, LEAN) == set()
+
+
+# what `workbench format` on a small document does without (most of a start-up before, issue 25)
+LEAN = {"orjson", "dataclasses", "typing", "inspect", "ctypes", "uuid", "workbench.format.lenient",
+        "workbench.format.request", "workbench.fields"}
 
 
 @pytest.mark.parametrize("argv, needs, never", [

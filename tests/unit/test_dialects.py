@@ -96,14 +96,24 @@ def test_every_gallery_call_walks_to_its_listed_verdict(text, schema):
         assert walked == call["verdict"], call
 
 
+RUN_STATES = Path(__file__).resolve().parents[1] / "data" / "run_state"
+
+
 def _recordings():
+    """Every shared recording (realworld, realworld2's providers, the Open Responses fixtures'
+    streams) and the SDKs' real run states kept with the tests."""
     from conftest import shared_dir
+    files = sorted(RUN_STATES.glob("*/*.json"))
     root = shared_dir()
     if root is None:
-        return []
+        return files
     base = root / "reference" / "realworld"
-    files = sorted(p for p in (base / "transcripts").iterdir() if p.name != "index.jsonl")
+    files += sorted(p for p in (base / "transcripts").iterdir() if p.name != "index.jsonl")
     files += sorted(p for p in (base / "streams").iterdir() if p.name != "index.jsonl")
+    files += sorted(p for p in (root / "reference" / "realworld2").rglob("*") if p.is_file()
+                    and p.suffix in (".json", ".sse", ".txt", ".jsonl")
+                    and p.name != "index.jsonl")
+    files += sorted((root / "reference" / "openresponses-fixtures").glob("stream_*.txt"))
     return files
 
 
@@ -234,12 +244,34 @@ def _texts():
         yield pytest.param(p.read_text(encoding="utf-8"), None, id=p.name)
 
 
+def _said(r: dict) -> list[tuple[str, str]]:
+    """Every sentence of an answer, with what says it: the findings' messages, each call's
+    reason, note and caller link, a chain link's unknown id, the unread tools."""
+    out = [(f["code"], f["message"]) for f in r["findings"]]
+    for c in r["calls"]:
+        out += [("call", c[k]) for k in ("reason", "note") if isinstance(c.get(k), str)]
+        if "caller" in c:
+            out.append(("caller", c["caller"].get("missing", "")))
+    for link in (r["chain"] or {}).get("links", []):
+        out.append(("chain", link.get("unknown", "")))
+    if r.get("tools_unread"):
+        out.append(("tools", r["tools_unread"]))
+    return out
+
+
 @pytest.mark.parametrize("text, tools", list(_texts()))
 def test_no_message_prints_none_for_a_missing_value(text, tools):
     import re
     r = analyse(text, tools)
-    words = [f["message"] for f in r["findings"]] + [c.get("reason") or "" for c in r["calls"]]
-    assert not [w for w in words if re.search(r"\bNone\b|\bundefined\b", w)]
+    said = _said(r)
+    assert not [w for _who, w in said if re.search(r"\bNone\b|\bundefined\b", w)]
+    # null only for a null the text holds (or a schema's words, the spec's or the unread
+    # tools', which quote values and name the type "null"), never for a value that is missing
+    if "null" not in text:
+        assert not [w for who, w in said if who not in ("spec_schema", "tools") and re.search(r"\bnull\b", w)]
+    # a chain link names each id it was given, and says an id it was not given is unknown
+    for link in (r["chain"] or {}).get("links", []):
+        assert None not in link.values(), link
 
 
 def _shape(r: dict) -> tuple:
@@ -253,9 +285,11 @@ def test_a_bom_cr_crlf_or_a_rewrite_reads_the_same(text, tools):
     """issue 23: the same calls and findings whatever the line ends, a BOM, or (for one JSON
     value) compact or indented re-serialisation."""
     base = _shape(analyse(text, tools))
-    variants = ["\ufeff" + text, text.replace("\n", "\r\n"), text.replace("\n", "\r")]
+    # a recording saved with a BOM (semantic-kernel's) is read without it too
+    bare = text.removeprefix("\ufeff")
+    variants = ["\ufeff" + bare, bare, text.replace("\n", "\r\n"), text.replace("\n", "\r")]
     try:
-        value = json.loads(text)
+        value = json.loads(bare)
     except ValueError:
         value = None
     if value is not None and "\\u" not in text:   # escapes re-written would move a lone surrogate

@@ -164,3 +164,58 @@ def test_the_command_lists_the_first_warnings_and_says_how_many_more():
     assert len(lines) == FORMAT_MAX_WARNINGS + 1
     assert lines[0].startswith("standard input:1:2: warning: The integer 1152921504606846976 is beyond")
     assert lines[-1] == "standard input: 3 more warnings not listed"
+
+
+# --------------------------------------------------------------------------- the plain writer of small documents
+# A document up to PLAIN_MAX_CHARS is written by the plain writer (numbers kept as text), so a small
+# command starts without importing orjson (issue 25); it must write the very bytes orjson writes.
+
+format_core = sys.modules["workbench.format.core"]
+
+
+def both_writers(text, monkeypatch, **options):
+    """format_text's answer through the plain writer and through orjson, for the same text."""
+    with monkeypatch.context() as m:
+        m.setattr(format_core, "PLAIN_MAX_CHARS", 10**9)
+        plain = format_text(text, **options)
+    with monkeypatch.context() as m:
+        m.setattr(format_core, "PLAIN_MAX_CHARS", -1)
+        fast = format_text(text, **options)
+    return plain, fast
+
+
+OPTIONS = [{}, {"indent": 0}, {"indent": 4, "sort_keys": True}, {"indent": "tab"}, {"indent": 1, "as_bytes": True}]
+
+
+def test_the_plain_writer_writes_orjsons_bytes_on_the_suite(conformance, monkeypatch):
+    compared = 0
+    for name, text in suite_files(conformance):
+        for options in OPTIONS:
+            try:
+                plain, fast = both_writers(text, monkeypatch, **options)
+            except Exception as exc:   # refused (too deep): both the same way
+                with pytest.raises(type(exc)):
+                    both_writers(text, monkeypatch, **options)
+                continue
+            assert plain == fast, (name, options)
+            compared += 1
+    assert compared > 400
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_plain_writer_writes_orjsons_bytes_on_generated_data(seed, monkeypatch):
+    rnd = random.Random(seed)
+    records = [_record(rnd, n) for n in range(60)]
+    records.append('{"ctl": "\\u0000\\u001f\\u007f\\b\\f\\n\\r\\t\\"\\\\/", "ü": "\u2028\U0001f600", "": [], "e": {}}')
+    docs = ['{"object": "list", "data": [\n  ' + ",\n  ".join(records) + "\n]}\n",
+            "\n".join(records) + "\n"]   # and as JSON Lines
+    for text in docs:
+        for options in OPTIONS:
+            plain, fast = both_writers(text, monkeypatch, **options)
+            assert plain == fast, options
+            assert plain["formatted"] and plain["warning_count"] > 60
+
+
+def test_a_small_document_is_written_by_the_plain_writer_a_large_one_by_orjson():
+    assert format_core._numbers("[1]") == "text"
+    assert format_core._numbers("[" + "1," * format_core.PLAIN_MAX_CHARS + "1]") == "fragment"

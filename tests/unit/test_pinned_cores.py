@@ -333,3 +333,211 @@ def test_the_gate_keeps_the_tools_as_read_with_their_warnings_and_places():
     assert e.value.code == "schema_invalid"
     assert [(p["pointer"], p["line"], p["column"]) for p in e.value.extra["places"]] == \
         [("/0", 2, 2), ("/1", 3, 2)]
+
+
+# --------------------------------------------------------------------------- transcript/report.py
+
+def _levenshtein(a: str, b: str) -> int:
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def _apply(left: str, diff: list[dict]) -> str:
+    """``left`` with each entry of an edit_diff applied: what the id written becomes."""
+    out, k = [], 0
+    for i in range(len(left) + 1):
+        while k < len(diff) and diff[k]["at"] == i and diff[k]["left"] == "":
+            out.append(diff[k]["right"])       # inserted before left[i]
+            k += 1
+        if i == len(left):
+            break
+        if k < len(diff) and diff[k]["at"] == i:
+            assert diff[k]["left"] == left[i]
+            out.append(diff[k]["right"])       # substituted, or "" when deleted
+            k += 1
+        else:
+            out.append(left[i])
+    assert k == len(diff)
+    return "".join(out)
+
+
+def _words(n: int, alphabet: str = "ab") -> list[str]:
+    out = [""]
+    for _ in range(n):
+        out += [w + c for w in out if len(w) == len(out[-1]) for c in alphabet]
+    return sorted(set(out), key=lambda w: (len(w), w))
+
+
+@pytest.mark.parametrize("limit", [0, 1, 2, 3])
+def test_edit_diff_is_a_shortest_edit_within_the_limit_for_every_short_pair(limit):
+    from workbench.transcript.report import edit_diff
+    words = sorted(set(_words(4)) | set(_words(3, "abc")), key=lambda w: (len(w), w))
+    assert len(words) == 31 + 40 - 15     # the "ab" words of up to 3 letters are in both
+    for left in words:
+        for right in words:
+            distance = _levenshtein(left, right)
+            d = edit_diff(left, right, limit)
+            if distance > limit:
+                assert d is None, (left, right, limit)
+                continue
+            assert d is not None and len(d) == distance, (left, right, limit, d)
+            assert _apply(left, d) == right, (left, right, d)
+            assert [e["at"] for e in d] == sorted(e["at"] for e in d)
+
+
+def test_edit_diff_of_longer_ids_at_the_default_limit():
+    from workbench.transcript.report import edit_diff
+    assert edit_diff("call_3c9l", "call_3c91") == [{"at": 8, "left": "l", "right": "1"}]
+    assert edit_diff("call_ab", "call_ba") == [{"at": 5, "left": "a", "right": "b"},
+                                              {"at": 6, "left": "b", "right": "a"}]
+    assert edit_diff("xcall_1", "call_12") == [{"at": 0, "left": "x", "right": ""},
+                                              {"at": 7, "left": "", "right": "2"}]
+    assert edit_diff("call_abc", "call_xyz") is None          # three edits
+    assert edit_diff("call_1", "call_1234") is None           # three longer
+    assert edit_diff("c" * 40 + "x", "c" * 40 + "y") == [{"at": 40, "left": "x", "right": "y"}]
+
+
+def test_show_diff_in_words():
+    from workbench.transcript.report import show_diff
+    assert show_diff([{"at": 8, "left": "l", "right": "1"}]) == "'l' for '1' at 8"
+    assert show_diff([{"at": 0, "left": "x", "right": ""},
+                      {"at": 7, "left": "", "right": "2"}]) == \
+        "an extra 'x' at 0, a missing '2' at 7"
+    assert show_diff([]) == ""
+
+
+def test_findings_past_the_cap_are_counted_not_listed():
+    import dataclasses
+    import json
+
+    from workbench.limits import DEFAULT_LIMITS
+    from workbench.transcript import analyse
+    limits = dataclasses.replace(DEFAULT_LIMITS, max_errors=100)
+    items = [{"type": "message", "role": "user", "content": "x"}] + \
+        [{"type": "function_call_output", "call_id": f"call_{i}", "output": "o"}
+         for i in range(101)]
+    r = analyse(json.dumps(items, indent=1), limits=limits)
+    assert [f["pointer"] for f in r["findings"]] == [f"/{i}/call_id" for i in range(1, 101)]
+    assert (r["truncated"]["findings"], r["summary"]["errors"]) == (1, 101)
+    # the first 100 exactly fit: nothing left off
+    r = analyse(json.dumps(items[:101], indent=1), limits=limits)
+    assert (len(r["findings"]), r["truncated"]["findings"], r["summary"]["errors"]) == (100, 0, 100)
+    assert [(f["line"], f["column"]) for f in r["findings"][:2]] == [(9, 14), (14, 14)]
+
+
+# --------------------------------------------------------------------------- gate/agents.py
+
+AGENT_SCHEMA = {"type": "object", "required": ["order_id"], "additionalProperties": False,
+                "properties": {"order_id": {"type": "string", "pattern": "^[A-Z]-\\d{4}$"},
+                               "kind": {"enum": ["a", "b", 1]}, "n": {"type": ["integer", "null"]},
+                               "c": {"const": {"x": 1}}, "m": {"minimum": 3},
+                               "a/b~": {"type": "string"}, "l": {"items": [{"type": "string"}]}}}
+
+
+@pytest.mark.parametrize("failure, sentence", [
+    ({"path": "/extra", "reason": "additionalProperties"},
+     "extra is not allowed (additionalProperties: false)"),
+    ({"path": "/order_id", "reason": "required"}, "order_id is required but missing"),
+    ({"path": "", "reason": "type", "schema_path": "/type"}, "the arguments failed schema: expected object"),
+    ({"path": "/order_id", "reason": "pattern", "schema_path": "/properties/order_id/pattern"},
+     "order_id failed schema: expected ^[A-Z]-\\d{4}$"),
+    ({"path": "/kind", "reason": "enum", "schema_path": "/properties/kind/enum"},
+     'kind failed schema: expected one of "a", "b", 1'),
+    ({"path": "/n", "reason": "type", "schema_path": "/properties/n/type"},
+     "n failed schema: expected integer or null"),
+    ({"path": "/order_id", "reason": "type", "schema_path": "/properties/order_id/type"},
+     "order_id failed schema: expected string"),
+    ({"path": "/c", "reason": "const", "schema_path": "/properties/c/const"},
+     'c failed schema: expected {"x":1}'),
+    ({"path": "/m", "reason": "minimum", "schema_path": "/properties/m/minimum"},
+     "m failed schema: expected minimum 3"),
+    # the schema path names nothing: the validator's message instead
+    ({"path": "/m", "reason": "minimum", "schema_path": "/properties/zz/minimum",
+      "message": "2 is less than the minimum 3"}, "m failed schema (minimum): 2 is less than the minimum 3"),
+    ({"path": "/m", "reason": "minimum", "schema_path": "/properties/zz/minimum"},
+     "m failed schema (minimum)"),
+    # pointer tokens unescaped; array indexes followed, and past the end nothing
+    ({"path": "/a~1b~0", "reason": "type", "schema_path": "/properties/a~1b~0/type"},
+     "a/b~ failed schema: expected string"),
+    ({"path": "/l/0", "reason": "type", "schema_path": "/properties/l/items/0/type"},
+     "l/0 failed schema: expected string"),
+    ({"path": "/l/0", "reason": "type", "schema_path": "/properties/l/items/1/type", "message": "m"},
+     "l/0 failed schema (type): m"),
+    ({"path": "/l/0", "reason": "type", "schema_path": "/properties/l/items/x/type", "message": "m"},
+     "l/0 failed schema (type): m"),
+    # a keyword value of another shape than its reason expects: the generic sentence
+    ({"path": "/x", "reason": "pattern", "schema_path": "/properties/kind/enum"},
+     'x failed schema: expected pattern ["a","b",1]'),
+    ({"path": "/x", "reason": "enum", "schema_path": "/properties/order_id/pattern"},
+     'x failed schema: expected enum "^[A-Z]-\\\\d{4}$"'),
+])
+def test_each_failure_in_one_sentence(failure, sentence):
+    from workbench.gate.agents import failure_sentence
+    assert failure_sentence(failure, AGENT_SCHEMA) == sentence
+
+
+def test_failures_without_a_schema():
+    from workbench.gate.agents import failure_sentence
+    assert failure_sentence({"path": "", "reason": "type", "message": "Expected object, got array"},
+                            None) == "the arguments are not an object (Expected object, got array)"
+    assert failure_sentence({"path": "", "reason": "type"}, None) == "the arguments are not an object"
+    assert failure_sentence({"path": "/x", "reason": "pattern", "message": "mm"}, None) == \
+        "x failed schema (pattern): mm"
+    assert failure_sentence({"path": "/x", "reason": "required"}, None) == "x is required but missing"
+
+
+SEND_INSTEAD = ("Send this instead of running the tool: success false, the error names what failed, "
+                "so the model can correct it. Do not retry in a new session and do not repair the value.")
+
+
+@pytest.mark.parametrize("change, original, verdict, error", [
+    ({"name": "nope"}, None, "unknown_tool",
+     "nope is not a tool of this agent (the tools are: lookup_order); the action was not executed"),
+    ({"arguments": "[1]"}, None, "arguments_type",
+     "arguments must be a JSON object, not a string; the action was not executed"),
+    ({"name": ""}, None, "missing_fields", "name is missing or empty; the action was not executed"),
+    ({"call_id": "call_x"}, PASSING_ACTION, "replay_mismatch",
+     "the action differs from the original (call_id); the action was not executed"),
+    ({"arguments": {"order_id": "A-10", "refund": 1}}, None, "arguments_schema",
+     "include_lines is required but missing; order_id failed schema: expected ^[A-Z]-\\d{4}$; "
+     "refund is not allowed (additionalProperties: false)"),
+])
+def test_each_refusal_answers_a_failed_tool_result_naming_it(change, original, verdict, error):
+    r = gate(json.dumps(dict(PASSING_ACTION, **change)), json.dumps(LOOKUP_ORDER),
+             json.dumps(original) if original is not None else None)
+    assert (r["verdict"], r["execute"]) == (verdict, False)
+    assert r["tool_result"] == {"type": "agent.session.input.tool_result", "turn_id": "turn_2",
+                                "call_id": change.get("call_id", "call_3c91"), "success": False,
+                                "error": error}
+    assert r["tool_result_note"] == SEND_INSTEAD and r.get("output_note") is None
+
+
+def test_an_unknown_tool_without_any_tools_names_none():
+    from workbench.gate.agents import _error
+    g = Gate()
+    assert _error(g, {"name": "f"}, "unknown_tool", {}, None, {}) == \
+        "f is not a tool of this agent (the tools are: none); the action was not executed"
+
+
+@pytest.mark.parametrize("change, lacks", [({"turn_id": ""}, "turn_id"), ({"call_id": None}, "call_id"),
+                                           ({"turn_id": 5}, "turn_id"), ({"call_id": ""}, "call_id")])
+def test_no_tool_result_without_the_pair_to_copy(change, lacks):
+    r = gate(json.dumps(dict(PASSING_ACTION, **change)), json.dumps(LOOKUP_ORDER))
+    assert r["verdict"] == "missing_fields" and r["tool_result"] is None
+    assert r["tool_result_note"] == ("No tool_result can be sent: it copies the action's turn_id and "
+                                     f"call_id exactly, and this action lacks {lacks}.")
+
+
+def test_an_ok_action_answers_success_with_the_placeholder():
+    from workbench.gate.agents import OUTPUT_NOTE, PLACEHOLDER
+    r = gate(json.dumps(PASSING_ACTION), json.dumps(LOOKUP_ORDER))
+    assert r["tool_result"] == {"type": "agent.session.input.tool_result", "turn_id": "turn_2",
+                                "call_id": "call_3c91", "success": True, "output": PLACEHOLDER}
+    assert r["output_note"] == OUTPUT_NOTE and r.get("tool_result_note") is None
+    assert r["report"] == {"check": "lookup_order", "schema": "parameters",
+                           "pass": ["order_id", "include_lines"], "fail": [], "execute": True}

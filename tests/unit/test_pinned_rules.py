@@ -317,6 +317,10 @@ def diff(left, right, tolerance):
     ("99", "100.0001", "1%", False),
     ("100", "99", {"relative": "0.01"}, True),
     ("1.00", "1.01", 0, False),             # no tolerance: exact
+    # 71 significant digits: too close to the boundary for the 60-digit roundings, so the
+    # difference is computed exactly (at the boundary: within; one digit past: not)
+    ("0", "1." + "0" * 69 + "1", "1." + "0" * 69 + "1", True),
+    ("0", "1." + "0" * 69 + "2", "1." + "0" * 69 + "1", False),
 ])
 def test_tolerance_is_inclusive_at_its_boundary(left, right, tolerance, equal):
     r = diff(f'{{"x": {left}}}', f'{{"x": {right}}}', tolerance)

@@ -78,22 +78,18 @@ def value_of(cell: str) -> float:
 
 
 def test_the_readme_limits_table_is_the_limits_fields():
-    from dataclasses import fields
-
     from workbench.limits import Limits
     rows = readme_limits()
-    flags = {"--" + f.name.replace("_", "-"): f for f in fields(Limits)}
+    flags = {"--" + f.name.replace("_", "-"): f for f in Limits.fields()}
     assert set(rows) == set(flags)
     for flag, f in flags.items():
         assert value_of(rows[flag]) == f.default, (flag, rows[flag], f.default)
 
 
 def test_every_limit_flags_help_says_its_default_from_limits():
-    from dataclasses import fields
-
     from workbench.limits import Limits
     text = build_parser().format_help()
-    for f in fields(Limits):
+    for f in Limits.fields():
         assert Limits.shown(f.name, f.default) in Limits.help(f.name)
         assert "--" + f.name.replace("_", "-") in text
     assert "(default 64 MiB)" in Limits.help("max_body") and "(default 512 levels)" in Limits.help("max_depth")

@@ -76,3 +76,19 @@ def test_unreadable_input_exits_2(files, tmp_path):
     assert code == 2 and str(tools) in err
     code, out, err = wb(f, "--json")
     assert code == 2 and json.loads(out)["error"]["code"] == "parse_error"
+
+
+def test_a_chat_stream_says_what_it_counts(files):
+    # a Chat stream rebuilds one message whose text and each tool call are the timeline's rows:
+    # the header counts its events and the message, in the page's words
+    chunks = [{"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"tool_calls": [
+        {"index": i, "id": f"call_{i}", "type": "function",
+         "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}}]}}]} for i in range(2)]
+    chunks.append({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {},
+                                                                   "finish_reason": "tool_calls"}]})
+    text = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+    code, out, _ = wb(files("s.sse", text))
+    head = out.splitlines()[0]
+    assert "chat stream (sse) — 3 events, 1 rebuilt message, 2 calls, 0 outputs" in head, head
+    code, out, _ = wb(files("one.json", json.dumps(CLEAN)))
+    assert " — 1 call, 1 output" in out.splitlines()[0]   # not a stream: no events, no items

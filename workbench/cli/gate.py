@@ -190,8 +190,8 @@ def format_report(result: dict, name: str, stream=None) -> str:
             lines.append(f"  [{c['index']}] {c['pointer'] or '/'}  {c.get('name') or '?'}  "
                          f"call_id {c.get('call_id') or '?'}  ({c['dialect']}){v}")
         if env["calls"]:
-            lines.append("  (gate one of them: save its JSON to a file, or use the page's "
-                         "\"walk this call\")")
+            lines.append("  (gate one of them: save its JSON to a file and run workbench gate "
+                         "FILE; workbench gate --json shows each call's JSON)")
     for w in result.get("warnings") or []:
         inside = " inside the arguments string" if w.get("in") == "arguments" else ""
         lines.append(f"warning: {w['message']} at {w.get('pointer') or '/'}{inside} "
@@ -212,6 +212,8 @@ def run(args) -> int:
     from ..gate import Gate
     limits = common.limits(args)
     name = "standard input" if args.item == "-" else args.item
+    # the text and a report name commands; --json is the API's object, in the API's words
+    words = "api" if args.json else "cli"
 
     def work():
         item_text = _read_text(args.item, "item")
@@ -219,7 +221,8 @@ def run(args) -> int:
         if not item_text.strip():
             raise Unreadable(_error_body("parse_error", "The item is empty", "item"))
         return Gate(schema_text, original_text, limits=limits).run(item_text,
-                                                                   dialect=args.dialect)
+                                                                   dialect=args.dialect,
+                                                                   words=words)
     result, failed = _reading(work, name, args.json)
     if failed:
         return failed

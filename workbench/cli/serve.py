@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
 from .. import __version__
 
+TYPE_CHECKING = False  # (typing itself is not imported: start-up, issue 25)
 if TYPE_CHECKING:
     from ..limits import Limits
 
-# dataclasses, ipaddress, signal, threading and the limits are imported where they are used:
+# ipaddress, signal, threading and the limits are imported where they are used:
 # every subcommand's parser takes the server flags, and `workbench format` starts without them
 
 DEFAULT_PORT = 8765
@@ -20,21 +20,17 @@ LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 
 def _add_limit_flags(p: argparse.ArgumentParser) -> None:
-    from dataclasses import fields
-
     from ..limits import Limits
     g = p.add_argument_group("limits (defaults in the README; also WORKBENCH_<NAME> variables)")
-    for f in fields(Limits):  # each limit's flag and help, its default from Limits
+    for f in Limits.fields():  # each limit's flag and help, its default from Limits
         g.add_argument("--" + f.name.replace("_", "-"), type=float if f.type in ("float", float) else int,
                        help=Limits.help(f.name))
 
 
 def limits_from_args(args) -> Limits:
     """Every limit from its flag (each field of Limits has one), else the environment."""
-    from dataclasses import fields
-
     from ..limits import Limits
-    return Limits.from_env(**{f.name: getattr(args, f.name, None) for f in fields(Limits)})
+    return Limits.from_env(**{f.name: getattr(args, f.name, None) for f in Limits.fields()})
 
 
 def _is_loopback(host: str) -> bool:

@@ -134,11 +134,20 @@ def _show(args, path: str, kind: str, answer: dict, many: bool, tools, cases: li
     return common.EXIT_FOUND if failed else common.EXIT_OK
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 def render(result: dict, label: str) -> str:
     paint = common.painter()
     m = common.marks()
     s = result["summary"]
-    lines = [f"{label}: {result['kind'].replace('_', ' ')} ({result['source']}) — "
+    counted = ""   # a stream's events and what they rebuild, in the page's words
+    if s.get("events"):
+        counted += f"{_plural(s['events'], 'event')}, "
+    if s.get("events") and s.get("items"):
+        counted += f"{_plural(s['items'], s.get('item_word') or 'item')}, "
+    lines = [f"{label}: {result['kind'].replace('_', ' ')} ({result['source']}) — {counted}"
              f"{s['calls']} call{'s' if s['calls'] != 1 else ''}, {s['outputs']} output"
              f"{'s' if s['outputs'] != 1 else ''}, {s['errors']} error"
              f"{'s' if s['errors'] != 1 else ''}, {s['warnings']} warning"

@@ -21,6 +21,11 @@ GATE = "agents_api"
 KINDS = ("agents_session",)
 RESULT_TYPE = "agent.session.input.tool_result"
 LABELS = {"agents_session": "an Agents API session waiting for tool results"}
+# the session's orchestration items (agents-rules.md, "The four objects"): Agents API types only
+ORCHESTRATION = ("create_subagent_call", "send_subagent_input_call", "wait_for_subagents_call",
+                 "interrupt_subagent_call", "agent_message")
+# not an Agents API type, but what a payload that confuses the SDK's handoff object writes
+HANDOFF = "handoff"
 
 
 # --------------------------------------------------------------------------- recognising
@@ -42,9 +47,13 @@ def is_call(node: Any, parent_key: Any = None) -> bool:
 
 
 def is_item(v: Any) -> bool:
-    """A session item (it carries the ``turn_id`` of its turn)."""
-    return type(v) is dict and isinstance(v.get("type"), str) and "turn_id" in v and \
-        not is_event(v)
+    """A session item: it carries the ``turn_id`` of its turn, or it is one of the session's
+    orchestration items (or a ``handoff`` item, the confusion ``handoff_type`` names), which
+    only the Agents API writes.  Every form of a list of items (a bare array, ``{"data":
+    [...]}``, JSON Lines) is told by this one test."""
+    if type(v) is not dict or not isinstance(v.get("type"), str) or is_event(v):
+        return False
+    return "turn_id" in v or v["type"] in ORCHESTRATION or v["type"] == HANDOFF
 
 
 def is_session(v: Any) -> bool:

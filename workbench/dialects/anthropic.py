@@ -34,6 +34,8 @@ RESULT_BLOCKS = frozenset({"tool_result"})
 OWN_BLOCKS = CALL_BLOCKS | RESULT_BLOCKS | {"thinking", "redacted_thinking", "mcp_tool_result",
                                             "web_search_tool_result", "document", "search_result"}
 CUT_OFF = ("max_tokens",)
+# the names of the id a call carries and the one its answer names (in every finding's words)
+ID_WORDS = ("id", "tool_use_id")
 EVENTS = frozenset({"message_start", "content_block_start", "content_block_delta",
                     "content_block_stop", "message_delta", "message_stop", "ping"})
 
@@ -153,6 +155,27 @@ def read_turns(merged: list, *, status: str | None = "completed") -> list:
                 entries.append(Other(NAME, place, t, b,
                                      continues=bt not in ("thinking", "redacted_thinking")))
     return entries
+
+
+def read_answer(value: dict, piece=None) -> tuple[list, str]:
+    """One answer (a Messages response): its blocks' entries and its stop state."""
+    status = stop_state(value.get("stop_reason") if type(value) is dict else None)
+    return read_turns(turns([(value, Place(piece, ""))]), status=status), status
+
+
+# the arguments below a call's place (its block), and whether they are a JSON text
+ARGUMENTS = ("/input", False)
+
+
+def text_of(block: Any) -> list[tuple[str, str]]:
+    """The text of a ``text`` block: ``(text, pointer below the block)``."""
+    if word(block) == "text" and isinstance(block.get("text"), str):
+        return [(block["text"], "/text")]
+    return []
+
+
+def is_reasoning(block: Any) -> bool:
+    return word(block) in ("thinking", "redacted_thinking")
 
 
 # --------------------------------------------------------------------------- writing

@@ -25,6 +25,8 @@ NAME = "chat_completions"
 GATE = "open_responses"            # the gate's rule table its calls are walked by
 KINDS = ("chat_completion", "chat_messages", "chat_stream", "chat_tool_calls")
 CUT_OFF = ("length", "content_filter")
+# the names of the id a call carries and the one its answer names (in every finding's words)
+ID_WORDS = ("id", "tool_call_id")
 LABELS = {
     "chat_completion": "a Chat Completions response",
     "chat_completion_chunk": "a Chat Completions streaming chunk",
@@ -123,6 +125,42 @@ def read_completion(value: dict, piece, base: str = "", pos0: int = 0) -> list:
             entries.append(read_call(tc, place, pos, status))
             pos += 1
     return entries
+
+
+def read_answer(value: dict, piece=None) -> tuple[list, str]:
+    """One answer (a Chat Completions response): its first choice's message (an
+    :class:`Other`, for its text) then its calls, and the choice's stop state."""
+    choices = value.get("choices") if type(value) is dict else None
+    ch = choices[0] if isinstance(choices, list) and choices and type(choices[0]) is dict else {}
+    status = stop_state(ch.get("finish_reason"))
+    msg = ch.get("message")
+    if type(msg) is not dict:
+        return [], status
+    place = Place(piece, "/choices/0/message")
+    entries: list = [Other(NAME, place, 0, msg)] if text_of(msg) else []
+    tcs = msg.get("tool_calls")
+    for j, tc in enumerate(tcs if isinstance(tcs, list) else ()):
+        if type(tc) is dict:
+            entries.append(read_call(tc, place.child(f"/tool_calls/{j}"), 0, status))
+    return entries, status
+
+
+# the arguments below a call's place (its tool call), and whether they are a JSON text
+ARGUMENTS = ("/function/arguments", True)
+
+
+def text_of(msg: Any) -> list[tuple[str, str]]:
+    """The text of a message: its ``content`` string, or its ``text`` parts."""
+    c = msg.get("content") if type(msg) is dict else None
+    if isinstance(c, str):
+        return [(c, "/content")] if c else []
+    return [(p["text"], f"/content/{j}/text") for j, p in enumerate(c if isinstance(c, list)
+                                                                  else ())
+            if type(p) is dict and p.get("type") == "text" and isinstance(p.get("text"), str)]
+
+
+def is_reasoning(msg: Any) -> bool:
+    return False   # Chat Completions carries no reasoning item
 
 
 def read_messages(messages: list[tuple[Any, Place]]) -> list:

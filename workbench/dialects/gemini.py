@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import open_responses
-from .model import Call, Output, Place, arguments_object, named, text_or_none
+from .model import Call, Other, Output, Place, arguments_object, named, text_or_none
 
 NAME = "gemini"
 GATE = "open_responses"
@@ -31,6 +31,8 @@ RESPONSE_KEYS = ("functionResponse", "function_response")
 SIGNATURE_KEYS = ("thoughtSignature", "thought_signature")
 # FinishReason: 2 MAX_TOKENS, 10 MALFORMED_FUNCTION_CALL (google.ai.generativelanguage)
 CUT_OFF = ("MAX_TOKENS", "MALFORMED_FUNCTION_CALL", 2, 10)
+# the names of the id a call carries and the one its answer names (in every finding's words)
+ID_WORDS = ("functionCall.id", "functionResponse.id")
 
 
 # --------------------------------------------------------------------------- recognising
@@ -103,6 +105,57 @@ def read_call(fc: dict, place: Place | None = None, pos: int = 0,
 def read_response(fr: dict, place: Place | None, pos: int) -> Output:
     fr = fr if type(fr) is dict else {}
     return Output(NAME, place, pos, fr, call_id=fr.get("id"))
+
+
+def parts_of(content: Any, place: Place) -> list[tuple[Any, Place]]:
+    """``(part, place)`` of a content's ``parts`` (none when it has no list of parts)."""
+    parts = content.get("parts") if type(content) is dict else None
+    return [(p, place.child(f"/parts/{j}")) for j, p in enumerate(parts)] \
+        if isinstance(parts, list) else []
+
+
+def read_parts(parts: list, t: int, status: str | None) -> list:
+    """The neutral entries of one turn's placed parts: a call at its ``functionCall``, a
+    response at its ``functionResponse``, any other part an :class:`Other` at the part."""
+    out: list = []
+    for p, place in parts:
+        fc = part_call(p)
+        fr = part_response(p)
+        if fc is not None:
+            out.append(read_call(fc, place.child("/" + call_key(p)), t, status))
+        elif fr is not None:
+            key = next(k for k in RESPONSE_KEYS if k in p)
+            out.append(read_response(fr, place.child("/" + key), t))
+        else:
+            out.append(Other(NAME, place, t, p))
+    return out
+
+
+def read_answer(value: dict, piece=None) -> tuple[list, str]:
+    """One answer (a ``generateContent`` response): the entries of its first candidate and
+    its stop state."""
+    cands = value.get("candidates") if type(value) is dict else None
+    cand = cands[0] if isinstance(cands, list) and cands and type(cands[0]) is dict else {}
+    status = stop_state(cand.get("finishReason"))
+    parts = parts_of(cand.get("content"), Place(piece, "/candidates/0/content"))
+    return read_parts(parts, 0, status), status
+
+
+# the arguments below a call's place (its functionCall), and whether they are a JSON text
+ARGUMENTS = ("/args", False)
+
+
+def text_of(part: Any) -> list[tuple[str, str]]:
+    """The text of a part that is the model's answer (not a ``thought``): ``(text, pointer
+    below the part)``."""
+    if type(part) is dict and isinstance(part.get("text"), str) and not part.get("thought"):
+        return [(part["text"], "/text")]
+    return []
+
+
+def is_reasoning(part: Any) -> bool:
+    """A thought part (its text is the model's reasoning, bound to the provider)."""
+    return type(part) is dict and bool(part.get("thought"))
 
 
 # --------------------------------------------------------------------------- writing

@@ -44,9 +44,16 @@ class Call:
         self.dialect, self.place, self.pos, self.item = dialect, place, pos, item
         self.name, self.call_id, self.turn_id, self.id = name, call_id, turn_id, id
         self.args, self.status = args, status
-        self.answered: list = []
+        self.answered: list | tuple = ()   # the outputs answering it (a list from the first)
         self.continues = True
         self.hosted = False   # a call the provider runs (the host never answers it)
+
+    def add_answer(self, output) -> None:
+        """``output`` answers this call (no list is made for a call never answered)."""
+        if self.answered:
+            self.answered.append(output)
+        else:
+            self.answered = [output]
 
 
 class Output:

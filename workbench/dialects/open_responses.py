@@ -139,6 +139,37 @@ def run_state_items(v: dict) -> list[tuple[Any, str]]:
     return out
 
 
+def run_state_waits(v: dict) -> dict[str, tuple[str, str | None]]:
+    """The calls a run state waits on, by call_id: ``("approval", agent)`` for each
+    ``tool_approval_item`` (among the generated items and the current step's interruptions;
+    a nested agent's approval is carried up to the outer state's interruptions; ``agent``:
+    the name of the agent that asked, or None), ``("nested_run", None)`` for an agent run as
+    a tool whose own run state is still pending (openai-agents-js ``pendingAgentToolRuns``,
+    keyed ``"tool_name:call_id"``).  Neither is the host's to answer: the SDK runs them when
+    the run is resumed."""
+    out: dict[str, tuple[str, str | None]] = {}
+    _k, generated = _either(v, RUN_STATE_LISTS[1])
+    _k, step = _either(v, ("currentStep", "current_step"))
+    data = step.get("data") if type(step) is dict else None
+    waiting = data.get("interruptions") if type(data) is dict else None
+    for g in [*(generated if isinstance(generated, list) else ()),
+              *(waiting if isinstance(waiting, list) else ())]:
+        if type(g) is not dict or g.get("type") != "tool_approval_item":
+            continue
+        _k, raw = _either(g, ("rawItem", "raw_item"))
+        cid = _protocol(raw).get("call_id") if type(raw) is dict else None
+        if isinstance(cid, str) and cid:
+            agent = g.get("agent")
+            name = agent.get("name") if type(agent) is dict else None
+            out.setdefault(cid, ("approval", name if isinstance(name, str) and name else None))
+    _k, runs = _either(v, ("pendingAgentToolRuns", "pending_agent_tool_runs"))
+    for key in runs if type(runs) is dict else ():
+        cid = key.rpartition(":")[2]
+        if cid:
+            out.setdefault(cid, ("nested_run", None))
+    return out
+
+
 def recognise(v: Any) -> str | None:
     """The kind of one pasted value when it is an Open Responses envelope, else None."""
     if type(v) is not dict:
@@ -198,6 +229,38 @@ def read_items(placed: list[tuple[Any, Place]], pos0: int = 0) -> list:
         else:
             entries.append(Other(NAME, place, pos, it, continues=t != "reasoning"))
     return entries
+
+
+def read_answer(value: dict, piece=None) -> tuple[list, str]:
+    """One answer (a response): the entries of its ``output`` and its stop state (its
+    ``status``; a response that does not say is taken as completed)."""
+    output = value.get("output") if type(value) is dict else None
+    placed = [(it, Place(piece, f"/output/{i}")) for i, it in
+              enumerate(output if isinstance(output, list) else ())]
+    status = value.get("status") if type(value) is dict else None
+    return read_items(placed), status if isinstance(status, str) else "completed"
+
+
+# the arguments below a call's place (its item), and whether they are a JSON text
+ARGUMENTS = ("/arguments", True)
+TEXT_PARTS = ("output_text", "input_text", "text")
+
+
+def text_of(item: Any) -> list[tuple[str, str]]:
+    """The text of a message item: ``(text, pointer below the item)`` per text part (a
+    ``content`` string is one)."""
+    if type(item) is not dict or item.get("type", "message") != "message":
+        return []
+    c = item.get("content")
+    if isinstance(c, str):
+        return [(c, "/content")]
+    return [(p["text"], f"/content/{j}/text") for j, p in enumerate(c if isinstance(c, list)
+                                                                  else ())
+            if type(p) is dict and p.get("type") in TEXT_PARTS and isinstance(p.get("text"), str)]
+
+
+def is_reasoning(item: Any) -> bool:
+    return type(item) is dict and item.get("type") == "reasoning"
 
 
 # --------------------------------------------------------------------------- writing

@@ -26,6 +26,9 @@ from .model import Call, Other, Output, Place
 NAME = "otel"
 GATE = "open_responses"
 KINDS = ("otel_trace",)
+# the names of the id a call carries and the one its answer names (gen_ai.tool.call.id, or
+# the tool_call id of OpenInference; in every finding's words)
+ID_WORDS = ("id", "id")
 LABELS = {"otel_trace": "an OpenTelemetry trace (GenAI spans)"}
 _OI = re.compile(r"llm\.(input|output)_messages\.(\d+)\.message\.(.+)")
 _OI_CALL = re.compile(r"tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments)")

@@ -14,7 +14,9 @@ Semantics
   arrays as multisets; ``match_key`` pairs array items that are objects by that member.
 * ``ignore_paths``: JSONPath-like (``$..id``) or pointer-like (``/output/*/id``) patterns
   whose members are not compared (see :mod:`.ignore`); ``preset: "providers"`` adds the
-  provider-minted fields and aligns output items by type and name (see :mod:`.presets`).
+  provider-minted fields and aligns output items by type and name (see :mod:`.presets`);
+  over two answers of different dialects it compares their neutral forms (see :mod:`.across`:
+  ``across`` in the answer, ``left_source``/``right_source`` on each change).
   ``ignored`` in the answer counts, per pattern, the members it hid because they differed.
 * ``parse_strings`` (default on): two strings that both hold a JSON object or array (an
   ``arguments`` field…) are compared as parsed JSON — whitespace inside is no change.  A change
@@ -49,12 +51,15 @@ list is capped at ``max_changes`` (``truncated``), each change text at DIFF_MAX_
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..errors import WorkbenchError
 from ..fields import Field, Fields
 from ..jsontext import check_depth, dumps_value, parse
 from ..limits import DEFAULT_LIMITS, Limits
 from ..limits import DIFF_MAX_WARNINGS as MAX_WARNINGS
 from ..runtime import Deadline, collector_paused
+from . import across
 from .engines import deepdiff_report
 from .numtext import NumberTexts
 from .options import Options, read_options
@@ -264,13 +269,26 @@ def _handle(body: dict, limits: Limits) -> dict:
 
     export = Export(texts)
     deadline.check_now()
+    # the providers preset over two answers of different dialects: their neutral forms
+    pair = across.pair(left, right, texts, limits.max_depth) if opts.preset else None
+    if pair is not None:
+        depth_check()
+        left, right = pair.left.value, pair.right.value
+        # the neutral form holds nothing a provider mints (and arguments are parsed there: the
+        # preset's patterns would reach inside them), so only the user's patterns apply
+        opts = replace(opts, preset_fields=[])
+        depth_check = None
     node, render, patch, ignore = compare(left, right, opts, limits=limits, view=want_view,
                                           depth_check=depth_check, texts=texts, deadline=deadline,
                                           export=export)
-    source = SourceTexts(lparsed, rparsed, render.changes + render.notes, export)
+    source = SourceTexts(lparsed, rparsed, render.changes + render.notes, export) \
+        if pair is None else ValueTexts(export)
     deadline.check_now()
     result = _result(node, render, patch, ignore, opts, left, right, export, source,
                      merge=v["merge_patch"], tick=deadline.check)
+    if pair is not None:
+        across.annotate(result["changes"] + result["notes"], pair, lparsed, rparsed)
+        result["across"] = across.answer(pair, lparsed, rparsed, export)
     result["patch_text"] = _patch_text(patch, deadline)
     if v["merge_patch"]:
         # asked for (``merge_patch: true``) and sent once, as its text: for a changed array the
@@ -285,9 +303,9 @@ def _handle(body: dict, limits: Limits) -> dict:
                                             "the merge patch nests too deeply to be written"}]
     result["warnings"] = warnings
     result["warning_count"] = warning_count
-    result["exact_text"] = source.exact
+    result["exact_text"] = source.exact if pair is None else {"left": False, "right": False}
     result["options"] = opts.public()
-    if ignore is None and opts.match_key is None and node is not None:
+    if pair is None and ignore is None and opts.match_key is None and node is not None:
         suggestion = suggest_match_key(node, opts, limits, deadline, render.count)
         if suggestion is not None:
             result["suggest"] = suggestion

@@ -46,7 +46,8 @@ RUN_MIN = 32                    # removals or additions in a row written as one 
 # DEPTH_CAP: deeper differing subtrees are one replace (the walk takes up to 5 Python frames per
 # level; Python's recursion limit is 1,000)
 IGN_ID = b"\x00ignored"
-ITEM_LISTS = ("output", "input")   # arrays of items: the providers preset aligns them by type, name
+# arrays of items: the providers preset aligns them by type, name (parts: the neutral form's)
+ITEM_LISTS = ("output", "input", "parts")
 
 
 def item_identity(x):

@@ -8,17 +8,13 @@ canonically (UTF-8, non-ASCII kept as is, only the escapes JSON requires).
 
 from __future__ import annotations
 
-from typing import Any
-
-import orjson
-
 from ..errors import WorkbenchError, bad_request
 from ..jsontext import ORJSON_MAX_DEPTH, check_depth, dumps_tree, parse, plain_dumps
 from ..jsontext import lines as jsonl
 from ..limits import DEFAULT_MAX_DEPTH, FORMAT_MAX_WARNINGS
 
 
-def check_indent(indent: Any) -> int | str:
+def check_indent(indent: object) -> int | str:
     if indent == "tab" or indent == "\t":
         return "tab"
     if isinstance(indent, bool) or not isinstance(indent, int) or not 0 <= indent <= 8:
@@ -27,7 +23,7 @@ def check_indent(indent: Any) -> int | str:
     return indent
 
 
-def format_text(text: str, indent: Any = 2, sort_keys: bool = False, *,
+def format_text(text: str, indent: object = 2, sort_keys: bool = False, *,
                 max_depth: int = DEFAULT_MAX_DEPTH, field: str = "text",
                 as_bytes: bool = False) -> dict:
     """Format ``text``; returns ``{"formatted", "warnings", "warning_count", "truncated",
@@ -44,7 +40,7 @@ def format_text(text: str, indent: Any = 2, sort_keys: bool = False, *,
     if not isinstance(sort_keys, bool):
         raise bad_request("'sort_keys' must be true or false", field="sort_keys", code="bad_option")
     try:
-        parsed = parse(text, field=field, max_depth=max_depth, numbers="fragment",
+        parsed = parse(text, field=field, max_depth=max_depth, numbers=_numbers(text),
                        check_depth=False, keep_duplicates=True, warning_limit=FORMAT_MAX_WARNINGS)
     except WorkbenchError as exc:
         if exc.code != "parse_error" or not isinstance(text, str):
@@ -55,9 +51,32 @@ def format_text(text: str, indent: Any = 2, sort_keys: bool = False, *,
         if not _first_line_is_a_value(text, max_depth, field):
             raise
         return _format_lines(text, indent, sort_keys, max_depth, field, as_bytes)
-    formatted = _write(parsed, text, indent, sort_keys, max_depth, field, as_bytes=as_bytes)
+    formatted = _write(parsed, text, indent, sort_keys, max_depth, field, as_bytes=as_bytes,
+                       plain=_numbers(text) == "text")
     return {"formatted": formatted, "warnings": parsed.warnings, **counted(parsed),
             "stats": stats(text, formatted)}
+
+
+#: texts up to this many characters are written by the plain writer (numbers kept as their text):
+#: the same bytes as orjson's (tests/unit/test_format_fast.py), and a small document is formatted
+#: without importing orjson, whose import is most of a command's start-up (issue 25)
+PLAIN_MAX_CHARS = 32_000
+
+
+def _numbers(text) -> str:
+    """How the parser keeps numbers for the writer: as text for the plain writer (a small
+    document), else as ``orjson.Fragment``."""
+    return "text" if isinstance(text, str) and len(text) <= PLAIN_MAX_CHARS else "fragment"
+
+
+def json_string_of(formatted: bytes):
+    """The JSON string holding the written ``formatted`` text (UTF-8), as an ``orjson.Fragment``
+    to embed in an answer: the bytes orjson writes for the same text as a ``str``.  Written text
+    holds no control character but its newlines and tabs (a string's are escaped), so escaping
+    the backslash, the quote, the newline and the tab is all there is to do (in C)."""
+    from orjson import Fragment
+    return Fragment(b'"' + formatted.replace(b"\\", b"\\\\").replace(b'"', b'\\"')
+                    .replace(b"\n", b"\\n").replace(b"\t", b"\\t") + b'"')
 
 
 def counted(parsed) -> dict:
@@ -76,20 +95,27 @@ def stats(text: str, formatted) -> dict:
 
 
 def _write(parsed, text: str, indent, sort_keys: bool, max_depth: int, field: str,
-           values=None, *, as_bytes: bool = False):
+           values=None, *, as_bytes: bool = False, plain: bool = False):
     """The formatted text of ``parsed`` (or of each of ``values``, one per line: ``parsed`` is
     then their array, and ``max_depth`` counts it)."""
+    mark = parsed.duplicate_mark
+    if plain:   # a small document (its numbers kept as text): the plain writer
+        check_depth(parsed, max_depth, field)
+        if values is None:
+            out = plain_dumps(parsed.value, indent, sort_keys, mark)
+        else:
+            out = "\n".join([plain_dumps(v, indent, sort_keys, mark) for v in values])
+        return out.encode("utf-8") if as_bytes else out
     # orjson refuses trees deeper than it writes: its success proves the depth of what it
     # wrote (the lines' values are one level inside the array)
     if max_depth - (values is not None) < ORJSON_MAX_DEPTH:
         check_depth(parsed, max_depth, field)
-    mark = parsed.duplicate_mark
     try:
         if values is None:
             return dumps_tree(parsed.value, indent, sort_keys, mark, as_bytes=as_bytes)
         return ("\n" if not as_bytes else b"\n").join(
             [dumps_tree(v, indent, sort_keys, mark, as_bytes=as_bytes) for v in values])
-    except (orjson.JSONEncodeError, TypeError):
+    except TypeError:  # (orjson.JSONEncodeError is one)
         check_depth(parsed, max_depth, field)
         # lone surrogates in strings, or deeper than orjson writes: the plain writer
         tree = parse(text, field=field, max_depth=max_depth + (values is not None),
@@ -119,11 +145,11 @@ def _first_line_is_a_value(text: str, max_depth: int, field: str) -> bool:
 def _format_lines(text: str, indent, sort_keys: bool, max_depth: int, field: str,
                   as_bytes: bool = False) -> dict:
     log = jsonl.read_json_lines(text, max_depth=max_depth, forced=True, field=field,
-                                numbers="fragment", check_depth=False, keep_duplicates=True,
+                                numbers=_numbers(text), check_depth=False, keep_duplicates=True,
                                 warning_limit=FORMAT_MAX_WARNINGS)
     parsed, values = log.parsed, log.values
     formatted = _write(parsed, log.array_text, indent, sort_keys, max_depth + 1, field, values,
-                       as_bytes=as_bytes)
+                       as_bytes=as_bytes, plain=_numbers(text) == "text")
     return {"formatted": formatted, "warnings": [_record(w) for w in parsed.warnings],
             **counted(parsed),
             "jsonl": True, "lines": len(values), "stats": stats(text, formatted)}

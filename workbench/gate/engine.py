@@ -218,6 +218,8 @@ class Gate:
         positions): the same dict as ``POST /api/gate`` without the pasted text's warnings."""
         return explain(self, item, item_text, dialect)
 
-    def run(self, item_text: str, *, envelope: bool = True, dialect: str = "auto") -> dict:
-        """The explained walk for one pasted item (text): the answer of ``POST /api/gate``."""
-        return explain_text(self, item_text, envelope=envelope, dialect=dialect)
+    def run(self, item_text: str, *, envelope: bool = True, dialect: str = "auto",
+            words: str = "api") -> dict:
+        """The explained walk for one pasted item (text): the answer of ``POST /api/gate``
+        (``words``: who reads its sentences, :data:`.sentences.AUDIENCES`)."""
+        return explain_text(self, item_text, envelope=envelope, dialect=dialect, words=words)

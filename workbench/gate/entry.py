@@ -12,13 +12,15 @@ from ..limits import DEFAULT_LIMITS, Limits
 from .arguments import MISSING
 from .engine import Gate
 from .rules import DIALECTS
+from .sentences import AUDIENCES
 
 
 def gate(item_text: str, schema_text: str | None = None, original_text: str | None = None, *,
-         dialect: str = "auto", limits: Limits = DEFAULT_LIMITS) -> dict:
+         dialect: str = "auto", limits: Limits = DEFAULT_LIMITS, words: str = "api") -> dict:
     """Gate one item (text).  Raises WorkbenchError 422 when the item, schema or original
     cannot be read (``parse_error`` …) or the schema is not a valid schema or tool list."""
-    return Gate(schema_text, original_text, limits=limits).run(item_text, dialect=dialect)
+    return Gate(schema_text, original_text, limits=limits).run(item_text, dialect=dialect,
+                                                               words=words)
 
 
 def prepare(tools: Any = None, original: Any = MISSING, *, limits: Limits = DEFAULT_LIMITS) -> Gate:
@@ -68,6 +70,10 @@ REQUEST = Fields(
     Field("dialect", default="auto", what='"auto", "open_responses" or "agents_api"',
           doc="which rules: auto (an item with turn_id is an Agents API action), open_responses "
               "or agents_api", schema={"enum": list(DIALECTS)}),
+    Field("words", default="api", what='"api", "page" or "cli"',
+          doc="who reads the answer's sentences: where to go next is said as an endpoint (api), "
+              "a button of the Gate page (page) or a command (cli)",
+          schema={"enum": list(AUDIENCES)}),
 )
 
 
@@ -78,8 +84,11 @@ def handle(body: dict, limits) -> dict:
     if dialect not in DIALECTS:
         raise bad_request(f"'dialect' must be one of {', '.join(DIALECTS)}", field="dialect",
                           code="bad_option")
+    if v["words"] not in AUDIENCES:
+        raise bad_request(f"'words' must be one of {', '.join(AUDIENCES)}", field="words",
+                          code="bad_option")
     if not item.strip():
         raise WorkbenchError("parse_error", "The item is empty: paste one Open Responses item "
                              "or Agents API action (a JSON object)", field="item", line=1,
                              column=1, offset=0)
-    return gate(item, schema, original, dialect=dialect, limits=limits)
+    return gate(item, schema, original, dialect=dialect, limits=limits, words=v["words"])

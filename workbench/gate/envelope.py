@@ -80,6 +80,13 @@ def _message(kind: str, total: int, listed: int, seen: set) -> str:
     label = _KIND_LABELS.get(kind, "not one item")
     if total == 0:
         msg = f"The pasted JSON is {label}, not one item, and holds no function call."
+    elif kind == "chat_tool_call":   # the pasted value is the call, in the Chat envelope
+        msg = (f"The pasted JSON is {label}, not an Open Responses function_call item: the "
+               "verdict above is for it as it is; its equivalent item below is the call as the "
+               "gate walks it.")
+    elif total == 1:
+        msg = (f"The pasted JSON is {label}, not one item: the verdict above is for the pasted "
+               "value as a whole. It holds 1 function call; walk it through the gate.")
     else:
         calls = f"{total} function call{'s' if total != 1 else ''}"
         shown = f" (the first {listed} are listed)" if listed < total else ""

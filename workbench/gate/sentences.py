@@ -157,14 +157,51 @@ def ok_reason(item: dict, tool, dialect: str) -> str:
             f"{short(item.get('call_id'))} (rule {RULE['ok']['number']}).{waits}")
 
 
-def pasted_headline(env: dict, base: str) -> str:
+#: who reads an answer's sentences: where to go next is said in the reader's own terms (the
+#: page's buttons, the API's endpoints, the command line's commands)
+AUDIENCES = ("api", "page", "cli")
+
+#: how to walk the one call a pasted value holds / one of the calls it holds
+_WALK = {
+    "api": ("walk it: POST its envelope.calls[0].json to /api/gate as the item",
+            "walk one of them: POST its envelope.calls[].json to /api/gate as the item"),
+    "page": ("walk it with \u201cWalk this call\u201d below",
+             "walk one of them with its \u201cWalk this call\u201d button below"),
+    "cli": ("walk it: save it (listed below) to a file and run workbench gate FILE",
+            "walk one of them: save it (listed below) to a file and run workbench gate FILE"),
+}
+#: one call in another envelope (a Chat Completions tool call): how to walk it as an item
+_WALK_EQUIVALENT = {
+    "api": "POST its Open Responses equivalent (envelope.calls[0].equivalent) to /api/gate as "
+           "the item",
+    "page": "press \u201cWalk the equivalent item\u201d below",
+    "cli": "save its Open Responses equivalent (envelope.calls[0].equivalent in workbench gate "
+           "--json) to a file and run workbench gate FILE",
+}
+#: where the checks between items are
+_WHOLE = {
+    "api": "POST {it} to /api/transcript as text (transcript-rules.md)",
+    "page": "paste {it} into Item: the page then reports the checks between the items",
+    "cli": "run workbench transcript on {it} (transcript-rules.md)",
+}
+
+
+def pasted_headline(env: dict, base: str, words: str = "api") -> str:
     """The headline for a pasted value that is not one item: what was pasted first, then the
-    rule's sentence, the calls inside, and where whole transcripts are checked."""
+    rule's sentence, the calls inside, and where whole transcripts are checked — the last two
+    in ``words`` (:data:`AUDIENCES`): the page names its buttons, the API its endpoints."""
     n = env["total"]
-    inside = (f" It holds {n} function call{'s' if n != 1 else ''}: walk "
-              f"{'it' if n == 1 else 'one of them'} through the gate." if n
-              else " It holds no function call.")
+    if env["kind"] == "chat_tool_call":   # the pasted value is one call, in the Chat envelope
+        inside = (" The gate walks Open Responses function_call items: to walk this call as "
+                  f"one, {_WALK_EQUIVALENT[words]}.")
+        whole = _WHOLE[words].format(it="the whole Chat Completions response or request it "
+                                        "came from")
+        return (f"The pasted JSON is {env['label']}, not an Open Responses function_call "
+                f"item, so the verdict is for it as it is: {base[0].lower() + base[1:]}{inside} To check it with "
+                f"its tool message and the calls around it, {whole}.")
+    inside = (f" It holds {n} function call{'s' if n != 1 else ''}; "
+              f"{_WALK[words][0 if n == 1 else 1]}." if n else " It holds no function call.")
+    whole = _WHOLE[words].format(it="the whole of it" if words == "page" else "it")
     return (f"The pasted JSON is {env['label']}, not one item, so the verdict is for the pasted "
             f"value as a whole: {base[0].lower() + base[1:]}{inside} To check the whole of it "
-            "(every call, its output, the order), use the transcript checks "
-            "(POST /api/transcript, transcript-rules.md).")
+            f"(every call, its output, the order), {whole}.")

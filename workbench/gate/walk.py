@@ -69,7 +69,8 @@ class _Walk:
         return step
 
 
-def explain_text(g, item_text: str, *, envelope: bool = True, dialect: str = "auto") -> dict:
+def explain_text(g, item_text: str, *, envelope: bool = True, dialect: str = "auto",
+                 words: str = "api") -> dict:
     parsed = parse_text(item_text, "item", g.limits)
     result = explain(g, parsed.value, item_text, dialect)
     result["warnings"] = parsed.warnings + result["warnings"]
@@ -81,7 +82,7 @@ def explain_text(g, item_text: str, *, envelope: bool = True, dialect: str = "au
         result["envelope"] = env
         if env is not None:
             result["pasted"] = env["kind"]
-            result["reason"] = pasted_headline(env, result["reason"])
+            result["reason"] = pasted_headline(env, result["reason"], words)
     return result
 
 

@@ -16,13 +16,25 @@ Every view reads and writes JSON through this package and nowhere else:
 from .equal import ctext, ctext_fast, identical, json_equal, same_json
 from .parse import NOT_QUICK, ORJSON_MAX_DEPTH, NumberText, Parsed, check_depth, parse, quick_value
 from .pointer import escape_token, normalized_path, pointer_of, split_pointer, unescape_token
-from .positions import LineIndex, Span, error_at, line_col, line_cols, locate_many, skip_value, snippet, walk
+from .positions import (  # noqa: E501
+    LineIndex,
+    Span,
+    element_spans,
+    error_at,
+    line_col,
+    line_cols,
+    locate_many,
+    skip_value,
+    snippet,
+    walk,
+)
 from .write import dumps_tree, dumps_value, encode_string, plain_dumps, scalar_text
 
 __all__ = [
     "parse", "Parsed", "NumberText", "check_depth", "ORJSON_MAX_DEPTH",
     "quick_value", "NOT_QUICK",
     "LineIndex", "Span", "line_col", "line_cols", "snippet", "error_at", "locate_many", "skip_value", "walk",
+    "element_spans",
     "pointer_of", "split_pointer", "escape_token", "unescape_token", "normalized_path",
     "dumps_value", "dumps_tree", "plain_dumps", "scalar_text", "encode_string", "json_equal",
     "ctext", "ctext_fast", "identical", "same_json",

@@ -4,16 +4,15 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
 
-import orjson
+from .write import plain_dumps, tight
 
-from .write import plain_dumps
+# orjson is imported where it writes (a command that never compares starts without it, issue 25)
 
 _NUMBER_TYPES = (int, Decimal, float)
 
 
-def json_equal(a: Any, b: Any) -> bool:
+def json_equal(a: object, b: object) -> bool:
     """JSON equality: 1 equals 1.0, but true is not 1 and false is not 0."""
     ta, tb = type(a), type(b)
     if ta is bool or tb is bool:
@@ -40,15 +39,17 @@ def json_equal(a: Any, b: Any) -> bool:
 def _canon_default(obj):
     if isinstance(obj, Decimal):
         # 'd' prefix: a decimal never equals an integer written the same ('12.3e1' vs 123)
-        return orjson.Fragment(b"d" + str(obj).encode())
+        from orjson import Fragment
+        return Fragment(b"d" + str(obj).encode())
     raise TypeError
 
 
 def ctext(value) -> bytes:
     """Canonical text of a value: equal bytes ⇔ same JSON value written the same way
     (object key order aside).  Types are never confused."""
+    import orjson
     try:
-        return orjson.dumps(value, default=_canon_default, option=orjson.OPT_SORT_KEYS)
+        return tight(orjson.dumps(value, default=_canon_default, option=orjson.OPT_SORT_KEYS))
     except (orjson.JSONEncodeError, TypeError, RecursionError):
         return _py_canon(value)
 
@@ -57,8 +58,9 @@ def ctext_fast(value) -> bytes:
     """Like :func:`ctext`, but a decimal is written as a JSON string of its text (orjson calls
     the C ``str`` instead of a Python function).  Equal bytes are only trusted together with
     Python equality (``x == y``), which rules out a string standing against a number."""
+    import orjson
     try:
-        return orjson.dumps(value, default=str, option=orjson.OPT_SORT_KEYS)
+        return tight(orjson.dumps(value, default=str, option=orjson.OPT_SORT_KEYS))
     except (orjson.JSONEncodeError, TypeError, RecursionError):
         return _py_canon(value)
 

@@ -19,12 +19,9 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from itertools import compress
-from typing import Any, Iterable
-
-import orjson
 
 from ..errors import WorkbenchError
 from ..limits import DEFAULT_MAX_DEPTH
@@ -48,16 +45,22 @@ def _reject_constant(name):
     raise _Constant(name)
 
 
-@dataclass
 class Parsed:
-    """A parsed document: the user's ``text``, its exact ``value`` and its ``warnings``."""
+    """A parsed document: the user's ``text``, its exact ``value`` and its ``warnings``;
+    ``duplicate_mark``: with keep_duplicates, the tag on repeated keys (see :func:`parse`);
+    ``warning_count``: all the warnings, also those a warning_limit left unlisted."""
 
-    text: str
-    value: Any
-    warnings: list[dict] = field(default_factory=list)
-    _lines: LineIndex | None = None
-    duplicate_mark: str | None = None  # keep_duplicates: the tag on repeated keys (see parse)
-    warning_count: int = 0  # all the warnings, also those a warning_limit left unlisted
+    __slots__ = ("text", "value", "warnings", "_lines", "duplicate_mark", "warning_count")
+
+    def __init__(self, text: str, value: object, warnings: list[dict] | None = None,
+                 _lines: LineIndex | None = None, duplicate_mark: str | None = None,
+                 warning_count: int = 0):
+        self.text, self.value = text, value
+        self.warnings = [] if warnings is None else warnings
+        self._lines, self.duplicate_mark, self.warning_count = _lines, duplicate_mark, warning_count
+
+    def __repr__(self) -> str:
+        return f"Parsed(text={self.text[:40]!r}…, warnings={self.warning_count})"
 
     @property
     def lines(self) -> LineIndex:
@@ -71,7 +74,8 @@ class Parsed:
 
 def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT_MAX_DEPTH,
           numbers: str = "exact", warnings: bool = True, check_depth: bool = True,
-          keep_duplicates: bool = False, warning_limit: int | None = None) -> Parsed:
+          keep_duplicates: bool = False, warning_limit: int | None = None,
+          share_strings: bool = False) -> Parsed:
     """Parse ``text`` strictly (see :func:`_parse` for ``numbers``).
 
     ``warning_limit``: only the first that many warnings are placed and listed (placing is
@@ -82,10 +86,16 @@ def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT
     ``mark`` (``Parsed.duplicate_mark``) is a NUL and a random tag absent from the text, so the
     tree stays a plain dict that orjson writes, sorting stays stable (``"a"`` sorts just before
     ``"a\x00…"``) and the writer's ``duplicate_mark`` argument strips the tag again.  Every
-    other caller gets the default: the last value wins, as in Python, JavaScript and Go."""
+    other caller gets the default: the last value wins, as in Python, JavaScript and Go.
+
+    ``share_strings=True``: equal short string values of objects are one object (the first
+    :data:`SHARED_STRINGS` distinct ones seen; keys are shared by the C scanner already) --
+    a recording of 100,000 items repeats ``"function_call"`` and ``"completed"`` in each, about
+    60 bytes apiece (the transcript's reader)."""
     with collector_paused():
         parsed, found = _parse(text, field=field, max_depth=max_depth, numbers=numbers,
-                               keep_duplicates=keep_duplicates, floats=warnings)
+                               keep_duplicates=keep_duplicates, floats=warnings,
+                               share_strings=share_strings)
         if check_depth:
             _check_depth(parsed, max_depth, field)
         if warnings:
@@ -95,6 +105,9 @@ def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT
                 duplicates_kept=keep_duplicates, limit=warning_limit)
         return parsed
 
+
+SHARED_STRINGS = 4096  # distinct string values share_strings keeps (the repeated ones come early)
+SHARED_STRING_CHARS = 40  # the longest string value it shares (types, names, statuses, short ids)
 
 #: what :func:`quick_value` returns for a text it leaves to :func:`parse`
 NOT_QUICK = object()
@@ -140,7 +153,8 @@ def _decoded(decoder, text: str, max_depth: int, field):
 
 
 def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
-           keep_duplicates: bool = False, floats: bool = False) -> tuple[Parsed, tuple]:
+           keep_duplicates: bool = False, floats: bool = False,
+           share_strings: bool = False) -> tuple[Parsed, tuple]:
     """Parse ``text`` strictly.  ``numbers`` is ``"exact"`` (int / Decimal),
     ``"fragment"`` (every number an ``orjson.Fragment`` of its token, for writing out) or
     ``"text"`` (every number a :class:`NumberText`, the token as a ``str`` subclass).
@@ -169,7 +183,17 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
     odd_floats: list[str] = []
     marks: list[str] = []  # keep_duplicates: [mark], made at the first repeated key
 
+    shared: dict[str, str] = {}
+
     def pairs_hook(pairs):
+        if share_strings:
+            for j, (k, v) in enumerate(pairs):
+                if type(v) is str and len(v) <= SHARED_STRING_CHARS:
+                    s = shared.get(v)
+                    if s is None and len(shared) < SHARED_STRINGS:
+                        shared[v] = v
+                    elif s is not None:
+                        pairs[j] = (k, s)
         d = dict(pairs)
         if len(d) != len(pairs):
             seen = set()
@@ -182,7 +206,7 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
     if numbers == "text":
         number_type = NumberText
     elif numbers == "fragment":
-        number_type = orjson.Fragment
+        from orjson import Fragment as number_type  # (imported where used: start-up, issue 25)
     else:
         number_type = None
 
@@ -197,9 +221,14 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
             odd_floats.append(token)
         return _make(token)
 
-    decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_int=int_hook,
-                               parse_float=float_hook if floats else number_type or Decimal,
-                               parse_constant=_reject_constant)
+    if not floats and not keep_duplicates and number_type is None:
+        # nothing to collect (no warnings asked for, last duplicate wins as in a plain dict):
+        # the C scanner builds the objects and the integers itself, without a Python call each
+        decoder = json.JSONDecoder(parse_float=Decimal, parse_constant=_reject_constant)
+    else:
+        decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_int=int_hook,
+                                   parse_float=float_hook if floats else number_type or Decimal,
+                                   parse_constant=_reject_constant)
     try:
         value = _decoded(decoder, text, max_depth, field)
     except ValueError:
@@ -250,10 +279,11 @@ def check_depth(parsed: "Parsed", max_depth: int, field=None) -> None:
     if text.count("[") + text.count("{") <= max_depth:
         return
     if max_depth >= ORJSON_MAX_DEPTH:
+        import orjson
         try:
             orjson.dumps(parsed.value, default=str)
             return
-        except (orjson.JSONEncodeError, TypeError):
+        except TypeError:  # (orjson.JSONEncodeError is a TypeError)
             pass  # deeper than orjson writes, integers beyond 64 bits, lone surrogates
     if _deeper_than(parsed.value, max_depth):
         raise too_deep(text, max_depth, field)
@@ -264,7 +294,7 @@ _check_depth = check_depth  # for parse(), whose keyword argument has the same n
 _IS_CONTAINER = frozenset({dict, list}).__contains__
 
 
-def _deeper_than(root: Any, limit: int) -> bool:
+def _deeper_than(root: object, limit: int) -> bool:
     """Whether ``root`` nests containers more than ``limit`` levels deep (the root is level 1);
     level by level, the containers of each level picked out in C."""
     level = [root] if type(root) in (dict, list) else []

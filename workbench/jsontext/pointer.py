@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 
 def escape_token(token: str) -> str:
@@ -36,6 +36,8 @@ def split_pointer(pointer: str) -> list[str]:
         return []
     if not pointer.startswith("/"):
         raise ValueError(f"JSON Pointer must start with '/': {pointer!r}")
+    if "~" not in pointer:      # nothing escaped (the common case): the tokens as they are
+        return pointer[1:].split("/")
     return [unescape_token(t) for t in pointer[1:].split("/")]
 
 

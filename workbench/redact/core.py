@@ -62,8 +62,24 @@ TOOL_CONTAINERS = frozenset({"function", "tool", "tools", "functionCall", "funct
 #: … or in an object holding one of these members
 TOOL_SIBLINGS = frozenset({"arguments", "parameters", "call_id", "input_schema", "tool_call_id",
                            "args", "server_label", "tool_use_id"})
-#: flattened span attributes (OpenTelemetry, OpenInference) whose value is a tool's name
-TOOL_NAME_KEYS = (".function.name", ".tool.name", "gen_ai.tool.name")
+#: flattened span attributes (OpenTelemetry, OpenInference) whose value is a tool's name (not
+#: ``code.function.name``: that is the instrumented code's own function, the user's data)
+TOOL_NAME_KEYS = ("tool_call.function.name", ".tool.name")
+#: a flattened attribute whose last dotted segment is one of these holds a type word too
+#: (``llm.input_messages.2.message.role``, ``llm.finish_reason``)
+FLAT_KEEP = frozenset({"type", "object", "status", "role", "event", "finish_reason",
+                       "finish_reasons", "stop_reason"})
+#: an id the instrumentation made up for a call the provider gave none: ``<tool name>_<n>``
+#: (``get_current_weather_0``; the transcript reports it as ``invented_call_id``)
+INVENTED_ID = re.compile(r"(.+)_(\d+)")
+#: the members that hold a call's arguments: the caller's data, where no value is a type word or
+#: a tool's name (an argument named ``summary`` or ``status`` holds the user's text) …
+DATA_KEYS = frozenset({"arguments", "args"})
+#: … and so does an ``input`` object beside a call's ``name`` (Anthropic ``tool_use``, Bedrock)
+DATA_INPUT = "input"
+#: a type word is one word: a value with white space in it (or this long) is text, redacted
+_NOT_A_WORD = re.compile(r"\s|\\[nrtu]")
+_WORD_MAX = 200
 #: SSE field lines whose value is kept (``event:`` names the event type; ``retry:`` a number)
 SSE_KEEP = ("event:", "retry:")
 _KINDS = ("text", "id", "email", "url", "uuid", "date", "arguments", "json", "number")
@@ -81,7 +97,7 @@ class Redactor:
     """The redaction of one document: one :class:`Registry` for all its values and lines."""
 
     def __init__(self, numbers: bool = False, max_depth: int = DEFAULT_MAX_DEPTH,
-                 deadline: Deadline | None = None, keep=()):
+                 deadline: Deadline | None = None, keep=(), tools=()):
         self.numbers = numbers
         self.keep = frozenset(keep)
         self.max_depth = max_depth
@@ -90,6 +106,9 @@ class Redactor:
         self.counts: Counter = Counter()
         self.streams: dict[tuple, ArgumentShaper] = {}   # the state of each streamed call
         self.streamed = False   # arguments come in pieces somewhere in the document
+        self.tools: set[str] = set(tools)   # the tool names kept so far (and known before)
+        self.late: set[str] = set()   # `<name>_<n>` ids met before any tool of that name
+        self.data = 0   # > 0 while redacting JSON inside a call's arguments (nothing kept there)
 
     # ------------------------------------------------------------------ one JSON text
     def json_text(self, text: str, field: str = "text") -> str:
@@ -103,6 +122,7 @@ class Redactor:
             if len(plan) != sum(t.key in ARGUMENT_KEYS and t.kind == "string" for t in toks.values):
                 plan = None   # a repeated key: the parse kept one of two (no streams there)
         planned = iter(plan or ())
+        data = _data_containers(toks)
         parts: list[str] = []
         at = 0
         for tok in toks.values:
@@ -113,13 +133,22 @@ class Redactor:
                 out = number_placeholder(raw, self.registry)
                 self.counts["number"] += 1
             else:
-                if _kept(tok, toks) or tok.key in self.keep:
+                in_data = self.data > 0 or (tok.container >= 0 and data[tok.container])
+                if tok.key in self.keep or not in_data and _kept(tok, toks, text):
+                    if _names_a_tool(tok) and len(self.tools) < _MAX_TOOLS:
+                        self.tools.add(string_value(text, tok))
                     continue
                 value = string_value(text, tok)
                 step = (next(planned, None) if plan is not None else ("whole", ())) \
                     if tok.key in ARGUMENT_KEYS else None
                 if step is not None and (step[0] == "piece" or tok.key == "arguments" and self.streamed):
                     new = self.arguments(value, step)
+                elif tok.key in DATA_KEYS or tok.key == DATA_INPUT:
+                    self.data += 1   # arguments as a JSON string: the caller's data inside
+                    try:
+                        new = self.string(value)
+                    finally:
+                        self.data -= 1
                 else:
                     new = self.string(value)
                 if new == value:
@@ -144,6 +173,17 @@ class Redactor:
             else:
                 self.counts["json"] += 1
                 return inner
+        m = INVENTED_ID.fullmatch(s)
+        if m is not None:
+            if m[1] in self.tools:
+                # an invented id keeps its tool's name; its number counts the tool's distinct ids
+                digits = len(m[2])
+                self.counts["id"] += 1
+                return self.registry.of("invented", s, f"{m[1]}_{'0' * digits}", own=True,
+                                        positions=list(range(len(m[1]) + 1, len(m[1]) + 1 + digits)),
+                                        widen=lambda base, n, tool=m[1]: f"{tool}_{n}")
+            if len(self.late) < _MAX_TOOLS:
+                self.late.add(m[1])
         kind, out = string_placeholder(s, self.registry)
         self.counts[kind] += 1
         return out
@@ -291,12 +331,48 @@ def _is_number(v) -> bool:
     return isinstance(v, NumberText)
 
 
-def _kept(tok, toks: Scalars) -> bool:
-    """Is this string value a type word, a tool's name or a schema's key name (kept)?"""
+def type_word_key(key: str | None) -> bool:
+    """Does the member ``key`` hold a type word (kept): :data:`KEEP_KEYS`, a ``…_type``, or a
+    flattened attribute ending in one of :data:`FLAT_KEEP`?"""
+    if key is None:
+        return False
+    return key in KEEP_KEYS or key.endswith(KEEP_SUFFIXES) or (
+        "." in key and key.rsplit(".", 1)[1] in FLAT_KEEP)
+
+
+def _kept(tok, toks: Scalars, text: str) -> bool:
+    """Is this string value a type word, a tool's name or a schema's key name (kept)?  A type
+    word is one word (a schema's ``pattern`` may hold spaces)."""
     key = tok.key
-    if key in KEEP_KEYS or (key is not None and key.endswith(KEEP_SUFFIXES + TOOL_NAME_KEYS)):
+    if type_word_key(key):
+        return key == "pattern" or (tok.end - tok.start <= _WORD_MAX
+                                    and _NOT_A_WORD.search(text, tok.start + 1, tok.end - 1) is None)
+    if key is not None and key.endswith(TOOL_NAME_KEYS):
         return True
     return key == "name" and not tok.in_array and _is_tool_name(toks.containers[tok.container])
+
+
+def _data_containers(toks: Scalars) -> list[bool]:
+    """For each container: is it (inside) a call's arguments (:data:`DATA_KEYS`, a flattened
+    ``….arguments``, an ``input`` object beside a ``name``)?  Parents come before children."""
+    flags: list[bool] = []
+    containers = toks.containers
+    for c in containers:
+        key = c.key
+        here = key is not None and (key in DATA_KEYS or key.endswith(".arguments") or (
+            key == DATA_INPUT and c.kind == "{" and c.parent >= 0
+            and "name" in containers[c.parent].keys))
+        flags.append(here or (c.parent >= 0 and flags[c.parent]))
+    return flags
+
+
+def _names_a_tool(tok) -> bool:
+    """Is this kept string value a tool's name (not a type word)?"""
+    return tok.key == "name" or tok.key.endswith(TOOL_NAME_KEYS)
+
+
+#: at most this many tool names are remembered for invented ids (a hostile text may hold more)
+_MAX_TOOLS = 10_000
 
 
 def _is_tool_name(obj) -> bool:
@@ -314,6 +390,10 @@ def redact(text: str, numbers: bool = False, *, max_depth: int = DEFAULT_MAX_DEP
     r = Redactor(numbers, max_depth, deadline, keep)
     with collector_paused():   # millions of token records, none cyclic: no collector passes
         form, out = r.document(text, field)
+        if not r.late.isdisjoint(r.tools):
+            # an invented id came before its tool's name: once more, the names known from the start
+            r = Redactor(numbers, max_depth, deadline, keep, tools=r.tools)
+            form, out = r.document(text, field)
     counts = {k: r.counts[k] for k in _KINDS if r.counts[k]}
     return {"text": out, "replaced": sum(n for k, n in counts.items() if k != "json"),
             "counts": counts, "form": form}

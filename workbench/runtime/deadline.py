@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import threading
 import time
 
@@ -88,6 +87,7 @@ class _WorkTimeout(BaseException):
 def _set_async_exc(thread_id: int, exc) -> None:
     """Raise ``exc`` in thread ``thread_id`` at its next bytecode; ``exc=None`` withdraws an
     exception that is still pending (CPython's PyThreadState_SetAsyncExc)."""
+    import ctypes  # (where it is used: a command that is never interrupted starts without it)
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id),
                                                None if exc is None else ctypes.py_object(exc))
 

@@ -4,7 +4,6 @@ and the heap trims that give a large request's memory back (measured in tests/lo
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
 import os
 import sys
@@ -59,6 +58,7 @@ def release_free_memory() -> None:
     finished request leaves is freed by reference counting (its trees hold no cycles), and
     ``malloc_trim`` runs without the GIL (ctypes releases it)."""
     gc.collect(1)
+    import ctypes  # (imported where used: start-up, issue 25)
     try:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
@@ -69,6 +69,7 @@ def tune_malloc() -> None:
     """glibc only: one malloc arena for all threads, so the heap trims after a large request
     give its memory back (measured in tests/load/test_load.py; a fixed mmap threshold was tried
     and cost 7% of parse speed for nothing more).  Elsewhere a no-op."""
+    import ctypes
     try:
         ctypes.CDLL("libc.so.6").mallopt(-8, 1)  # M_ARENA_MAX
     except (OSError, AttributeError):

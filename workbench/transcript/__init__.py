@@ -38,7 +38,12 @@ Response (200) — the fields of ``api.md`` first, then the extra ones this core
          "report": {...},              # agents pending actions: the gate's door-2 report
          "tool_result": {...},         # agents pending actions: the event the gate proposes
          "reason": "...",              # agents pending actions: the gate's sentence
-         "answered_by": [3]}           # agents pending actions: indices into ``results``
+         "answered_by": [3],           # agents pending actions: indices into ``results``
+         "caller_id": "call_O2…",      # a call a program made (caller: {type: "program"})
+         "caller": {"caller_id": "call_O2…", "type": "program",   # its link to the calling
+                    "pointer": "/output/1", "line": 27, "column": 5},  # item (event: streams);
+                                       # or {"caller_id", "missing": "why it is not drawn"}
+         "waits_for": "approval" | "nested_run"}   # run states: the SDK runs it on resume
       ],
       "findings": [
         {"code": "orphan_output",      # the words of the tables of the two rule pages
@@ -81,11 +86,14 @@ Response (200) — the fields of ``api.md`` first, then the extra ones this core
                           # "from"?}
       # extras:
       "summary": {"calls": 3, "blocked": 1, "outputs": 2, "errors": 1, "warnings": 0, "infos": 2,
-                  "events": 77, "lines": 160, "items": 4, "responses": 1},
+                  "events": 77, "lines": 160, "items": 4, "item_word": "output item",
+                  "responses": 1},
                   # blocked: listed pending calls the gate does not execute (the headline
                   # says them);
                   # counts include findings left off over the limit; events: streams and
-                  # line-based input; items: rebuilt items; responses: streams (a recording
+                  # line-based input; items: rebuilt items, item_word what they are
+                  # ("output item", a Chat or Anthropic stream's "rebuilt message", a Gemini
+                  # stream's "rebuilt response", else "item"); responses: streams (a recording
                   # may hold several responses one after another)
       "source": "json" | "json_lines" | "sse" | "json_events",   # how the text was read
       "timeline": null | [             # Responses streams: one row per output item, deltas folded
@@ -106,7 +114,10 @@ Response (200) — the fields of ``api.md`` first, then the extra ones this core
       "spec": {"checked": 120, "skipped_same_shape": 0, "failed": 2,
                "by_schema": {"Message": 2}, "version": "2026-04-24",
                "note": "which rule is the spec's, which the gate's"},
-      "truncated": {"findings": 0, "calls": 0}   # how many were left off over the limits
+      "truncated": {"findings": 0, "calls": 0},  # how many were left off over the limits
+      "tools_unread": "..."   # only when the text's own tools (agent.tools, a request's tools)
+                              # could not be read: its calls were gated without them, and
+                              # "walk this call" walks without them too
     }
 
 Places.  ``line``/``column`` are always in the pasted text (one LineIndex over all of it).

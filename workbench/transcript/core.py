@@ -39,6 +39,7 @@ class Context:
         self.report = Report(self.places, max(limits.max_errors, 100))
         self.calls: list[tuple[Place, dict, bool]] = []
         self.calls_left_off = 0
+        self.blocked_left_off = 0
         self.items: list = []
         self.timeline = None
         self.chain = None
@@ -47,15 +48,18 @@ class Context:
         self.events = 0
         self.responses = None
         self.chat_timeline = None
+        self.tools_unread: str | None = None   # the text's own tools, when the gate cannot read them
         self.spec = spec_mod.SpecCheck(self)
 
     def call(self, call, verdict: str | None = None, *, exact=True, **extra) -> dict | None:
         """List a neutral call (its verdict: the gate's for its walkable item unless given)."""
-        if len(self.calls) >= MAX_CALLS:
-            self.calls_left_off += 1
-            return None
         if verdict is None:
             verdict = self.gates.verdict_of(call)
+        if len(self.calls) >= MAX_CALLS:   # counted (and its verdict in "blocked"), not listed
+            self.calls_left_off += 1
+            if verdict != "ok" and extra.get("role") != "history":
+                self.blocked_left_off += 1
+            return None
         entry = call_entry(call, verdict, **extra)
         place = call.place
         self.calls.append((place, entry, exact))
@@ -84,6 +88,7 @@ def gate_or_calls(ctx: Context, placed, *, items_index: bool = False,
                   inputs: bool = False, answered: frozenset = frozenset()) -> None:
     """List every function call of ``placed``; ``answered``: the ids of the items an output
     later in the text answers (history: ``role: "history"``, else ``pending``)."""
+    first = len(ctx.calls)
     for i, (it, place) in enumerate(placed):
         ctx.deadline.check()
         role = "history" if id(it) in answered else "pending"
@@ -99,6 +104,31 @@ def gate_or_calls(ctx: Context, placed, *, items_index: bool = False,
                 (HISTORY_NOTE if role == "history" and ("status" not in it or "id" not in it)
                  else None)
             ctx.call(c, verdict, item=i if items_index else None, note=note, role=role)
+    link_callers(ctx, placed, first)
+
+
+CALLER_MISSING = ("the calling program item (this call_id) is not in the pasted text: it is "
+                  "in an earlier response, the one that started the program")
+
+
+def link_callers(ctx: Context, placed, first: int) -> None:
+    """Each call listed since ``first`` that a program made (``caller_id``, transcript-rules.md
+    "Program callers": its link to the calling item is drawn): ``caller`` — the calling item's
+    type and place (the item of ``placed`` whose ``call_id`` is the caller's, a ``program``
+    item), or ``missing``: why it cannot be drawn."""
+    todo = [e for _p, e, _x in ctx.calls[first:] if "caller_id" in e]
+    if not todo:
+        return
+    callers: dict = {}
+    for it, place in placed:
+        t = it.get("type") if type(it) is dict else None
+        if isinstance(t, str) and t != "function_call" and not t.endswith("_output") and \
+                isinstance(it.get("call_id"), str):
+            callers.setdefault(it["call_id"], (t, place))
+    for e in todo:
+        found = callers.get(e["caller_id"])
+        e["caller"] = {"caller_id": e["caller_id"], "type": found[0], "_at": found[1]} \
+            if found is not None else {"caller_id": e["caller_id"], "missing": CALLER_MISSING}
 
 
 def _history(ctx: Context, c) -> None:
@@ -126,8 +156,32 @@ def _items_of(ctx: Context, value: Any, base: str) -> list[tuple[Any, Place]]:
     return [(it, Place(piece, f"{base}/{i}")) for i, it in enumerate(value)]
 
 
-def _pieces_placed(ctx: Context) -> list[tuple[Any, Place]]:
-    return [(p.value, Place(p, "")) for p in ctx.src.pieces]
+class PiecesPlaced:
+    """``(value, Place)`` of every piece, as a list of them reads, made as they are walked: a
+    recording of 100,000 lines holds no list of 100,000 pairs (56 bytes a line) beside its
+    values; each piece's place is its one ``root``."""
+
+    __slots__ = ("pieces",)
+
+    def __init__(self, pieces: list):
+        self.pieces = pieces
+
+    def __len__(self) -> int:
+        return len(self.pieces)
+
+    def __iter__(self):
+        for p in self.pieces:
+            yield p.value, p.root
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [(p.value, p.root) for p in self.pieces[i]]
+        p = self.pieces[i]
+        return p.value, p.root
+
+
+def _pieces_placed(ctx: Context) -> PiecesPlaced:
+    return PiecesPlaced(ctx.src.pieces)
 
 
 def _bad_lines(ctx: Context) -> None:
@@ -147,15 +201,17 @@ def analyse_response(ctx: Context) -> None:
 
 
 def _item_checks(ctx: Context, placed, *, last_turn: bool, inputs: bool,
-                 earlier: str | None = None) -> None:
+                 earlier: str | None = None, waits: dict | None = None) -> None:
     envelopes(placed, ctx.report, chat=False)
     portable(placed, ctx.report)
     if inputs:   # a replay: a provider's pair kept whole or dropped whole
         hosted_pairs(placed, ctx.report)
     entries = or_entries(placed)
-    pair(entries, ctx.report, ctx.deadline, ctx.limits, last_turn=last_turn, earlier=earlier)
+    pair(entries, ctx.report, ctx.deadline, ctx.limits, last_turn=last_turn, earlier=earlier,
+         waits=waits)
     ctx.outputs += sum(1 for e in entries if e.kind == "output")
     answered = frozenset(id(e.item) for e in entries if e.kind == "call" and e.answered)
+    del entries   # the neutral items are let go before the gate walks the calls again
     gate_or_calls(ctx, placed, inputs=inputs, answered=answered)
     ctx.spec.items(placed, inputs=inputs)
     if inputs:
@@ -183,7 +239,18 @@ def analyse_item_list(ctx: Context) -> None:
     if src.form == "json" and open_responses.is_run_state(src.value):
         piece = src.pieces[0]
         placed = [(it, Place(piece, ptr)) for it, ptr in open_responses.run_state_items(src.value)]
-        _item_checks(ctx, placed, last_turn=False, inputs=True)
+        waits = open_responses.run_state_waits(src.value)
+        before = len(ctx.calls)
+        _item_checks(ctx, placed, last_turn=False, inputs=True, waits=waits)
+        # a JS SDK protocol item (callId) is read as the Responses item it stands for: "walk
+        # this call" walks that item, not the text (whose callId the gate does not read)
+        read_as = {p.pointer: it for it, p in placed
+                   if type(it) is dict and it is not _at(src.value, p.pointer)}
+        for place, entry, _x in ctx.calls[before:]:
+            if entry.get("role") == "pending" and entry.get("call_id") in waits:
+                entry["waits_for"] = waits[entry["call_id"]][0]   # "approval" | "nested_run"
+            if place.pointer in read_as and "walk" not in entry:
+                entry["walk"] = read_as[place.pointer]
         return
     placed = _listed(ctx, "input")
     docs = [(d, p) for d, p in placed if _is_document(d)]
@@ -193,6 +260,19 @@ def analyse_item_list(ctx: Context) -> None:
     v = src.value if src.form == "json" else None
     earlier = _continues(v)
     _item_checks(ctx, placed, last_turn=False, inputs=True, earlier=earlier)
+
+
+def _at(value: Any, pointer: str) -> Any:
+    """The value at ``pointer`` (RFC 6901) inside ``value``, or None."""
+    from ..jsontext import split_pointer
+    for token in split_pointer(pointer):
+        if type(value) is dict:
+            value = value.get(token)
+        elif type(value) is list and token.isdigit() and int(token) < len(value):
+            value = value[int(token)]
+        else:
+            return None
+    return value
 
 
 def _continues(v: Any) -> str | None:
@@ -392,11 +472,13 @@ def analyse_response_stream(ctx: Context) -> None:
     pair(entries, ctx.report, ctx.deadline, ctx.limits, last_turn=True)
     ctx.outputs += sum(1 for e in entries if e.kind == "output")
     answered = {id(e.item) for e in entries if e.kind == "call" and e.answered}
+    first = len(ctx.calls)
     for i, (it, place) in enumerate(all_placed):
         if open_responses.is_call(it):
             ctx.call(open_responses.read_call(it, place, i), item=i,
                      exact=all_slots[i].done_piece is not None,
                      role="history" if id(it) in answered else "pending")
+    link_callers(ctx, all_placed, first)
     ctx.spec.events(src.pieces)  # the items are checked inside their output_item events
     # findings about an item's place belong to its timeline row
     by_piece = {}
@@ -480,6 +562,7 @@ def analyse(text: str, tools: str | None = None, *, limits: Limits = DEFAULT_LIM
 def _answer(ctx: Context, kind: str) -> dict:
     pieces = {}
     placed_refs = [p for p, _e, _x in ctx.calls]
+    placed_refs += [e["caller"]["_at"] for _p, e, _x in ctx.calls if "_at" in e.get("caller", ())]
     if ctx.chain is not None:
         placed_refs += [link.get("_at") for link in ctx.chain["links"]]
     if ctx.results is not None:
@@ -499,6 +582,14 @@ def _answer(ctx: Context, kind: str) -> dict:
                 entry["json"] = where.pop("json")
             if ctx.src.form != "json" or place.piece.prefix:
                 entry["event"] = place.piece.index
+        caller_at = entry.get("caller", {}).pop("_at", None)
+        if caller_at is not None and caller_at.piece is not None:
+            entry["caller"].update(ctx.places.where(caller_at.piece, caller_at.pointer))
+            if ctx.src.form != "json" or caller_at.piece.prefix:
+                entry["caller"]["event"] = caller_at.piece.index
+        elif caller_at is not None:
+            entry["caller"].update({"pointer": caller_at.pointer, "line": caller_at.line,
+                                    "column": caller_at.column or 1})
         calls.append({**where, **entry})
     if ctx.results is not None:
         for r in ctx.results:
@@ -529,7 +620,8 @@ def _answer(ctx: Context, kind: str) -> dict:
                 link.update({k: v for k, v in ctx.places.where(p.piece, p.pointer).items()})
     summary = {"calls": len(ctx.calls) + ctx.calls_left_off,
                "blocked": sum(1 for _p, e, _x in ctx.calls
-                              if not e["execute"] and e.get("role") != "history"),
+                              if not e["execute"] and e.get("role") != "history")
+               + ctx.blocked_left_off,
                "outputs": ctx.outputs,
                "errors": counts["error"], "warnings": counts["warning"], "infos": counts["info"],
                "lines": ctx.src.line_count}
@@ -538,6 +630,7 @@ def _answer(ctx: Context, kind: str) -> dict:
         summary["events"] = ctx.events or len(ctx.src.pieces)
     if ctx.items:
         summary["items"] = len(ctx.items)
+        summary["item_word"] = ITEM_WORDS.get(kind, "item")
     if ctx.responses is not None:
         summary["responses"] = ctx.responses
     out = {"kind": kind, "calls": calls, "findings": findings, "items": ctx.items,
@@ -546,7 +639,18 @@ def _answer(ctx: Context, kind: str) -> dict:
            "truncated": {"findings": ctx.report.left_off, "calls": ctx.calls_left_off}}
     if ctx.results is not None:
         out["results"] = ctx.results
+    if ctx.tools_unread is not None:
+        # the calls were gated without the text's own tools: "walk this call" does the same
+        out["tools_unread"] = ("The text's own tool definitions could not be read, so its "
+                               f"calls were gated without them: {ctx.tools_unread}")
     return out
+
+
+#: what ``summary.items`` counts (``summary.item_word``): a Responses stream's output items, the
+#: message(s) a Chat, Anthropic or Gemini stream rebuilds (not its timeline's rows: a Chat stream
+#: rebuilds one message whose text and tool calls are rows of their own)
+ITEM_WORDS = {"response_stream": "output item", "chat_stream": "rebuilt message",
+              "anthropic_stream": "rebuilt message", "gemini_stream": "rebuilt response"}
 
 
 def _source_word(src: Source) -> str:

@@ -15,7 +15,7 @@ from ..gate.arguments import compare as same_arguments
 from ..limits import NEAR_MISS_BUDGET, Limits
 
 NEAR_MISS_LONG = 16   # ids this long may be a near miss at two edits (transcript-rules.md)
-from ..dialects import chat, open_responses
+from ..dialects import BY_NAME, chat, open_responses
 from ..dialects.model import named
 from ..gate.rules import program_waiting
 from .report import SEVERITY, Place, Report, edit_diff, show_diff
@@ -41,10 +41,21 @@ class Pairing:
         self.entries, self.report, self.deadline, self.limits = entries, report, deadline, limits
         self.last_turn, self.earlier = last_turn, earlier
         self.call_word, self.output_word = call_word, output_word
-        self.by_call_id: dict[str, list] = {}
+        # the dialect's own names of the id on each side (tool_use "id" / "tool_use_id")
+        room = BY_NAME.get(entries[0].dialect) if entries else None
+        self.cid, self.oid = getattr(room, "ID_WORDS", ("call_id", "call_id"))
+        # call_id -> its call, or the list of its calls from the second (a call alone is not
+        # wrapped: 100,000 ids held 100,000 lists); :meth:`calls_with` reads it
+        self.by_call_id: dict = {}
         self.by_item_id: dict = {}
         self.budget = [NEAR_MISS_BUDGET]
         self.ids_by_len: dict[int, list[str]] = {}
+        self.waits: dict = {}   # a run state's calls the SDK runs on resume (run_state_waits)
+
+    def calls_with(self, call_id) -> tuple | list:
+        """The calls of ``call_id``, in text order."""
+        found = self.by_call_id.get(call_id)
+        return () if found is None else found if type(found) is list else (found,)
 
     def add(self, code: str, message: str, place, related=()):
         return self.report.add(code, message, place, related)
@@ -73,7 +84,7 @@ def _call_empty_id(p: Pairing, c) -> bool:
         return True   # the provider runs it: no output is ever matched to it
     if c.call_id != "":
         return not isinstance(c.call_id, str)   # no call_id string: nothing to pair
-    p.add("empty_call_id", f"This {p.call_word} has an empty call_id: no {p.output_word} "
+    p.add("empty_call_id", f"This {p.call_word} has an empty {p.cid}: no {p.output_word} "
           "can ever be matched to it; the provider must mint a non-empty id.",
           c.place.child("/call_id"))
     return True
@@ -84,24 +95,29 @@ def _call_seen_before(p: Pairing, c) -> bool:
     """A call_id seen before: the same call again (duplicate_replay, when name, turn and
     arguments agree as the gate's replay rule compares them) or another call
     (duplicate_call_id)."""
-    same = p.by_call_id.setdefault(c.call_id, [])
+    same = p.calls_with(c.call_id)
     if same:
         first = same[0]
         rel = [_rel("first", first), _rel("second", c)]
         if first.name == c.name and same_arguments(first.args, c.args, p.limits) and \
                 first.turn_id == c.turn_id:
             p.add("duplicate_replay",
-                  f"The same call (call_id {_q(c.call_id)}, {named(c.name)}) appears twice: "
+                  f"The same call ({p.cid} {_q(c.call_id)}, {named(c.name)}) appears twice: "
                   "replaying it runs the tool twice; drop the repeated copy.",
                   c.place.child("/call_id"), rel)
         else:
             p.add("duplicate_call_id",
-                  f"Two different calls share call_id {_q(c.call_id)} (first "
+                  f"Two different calls share {p.cid} {_q(c.call_id)} (first "
                   f"{named(first.name)}, then {named(c.name)}): an output cannot say which one it "
                   "answers. Give each call its own id before replaying (a provider "
                   "reusing call_0 across turns is the classic case).",
                   c.place.child("/call_id"), rel)
-    same.append(c)
+    if not same:
+        p.by_call_id[c.call_id] = c
+    elif type(same) is tuple:
+        p.by_call_id[c.call_id] = [*same, c]
+    else:
+        same.append(c)
     if isinstance(c.id, str) and c.id and c.id != c.call_id:
         p.by_item_id.setdefault(c.id, c)
     return True
@@ -111,8 +127,8 @@ def _call_seen_before(p: Pairing, c) -> bool:
 def _output_empty_id(p: Pairing, o) -> bool:
     if o.call_id != "":
         return False
-    p.add("empty_call_id", f"This {p.output_word} has an empty call_id: it answers no "
-          "call. Copy the call's call_id exactly.", o.place.child("/call_id"))
+    p.add("empty_call_id", f"This {p.output_word} has an empty {p.oid}: it answers no "
+          f"{p.call_word}. Copy the {p.call_word}'s {p.cid} exactly.", o.place.child("/call_id"))
     return True
 
 
@@ -120,18 +136,18 @@ def _output_empty_id(p: Pairing, o) -> bool:
 def _output_without_id(p: Pairing, o) -> bool:
     if isinstance(o.call_id, str):
         return False
-    p.add("orphan_output", f"This {p.output_word} has no call_id string, so it answers "
-          "no call. Copy the call's call_id exactly.", o.place)
+    p.add("orphan_output", f"This {p.output_word} has no {p.oid} string, so it answers "
+          f"no {p.call_word}. Copy the {p.call_word}'s {p.cid} exactly.", o.place)
     return True
 
 
 @_check(OUTPUT_CHECKS, "output_before_call")
 def _output_before_call(p: Pairing, o) -> bool:
-    matches = p.by_call_id.get(o.call_id)
+    matches = p.calls_with(o.call_id)
     if not matches or any(c.pos < o.pos for c in matches):
         return False
     return _answered_wrongly(p, o, matches[0], "output_before_call",
-                             f"This {p.output_word} for call_id {_q(o.call_id)} comes before "
+                             f"This {p.output_word} for {p.oid} {_q(o.call_id)} comes before "
                              f"its {p.call_word}: move it after the {p.call_word}; a provider "
                              "reads the items in order.")
 
@@ -139,23 +155,23 @@ def _output_before_call(p: Pairing, o) -> bool:
 def _answered_wrongly(p: Pairing, o, c, code: str, message: str) -> bool:
     """``o`` answers ``c``, but not as it should (``code``, at the output's call_id)."""
     p.add(code, message, o.place.child("/call_id"), [_rel("call", c)])
-    c.answered.append(o)
+    c.add_answer(o)
     return True
 
 
 @_check(OUTPUT_CHECKS, "duplicate_output")
 def _output_answers(p: Pairing, o) -> bool:
     """An output of a call before it: the answer (a second answer is duplicate_output)."""
-    matches = p.by_call_id.get(o.call_id)
+    matches = p.calls_with(o.call_id)
     if not matches:
         return False
     c = [c for c in matches if c.pos < o.pos][-1]
     if c.answered:
         p.add("duplicate_output",
-              f"A second {p.output_word} answers call_id {_q(o.call_id)} ({named(c.name)}): keep "
+              f"A second {p.output_word} answers {p.oid} {_q(o.call_id)} ({named(c.name)}): keep "
               "one answer per call.", o.place.child("/call_id"),
               [_rel("call", c), _rel("first", c.answered[0])])
-    c.answered.append(o)
+    c.add_answer(o)
     return True
 
 
@@ -177,12 +193,12 @@ def _output_near_miss(p: Pairing, o) -> bool:
     if near is None:
         return False
     meant, diff = near
-    c = p.by_call_id[meant][0]
+    c = p.calls_with(meant)[0]
     p.add("near_miss_id",
-          f"This {p.output_word}'s call_id {_q(o.call_id)} matches no call, but is "
+          f"This {p.output_word}'s {p.oid} {_q(o.call_id)} matches no call, but is "
           f"{len(diff)} edit{'s' if len(diff) != 1 else ''} from {_q(meant)} "
-          f"({named(c.name)}): {show_diff(diff)}. Copy the call_id character for "
-          "character.", o.place.child("/call_id"),
+          f"({named(c.name)}): {show_diff(diff)}. Copy the {p.call_word}'s {p.cid} character "
+          "for character.", o.place.child("/call_id"),
           [("call", c.place, {"call_id": meant, "diff": diff})])
     return True
 
@@ -191,12 +207,12 @@ def _output_near_miss(p: Pairing, o) -> bool:
 def _output_orphan(p: Pairing, o) -> bool:
     if p.earlier:   # the history continues a stored response or conversation: its call is there
         p.add("output_for_stored_call",
-              f"This {p.output_word} answers call_id {_q(o.call_id)}, which is not in the text: "
+              f"This {p.output_word} answers {p.oid} {_q(o.call_id)}, which is not in the text: "
               f"its {p.call_word} should be in the stored {p.earlier} this request names "
               "(the server holds it); nothing to fix here if it is.", o.place.child("/call_id"))
         return True
     p.add("orphan_output",
-          f"This {p.output_word}'s call_id {_q(o.call_id)} matches no {p.call_word} before it: "
+          f"This {p.output_word}'s {p.oid} {_q(o.call_id)} matches no {p.call_word} before it: "
           f"its {p.call_word} is gone (dropped or cut from the history). Remove the "
           f"{p.output_word} or restore its {p.call_word}.", o.place.child("/call_id"))
     return True
@@ -207,7 +223,7 @@ def _left_unanswered(p: Pairing, c, last_pos: int) -> bool:
     if p.last_turn or c.pos >= last_pos:
         return False
     p.add("unanswered_call",
-          f"The {p.call_word} {named(c.name)} (call_id {_q(c.call_id)}) has no {p.output_word}, "
+          f"The {p.call_word} {named(c.name)} ({p.cid} {_q(c.call_id)}) has no {p.output_word}, "
           f"yet the transcript goes on after it: add its {p.output_word} right after "
           "it, or a provider will refuse the history.", c.place, [_rel("call", c)])
     return True
@@ -215,16 +231,29 @@ def _left_unanswered(p: Pairing, c, last_pos: int) -> bool:
 
 @_check(LEFT_CHECKS, "pending_call")
 def _left_pending(p: Pairing, c, last_pos: int) -> bool:
+    waits = p.waits.get(c.call_id)
+    if waits is not None:   # a run state: the SDK runs it when the run is resumed
+        what, agent = waits
+        p.add("pending_call",
+              f"The {p.call_word} {named(c.name)} (call_id {_q(c.call_id)}) "
+              + ("waits for approval in this run state (a tool_approval_item"
+                 + (f" of the agent {_q(agent)}" if agent else "") + "): approve or reject it "
+                 "on the run state, then resume the run; the SDK runs the tool (or writes the "
+                 "rejection) and sends its output itself." if what == "approval" else
+                 "runs an agent as a tool, and that agent's own run state is still pending "
+                 "here (pendingAgentToolRuns): resume the run; the SDK finishes the nested run "
+                 "and sends this call's output itself."), c.place)
+        return True
     p.add("pending_call",
-          f"The {p.call_word} {named(c.name)} (call_id {_q(c.call_id)}) is in the last turn "
+          f"The {p.call_word} {named(c.name)} ({p.cid} {_q(c.call_id)}) is in the last turn "
           f"and still to be answered: gate it, run the tool, and send its "
-          f"{p.output_word} with the same call_id.", c.place)
+          f"{p.output_word} with {p.oid} {_q(c.call_id)}.", c.place)
     return True
 
 
 def pair(entries: list, report: Report, deadline, limits: Limits, *,
          last_turn: bool = False, call_word: str = "call", output_word: str = "output",
-         earlier: str | None = None) -> None:
+         earlier: str | None = None, waits: dict | None = None) -> None:
     """The pairing table of ``transcript-rules.md`` over ``entries`` (the neutral model, in
     transcript order), as the registered checks above.  ``last_turn``: every call is in the
     last turn (a response's own output).  ``earlier``: what stored history the request
@@ -234,6 +263,7 @@ def pair(entries: list, report: Report, deadline, limits: Limits, *,
     the gate's replay rule compares them (parsed, exact numbers)."""
     p = Pairing(entries, report, deadline, limits, last_turn=last_turn, call_word=call_word,
                 output_word=output_word, earlier=earlier)
+    p.waits = waits or {}
     calls = [e for e in entries if e.kind == "call"]
     for c in calls:
         deadline.check()

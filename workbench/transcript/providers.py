@@ -123,8 +123,8 @@ def own_tools(ctx, value: Any) -> None:
     from .calls import Gates
     try:
         ctx.gates = Gates(dumps_value(tools).decode("utf-8"), ctx.limits)
-    except WorkbenchError:
-        pass
+    except WorkbenchError as exc:
+        ctx.tools_unread = exc.message
 
 
 def _list_calls(ctx, entries: list, *, exact: bool = True, items=None) -> None:
@@ -392,27 +392,11 @@ def _order(block: dict, b: _Block):
 
 # --------------------------------------------------------------------------- Gemini
 
-def _parts_of(content: Any, place: Place) -> list[tuple[Any, Place]]:
-    parts = content.get("parts") if type(content) is dict else None
-    return [(p, place.child(f"/parts/{j}")) for j, p in enumerate(parts)] \
-        if isinstance(parts, list) else []
+_parts_of = gemini.parts_of
 
 
 def gemini_turn_entries(role: Any, parts: list, t: int, status: str | None) -> list:
-    out: list = []
-    for p, place in parts:
-        fc = gemini.part_call(p)
-        fr = gemini.part_response(p)
-        if fc is not None:
-            key = gemini.call_key(p)
-            out.append(gemini.read_call(fc, place.child("/" + key), t, status))
-        elif fr is not None:
-            key = next(k for k in gemini.RESPONSE_KEYS if k in p)
-            o = gemini.read_response(fr, place.child("/" + key), t)
-            out.append(o)
-        else:
-            out.append(Other(gemini.NAME, place, t, p))
-    return out
+    return gemini.read_parts(parts, t, status)
 
 
 def gemini_pair(ctx, turns: list[list], *, last_turn: bool) -> list:
@@ -433,14 +417,14 @@ def gemini_pair(ctx, turns: list[list], *, last_turn: bool) -> list:
                 c = _gemini_match(r, pool)
                 if c is not None:
                     pool.remove(c)
-                    c.answered.append(r)
+                    c.add_answer(r)
                     continue
                 # an earlier call turn?
                 for _t, earlier in reversed(open_calls[:-1] if prev else open_calls):
                     c = _gemini_match(r, earlier)
                     if c is not None:
                         earlier.remove(c)
-                        c.answered.append(r)
+                        c.add_answer(r)
                         _add(report, "result_not_next",
                                    f"This functionResponse ({named(r.item.get('name'))}) "
                                    "answers a call of an earlier turn, not of the turn right "
@@ -685,33 +669,79 @@ def _set_path(target: dict, path: Any, value: Any, append: bool) -> None:
 _PARTIAL_VALUES = ("stringValue", "numberValue", "boolValue", "nullValue")
 
 
+def _grew(st: dict, j: int, piece) -> None:
+    """Part ``j`` of a candidate took a piece from this chunk (for its timeline row)."""
+    span = st["spans"]
+    if j < len(span):
+        span[j][0] += 1
+        span[j][2] = piece.line
+    else:
+        span.append([1, piece.line, piece.line])
+
+
+def _part_word(part: dict) -> str:
+    """A part's kind for its timeline row."""
+    if gemini.part_call(part) is not None:
+        return "function_call"
+    if isinstance(part.get("text"), str):
+        return "thought" if part.get("thought") else "text"
+    return next((k for k in part if k not in gemini.SIGNATURE_KEYS), "part")
+
+
 def analyse_gemini_stream(ctx) -> None:
     src = _stream_source(ctx, "the chunk is lost; the rebuilt response may miss a piece.")
-    cands: dict = {}     # index -> {"parts": [...], "reason", "places": [...], "call": open}
+    cands: dict = {}     # index -> {"parts": [...], "reason", "open": call, "spans", "texts"}
+    check = ctx.deadline.check
+    signed = gemini.SIGNATURE_KEYS
+    part_call = gemini.part_call
     for p in src.pieces:
-        ctx.deadline.check()
-        ctx.events += 1
+        check()
         v = p.value
-        if type(v) is not dict:
+        cs = v.get("candidates") if type(v) is dict else None
+        if type(cs) is not list:
             continue
-        for i, cand in enumerate(v.get("candidates") or () if isinstance(
-                v.get("candidates"), list) else ()):
+        for i, cand in enumerate(cs):
             if type(cand) is not dict:
                 continue
             idx = cand.get("index", i)
-            st = cands.setdefault(anthropic_key(idx), {"parts": [], "reason": None,
-                                                       "open": None, "role": "model"})
+            key = idx if type(idx) is int else repr(idx)
+            st = cands.get(key)
+            if st is None:
+                st = cands[key] = {"parts": [], "reason": None, "open": None, "spans": [],
+                                   "texts": {}, "last_text": False}
             if "finishReason" in cand:
                 st["reason"] = cand["finishReason"]
             content = cand.get("content")
-            for part, place in _parts_of(content, Place(p, f"/candidates/{i}/content")):
+            parts = content.get("parts") if type(content) is dict else None
+            if type(parts) is not list:
+                continue
+            kept = st["parts"]
+            for j, part in enumerate(parts):
                 if type(part) is not dict:
                     continue
-                fc = gemini.part_call(part)
+                text = part.get("text")
+                if type(text) is str and st["last_text"] and \
+                        bool(part.get("thought")) == st["last_text"][1] and \
+                        not (signed[0] in part or signed[1] in part):
+                    # joined once at the end (no copy of the growing text per chunk)
+                    n = len(kept) - 1
+                    pieces = st["texts"].get(n)
+                    if pieces is None:
+                        pieces = st["texts"][n] = [kept[n][0]["text"]]
+                    pieces.append(text)
+                    grown = st["spans"][n]      # (_grew, inline: the most frequent piece)
+                    grown[0] += 1
+                    grown[2] = p.line
+                    continue
+                place = Place(p, f"/candidates/{i}/content/parts/{j}")
+                fc = part_call(part)
+                st["last_text"] = (True, bool(part.get("thought"))) if type(text) is str \
+                    and fc is None else False
                 if fc is not None and type(fc) is dict:
                     partial = fc.get("partialArgs")
                     if st["open"] is not None and (not fc or isinstance(partial, list)):
                         call = st["open"]
+                        _grew(st, call[2], p)
                         for a in partial or ():
                             if type(a) is dict:
                                 val = next((a[k] for k in _PARTIAL_VALUES if k in a), None)
@@ -722,30 +752,25 @@ def analyse_gemini_stream(ctx) -> None:
                         continue
                     new = {**part, "functionCall": {k: x for k, x in fc.items()
                                                      if k not in ("partialArgs", "willContinue")}}
-                    st["parts"].append((new, place))
+                    kept.append((new, place))
+                    _grew(st, len(kept) - 1, p)
                     if fc.get("willContinue") or isinstance(partial, list):
-                        st["open"] = (place, new)
+                        st["open"] = (place, new, len(kept) - 1)
                         for a in partial or ():
                             if type(a) is dict:
                                 val = next((a[k] for k in _PARTIAL_VALUES if k in a), None)
                                 _set_path(new["functionCall"].setdefault("args", {}),
                                           a.get("jsonPath"), val, True)
                     continue
-                if isinstance(part.get("text"), str) and st["parts"] and \
-                        isinstance(st["parts"][-1][0].get("text"), str) and \
-                        bool(part.get("thought")) == bool(st["parts"][-1][0].get("thought")) \
-                        and not any(k in part for k in gemini.SIGNATURE_KEYS):
-                    # joined once at the end (no copy of the growing text per chunk)
-                    st.setdefault("texts", {}).setdefault(len(st["parts"]) - 1, [
-                        st["parts"][-1][0]["text"]]).append(part["text"])
-                    continue
-                st["parts"].append((dict(part), place))
+                kept.append((dict(part), place))
+                _grew(st, len(kept) - 1, p)
+    ctx.events += len(src.pieces)
     finished = any(st["reason"] is not None for st in cands.values())
     candidates = []
     entries: list = []
     rows = []
     for _k, (idx, st) in enumerate(cands.items()):
-        for j, pieces in st.get("texts", {}).items():
+        for j, pieces in st["texts"].items():
             part, place = st["parts"][j]
             st["parts"][j] = ({**part, "text": "".join(pieces)}, place)
         status = gemini.stop_state(st["reason"], finished=finished)
@@ -753,16 +778,25 @@ def analyse_gemini_stream(ctx) -> None:
                            "finishReason": st["reason"], "index": idx})
         turn = gemini_turn_entries("model", st["parts"], 0, status)
         got = gemini_pair(ctx, [turn], last_turn=True)
-        for c in got:
-            if c.kind == "call":
-                if c.status == "incomplete":
-                    _cut_off(ctx, c, f"is in a candidate stopped by finishReason "
-                             f"{st['reason']!s}" if st["reason"] is not None else
-                             "is in a stream that ends without a finishReason")
-                rows.append({"response": 0, "output_index": idx, "item_id": c.call_id,
-                             "type": "function_call", "name": c.name, "call_id": c.call_id,
-                             "status": st["reason"], "first_line": c.place.piece.line,
-                             "last_line": c.place.piece.line, "events": {}, "_broken": []})
+        broken: dict = {}
+        for j, c in enumerate(got):
+            if c.kind == "call" and c.status == "incomplete":
+                _cut_off(ctx, c, f"is in a candidate stopped by finishReason "
+                         f"{st['reason']!s}" if st["reason"] is not None else
+                         "is in a stream that ends without a finishReason")
+                broken[j] = [ctx.report.findings[-1]]
+        # one timeline row per rebuilt part: the chunks it took, closed by the finishReason
+        for j, ((part, _place), c) in enumerate(zip(st["parts"], got)):
+            n, first, last = st["spans"][j] if j < len(st["spans"]) else (1, None, None)
+            events = {"chunks": n}
+            if st["reason"] is not None:
+                events["finishReason"] = 1
+            call = c.kind == "call"
+            rows.append({"response": 0, "output_index": j, "candidate": idx,
+                         "item_id": c.call_id if call else None, "type": _part_word(part),
+                         "name": c.name if call else None, "call_id": c.call_id if call else None,
+                         "status": st["reason"], "first_line": first, "last_line": last,
+                         "events": events, "_broken": broken.get(j, [])})
         entries += got
     ctx.items = [{"candidates": candidates}] if candidates else []
     _list_calls(ctx, entries, exact=False, items={id(e): 0 for e in entries})
@@ -836,7 +870,9 @@ def openai_reasoning(placed: list, report) -> None:
     inputs of the host) whose function_call lost its ``reasoning`` item while other call turns
     keep theirs (warning), and a ``reasoning`` item with nothing after it in its turn (error:
     the API refuses a reasoning item without its following item)."""
-    turns: list[list] = [[]]
+    # each turn as [its first function_call's place, whether it holds a reasoning item, its
+    # last item and place] (not its items: a turn of 100,000 calls held a pair for each)
+    turns: list[list] = [[None, False, None]]
     for it, place in placed:
         if type(it) is not dict:
             continue
@@ -844,23 +880,27 @@ def openai_reasoning(placed: list, report) -> None:
         host = (isinstance(t, str) and t.endswith("_output")) or (
             it.get("role") in ("user", "system", "developer"))
         if host:
-            if turns[-1]:
-                turns.append([])
+            if turns[-1][2] is not None:
+                turns.append([None, False, None])
             continue
-        turns[-1].append((it, place))
-    with_calls = [turn for turn in turns if any(it.get("type") == "function_call" for it, _ in turn)]
-    reasoned = [any(it.get("type") == "reasoning" for it, _ in turn) for turn in with_calls]
-    for turn, has in zip(with_calls, reasoned):
-        if not has and any(reasoned):
-            place = next(p for it, p in turn if it.get("type") == "function_call")
-            _add(report, "reasoning_dropped",
-                 "This call's turn lost its reasoning item while other turns keep theirs: a "
-                 "reasoning model replayed without it loses its chain of thought, and the API "
-                 "may refuse a call without its required reasoning item. Replay the reasoning "
-                 "item (with encrypted_content when not stored) before the call.", place)
-    for turn in turns:
-        if turn and turn[-1][0].get("type") == "reasoning":
+        turn = turns[-1]
+        if t == "function_call" and turn[0] is None:
+            turn[0] = place
+        if t == "reasoning":
+            turn[1] = True
+        turn[2] = (it, place)
+    with_calls = [turn for turn in turns if turn[0] is not None]
+    if any(has for _call, has, _last in with_calls):
+        for call, has, _last in with_calls:
+            if not has:
+                _add(report, "reasoning_dropped",
+                     "This call's turn lost its reasoning item while other turns keep theirs: a "
+                     "reasoning model replayed without it loses its chain of thought, and the API "
+                     "may refuse a call without its required reasoning item. Replay the reasoning "
+                     "item (with encrypted_content when not stored) before the call.", call)
+    for _call, _has, last in turns:
+        if last is not None and last[0].get("type") == "reasoning":
             _add(report, "reasoning_dropped",
                  "This reasoning item has no following item in its turn (its call or message "
                  "was dropped): the API refuses a reasoning item without its following item.",
-                 turn[-1][1], severity="error")
+                 last[1], severity="error")

@@ -18,26 +18,58 @@ from array import array
 from dataclasses import dataclass
 from typing import Any
 
+from ..dialects.model import Place
 from ..errors import WorkbenchError
-from ..jsontext import LineIndex, locate_many, parse
-from ..limits import TRANSCRIPT_CHARS_PER_PIECE, TRANSCRIPT_FREE_PIECES
+from ..jsontext import LineIndex, element_spans, locate_many, parse
+from ..limits import (
+    TRANSCRIPT_CHARS_PER_LINE,
+    TRANSCRIPT_CHARS_PER_PIECE,
+    TRANSCRIPT_FREE_LINES,
+    TRANSCRIPT_FREE_PIECES,
+)
 
 SSE_FIELDS = ("data", "event", "id", "retry")
 _SSE_LINE = re.compile(r"(?:data|event|id|retry)(?::|$)|:")
 
 
-@dataclass(slots=True, eq=False)
 class Piece:
     """One JSON value in the text: ``value``, where its JSON starts (``start``) and ends
-    (``end``) in the text, its 1-based ``line``; for SSE the ``event:`` name."""
+    (``end``) in the text, its 1-based ``line``; for SSE the ``event:`` name.
 
-    value: Any
-    start: int
-    end: int
-    line: int
-    event_name: str | None = None
-    index: int = 0
-    prefix: str = ""  # the piece's pointer inside the pasted value (a JSON array's element)
+    The three positions live in an ``array`` (8 bytes each, not an int object of 32): the
+    pieces of one read share one, row ``index`` (``table=``); a piece made alone has its own."""
+
+    __slots__ = ("value", "event_name", "index", "prefix", "_table", "_row", "_root")
+
+    def __init__(self, value: Any, start: int = 0, end: int = 0, line: int = 0,
+                 event_name: str | None = None, index: int = 0, prefix: str = "", *,
+                 table: array | None = None):
+        self.value, self.event_name, self.index = value, event_name, index
+        self.prefix = prefix  # the piece's pointer inside the pasted value (a JSON array's element)
+        if table is None:
+            self._table, self._row = array("q", (start, end, line)), 0
+        else:
+            self._table, self._row = table, index
+        self._root = None
+
+    @property
+    def root(self) -> Place:
+        """The place of the piece's whole value (one, however often the checks walk it)."""
+        if self._root is None:
+            self._root = Place(self, "")
+        return self._root
+
+    @property
+    def start(self) -> int:
+        return self._table[3 * self._row]
+
+    @property
+    def end(self) -> int:
+        return self._table[3 * self._row + 1]
+
+    @property
+    def line(self) -> int:
+        return self._table[3 * self._row + 2]
 
 
 @dataclass(slots=True, eq=False)
@@ -63,16 +95,33 @@ class Source:
         self.value: Any = None
         self.line_count = 0
         self.bom = False    # the pasted text began with a byte-order mark, dropped before reading
-        self.order: list[tuple[int, str, Any]] = []  # (line, "piece" | "done" | "bad", ref)
+        # the text's pieces, bad lines and data: [DONE] lines, in text order: a Piece, a
+        # BadLine, a (line, offset) pair, and while reading the index of a text still to parse
+        # (its line in todo_lines); ``order`` is the same as (line, what, ref) rows
+        self.sequence: list = []
+        self.todo_lines = array("q")
         # the JSON texts still to parse (read into pieces by _settle), kept compact
         self.todo_texts: list[str] = []
         self.todo_at = array("q")
+        self.todo_end = array("q")
         self.todo_names: dict[int, str] = {}
         self.budget = piece_budget(text)
 
+    @property
+    def order(self) -> list[tuple[int, str, Any]]:
+        """``(line, "piece" | "done" | "bad", ref)`` for each entry of ``sequence`` (made when
+        asked: a transcript of items never asks, a stream's reader does once)."""
+        rows = []
+        for ref in self.sequence:
+            t = type(ref)
+            rows.append((ref.line, "piece", ref) if t is Piece else
+                        (ref.line, "bad", ref) if t is BadLine else (ref[0], "done", ref))
+        return rows
+
 
 def _load(text: str, limits, field="text"):
-    return parse(text, field=field, max_depth=limits.max_depth, warnings=False).value
+    return parse(text, field=field, max_depth=limits.max_depth, warnings=False,
+                 share_strings=True).value
 
 
 _LONE_CR = re.compile(r"\r(?!\n)")
@@ -123,7 +172,7 @@ def _read(text: str, limits, deadline) -> Source:
             raise over_budget(src, 1, 0)
         src.value = value
         src.pieces.append(Piece(value, 0, len(text), 1))
-        src.order.append((1, "piece", src.pieces[0]))
+        src.sequence.append(src.pieces[0])
         src.line_count = text.count("\n") + 1
         return src
     if looks_sse:
@@ -138,26 +187,35 @@ def _read(text: str, limits, deadline) -> Source:
 def split_array(src: Source) -> list[Piece]:
     """The elements of a pasted JSON array as pieces of their own (a JSON array of events):
     their places in one walk; their pointers keep the element's index as prefix."""
-    value = src.value
-    spans = locate_many(src.text, [f"/{i}" for i in range(len(value))])
+    value, text = src.value, src.text
+    spans = element_spans(text)
+    if len(spans) != len(value):   # pragma: no cover - the text is the value's own
+        spans = [(0, len(text))] * len(value)
     pieces = []
-    for i, v in enumerate(value):
-        s = spans.get(f"/{i}")
-        start, end = (s.start, s.end) if s is not None else (0, len(src.text))
-        pieces.append(Piece(v, start, end, src.lines.line_col(start)[0], None, i, f"/{i}"))
+    append = pieces.append
+    line, at = 1, 0   # the line of each element, counted on from the one before
+    count = text.count
+    for i, (v, (start, end)) in enumerate(zip(value, spans)):
+        line += count("\n", at, start)
+        at = start
+        append(Piece(v, start, end, line, None, i, f"/{i}"))
     src.pieces = pieces
-    src.order = [(p.line, "piece", p) for p in pieces]
+    src.sequence = list(pieces)
     return pieces
 
 
 def _lines(text: str):
-    """(line number, start offset, end offset without the line break) of every line."""
+    """(line number, start offset, end offset without the line break) of every line; past
+    :func:`line_budget` lines (blank ones and comments count too), the ``too_large`` refusal."""
     n = 0
     pos = 0
     size = len(text)
     find = text.find
+    budget = line_budget(text)
     while pos < size:
         n += 1
+        if n > budget:
+            raise over_lines(text, n, pos)
         end = find("\n", pos)
         if end == -1:
             end = size
@@ -186,6 +244,24 @@ def over_budget(src: Source, n: int, offset: int) -> WorkbenchError:
         "lines.", status=413, field="text", line=n, column=1, offset=offset, limit=budget)
 
 
+def line_budget(text: str) -> int:
+    """How many lines a stream or JSON Lines text may have: beyond the first
+    ``TRANSCRIPT_FREE_LINES``, one per ``TRANSCRIPT_CHARS_PER_LINE`` characters.  Lines that
+    carry no value (blank, ``:`` comments, ``id:``) cost the reading loop as much as the others
+    and are not counted by :func:`piece_budget`: millions of them were read for many seconds."""
+    return max(TRANSCRIPT_FREE_LINES, len(text) // TRANSCRIPT_CHARS_PER_LINE)
+
+
+def over_lines(text: str, n: int, offset: int) -> WorkbenchError:
+    budget = line_budget(text)
+    return WorkbenchError(
+        "too_large", f"The text has more than {budget:,} lines ({len(text):,} characters; beyond "
+        f"the first {TRANSCRIPT_FREE_LINES:,}, one per {TRANSCRIPT_CHARS_PER_LINE} characters, "
+        "blank lines and comments included): this many short lines is not a recording of a "
+        "model's stream. The bound was passed here; remove the blank or comment lines.",
+        status=413, field="text", line=n, column=1, offset=offset, limit=budget)
+
+
 def _json_lines(text: str, limits, deadline) -> Source:
     src = Source(text, "json_lines")
     count = 0
@@ -207,23 +283,32 @@ def _json_lines(text: str, limits, deadline) -> Source:
 
 def _piece_or_bad(src: Source, data: str, offset: int, n: int, event_name, limits) -> None:
     """Keep ``data`` (one JSON text) for :func:`_settle`, which parses them all at once.  Kept
-    compact (a text, an offset and a name in three flat lists; the order entry names its
-    index) and counted against :func:`piece_budget`."""
+    compact: where it is in the text (a line's JSON is not copied; an event of several
+    ``data:`` lines is), its line and its name in flat lists, the sequence entry its index;
+    counted against :func:`piece_budget`."""
     k = len(src.todo_texts)
     if k + len(src.bad) >= src.budget:
         raise over_budget(src, n, offset)
-    src.todo_texts.append(data)
+    src.todo_texts.append(None if src.text.startswith(data, offset) else data)
     src.todo_at.append(offset)
+    src.todo_end.append(offset + len(data))
     if event_name is not None:
         src.todo_names[k] = event_name
-    src.order.append((n, "todo", k))
+    src.sequence.append(k)
+    src.todo_lines.append(n)
+
+
+def _todo_text(src: Source, k: int) -> str:
+    """The JSON text of kept piece ``k``."""
+    t = src.todo_texts[k]
+    return src.text[src.todo_at[k]:src.todo_end[k]] if t is None else t
 
 
 def _bad(src: Source, bad: BadLine) -> None:
     if len(src.todo_texts) + len(src.bad) >= src.budget:
         raise over_budget(src, bad.line, bad.offset)
     src.bad.append(bad)
-    src.order.append((bad.line, "bad", bad))
+    src.sequence.append(bad)
 
 
 MAX_BATCH_RETRIES = 32
@@ -236,50 +321,61 @@ def _balanced(t: str) -> bool:
     return (t[0] == "{" and t[-1] == "}") or (t[0] == "[" and t[-1] == "]")
 
 
-def _parse_all(texts: list[str], limits, deadline) -> tuple[dict, dict]:
-    """The value (or the error) of each text, by index.  Fast path: the texts joined into one
-    JSON array and parsed in one call (each must look like one whole object or array, and the
-    count must come out right); a text that breaks the array is parsed on its own (its error
-    is its bad line) and the rest joined again.  After many bad lines, or for texts that do not
-    look whole, each is parsed on its own."""
-    values: dict[int, Any] = {}
+_MISSING = object()
+
+
+def _parse_all(text_of, len_of, count: int, limits, deadline) -> tuple[list, dict]:
+    """The value of each of ``count`` texts (``text_of(k)``, ``len_of(k)`` characters long),
+    by index (a list), and the error
+    of each text that is not JSON (a dict).  Fast path: the texts joined into one JSON array
+    and parsed in one call (each must look like one whole object or array, and the count must
+    come out right); a text that breaks the array is parsed on its own (its error is its bad
+    line) and the rest joined again.  After many bad lines, or for texts that do not look
+    whole, each is parsed on its own, as is one that may nest deeper than ``max_depth``."""
+    values: list = [_MISSING] * count
     errors: dict[int, WorkbenchError] = {}
-    rest = [k for k, t in enumerate(texts) if _balanced(t)]
+    rest = array("q", (k for k in range(count) if _balanced(text_of(k))))
     for _ in range(MAX_BATCH_RETRIES):
         if not rest:
             break
         deadline.check_now()
-        joined = "[" + ",".join([texts[k] for k in rest]) + "]"
+        joined = "[" + ",".join([text_of(k) for k in rest]) + "]"
         try:
-            vs = parse(joined, field="text", max_depth=limits.max_depth + 1,
-                       warnings=False).value
+            # the depth is checked per text below (the whole array's check writes it out)
+            vs = parse(joined, field="text", max_depth=limits.max_depth + 1, warnings=False,
+                       share_strings=True, check_depth=False).value
         except WorkbenchError as exc:
             if exc.code != "parse_error" or exc.offset is None:
                 break
             # the text holding the fault: parse it alone, then the others again
-            starts, pos = [], 1
+            starts, pos = array("q"), 1
             for k in rest:
                 starts.append(pos)
-                pos += len(texts[k]) + 1
+                pos += len(text_of(k)) + 1
             del joined
             j = max(0, bisect.bisect_right(starts, exc.offset) - 1)
             k = rest.pop(j)
             try:
-                values[k] = _load(texts[k], limits)
+                values[k] = _load(text_of(k), limits)
             except WorkbenchError as one:
                 errors[k] = one
             continue
         del joined
         if len(vs) == len(rest):
-            values.update(zip(rest, vs))
-            rest = []
+            deep = limits.max_depth
+            for k, v in zip(rest, vs):
+                t = text_of(k) if len_of(k) > deep else None
+                if t is None or t.count("[") + t.count("{") <= deep:
+                    values[k] = v   # (a text with fewer brackets cannot nest deeper)
+            rest = array("q")
+        del vs
         break
-    for k, t in enumerate(texts):
-        if k in values or k in errors:
+    for k in range(count):
+        if values[k] is not _MISSING or k in errors:
             continue
         deadline.check()
         try:
-            values[k] = _load(t, limits)
+            values[k] = _load(text_of(k), limits)
         except WorkbenchError as exc:
             errors[k] = exc
     return values, errors
@@ -287,28 +383,33 @@ def _parse_all(texts: list[str], limits, deadline) -> tuple[dict, dict]:
 
 def _settle(src: Source, limits, deadline) -> None:
     """Parse every kept JSON text (jsontext, exact numbers, :func:`_parse_all`) and put its
-    piece, or its bad line, in its place in ``order``; the texts are let go."""
-    texts, at, names = src.todo_texts, src.todo_at, src.todo_names
-    values, errors = _parse_all(texts, limits, deadline)
-    order = src.order
+    piece, or its bad line, in its place in ``sequence``; the texts are let go."""
+    at, end, names = src.todo_at, src.todo_end, src.todo_names
+    values, errors = _parse_all(lambda k: _todo_text(src, k), lambda k: end[k] - at[k],
+                                len(src.todo_texts), limits, deadline)
+    sequence, lines = src.sequence, src.todo_lines
+    table = array("q")
     count = 0
-    for i, e in enumerate(order):
-        if e[1] != "todo":
+    for i, k in enumerate(sequence):
+        if type(k) is not int:
             continue
-        n, _, k = e
-        data, offset = texts[k], at[k]
+        n, offset = lines[k], at[k]
         if k in errors:
             exc = errors.pop(k)
             where = offset + (exc.offset or 0)
-            bad = BadLine(n, where, src.lines.line_col(where)[1], exc.message, data[:200])
+            bad = BadLine(n, where, src.lines.line_col(where)[1], exc.message,
+                          _todo_text(src, k)[:200])
             src.bad.append(bad)
-            order[i] = (n, "bad", bad)
+            sequence[i] = bad
             continue
-        piece = Piece(values.pop(k), offset, offset + len(data), n, names.get(k), count)
+        table.extend((offset, end[k], n))
+        piece = Piece(values[k], event_name=names.get(k), index=count, table=table)
+        values[k] = None
         count += 1
         src.pieces.append(piece)
-        order[i] = (n, "piece", piece)
-    src.todo_texts, src.todo_at, src.todo_names = [], array("q"), {}
+        sequence[i] = piece
+    src.todo_texts, src.todo_names = [], {}
+    src.todo_at, src.todo_end, src.todo_lines = array("q"), array("q"), array("q")
     src.bad.sort(key=lambda b: b.line)
 
 
@@ -318,7 +419,7 @@ def _sse(text: str, limits, deadline) -> Source:
     line that is JSON on its own is taken as an event's data too (recordings that dropped the
     ``data:`` prefix); anything else is a bad line."""
     src = Source(text, "sse")
-    order = src.order
+    sequence = src.sequence
     event_name = None
     data: list[str] = []
     data_at = None  # (line, offset) of the first data line
@@ -331,7 +432,7 @@ def _sse(text: str, limits, deadline) -> Source:
             stripped = joined.strip()
             if stripped == "[DONE]":
                 src.done.append((n, off))
-                order.append((n, "done", (n, off)))
+                sequence.append((n, off))
             elif stripped:
                 lead = len(joined) - len(joined.lstrip()) if joined[:1].isspace() else 0
                 _piece_or_bad(src, stripped, off + lead, n, event_name, limits)

@@ -28,8 +28,7 @@ from .report import SEVERITY, Place, edit_diff, show_diff
 from .report import key as key_of
 
 RESULT_TYPE = agents.RESULT_TYPE
-ORCHESTRATION = ("create_subagent_call", "send_subagent_input_call", "wait_for_subagents_call",
-                 "interrupt_subagent_call", "agent_message")
+ORCHESTRATION = agents.ORCHESTRATION
 
 
 def _q(v) -> str:
@@ -37,6 +36,40 @@ def _q(v) -> str:
 
 
 _is_result = agents.is_result
+
+
+def _text(v) -> str | None:
+    return v if isinstance(v, str) and v else None
+
+
+def _object_in(v) -> dict | None:
+    """``v`` as an object: itself, or the object a JSON text in it holds (an output written
+    as a string); None for anything else (a text that is not an object is not read)."""
+    if type(v) is dict:
+        return v
+    if isinstance(v, str) and v.lstrip().startswith("{"):
+        from ..jsontext import NOT_QUICK, quick_value
+        got = quick_value(v)
+        return got if got is not NOT_QUICK and type(got) is dict else None
+    return None
+
+
+def subagent_of(it: dict) -> tuple[str | None, str]:
+    """The id of the subagent a ``create_subagent_call`` made, and the pointer (relative to
+    the item) it was read at: its ``subagent_id``, else the ``subagent_id`` / ``agent_id`` in
+    its arguments or its output (agents-rules.md: "each subagent joined to its
+    create_subagent_call"); ``(None, "")`` when it names none.  The item's own ``agent_id``
+    is who asked, never the subagent."""
+    if _text(it.get("subagent_id")) is not None:
+        return it["subagent_id"], "/subagent_id"
+    for field in ("arguments", "output"):
+        inner = _object_in(it.get(field))
+        if inner is None:
+            continue
+        for k in ("subagent_id", "agent_id"):
+            if _text(inner.get(k)) is not None:
+                return inner[k], f"/{field}" + (f"/{k}" if type(it[field]) is dict else "")
+    return None, ""
 
 
 def _pair_of(v: dict) -> tuple:
@@ -54,10 +87,24 @@ def _objects(placed, check=None):
             yield v, place
 
 
+def _pinned_link(obj: str, v: dict, place, **extra) -> dict:
+    """A chain link for a call or a result: its pins and name as written; a pin the paste does
+    not give is left out and said in ``unknown`` (agents-rules.md: drawn as unknown, with the
+    reason, never as null)."""
+    link = {"object": obj}
+    for k in ("call_id", "turn_id", "name"):
+        if k in v and v[k] is not None and (k != "name" or obj == "function_call"):
+            link[k] = v[k]
+    missing = [k for k in ("call_id", "turn_id") if k not in link]
+    if missing:
+        link["unknown"] = f"this {obj} has no " + " and no ".join(missing)
+    link.update(extra)
+    link.update({"_at": place, "_findings": []})
+    return link
+
+
 def _call_link(call: dict, place, *, pending: bool) -> dict:
-    return {"object": "function_call", "call_id": call.get("call_id"),
-            "turn_id": call.get("turn_id"), "name": call.get("name"), "pending": pending,
-            "_at": place, "_findings": []}
+    return _pinned_link("function_call", call, place, pending=pending)
 
 
 class Session:
@@ -175,12 +222,27 @@ class Session:
     # -- the chain ----------------------------------------------------------------------
 
     def _agent_link(self) -> None:
+        """The agent's link: ``agent.id`` (or its name), else the ``agent_id`` the items name
+        that is no subagent's (who asked for a subagent, who sent a message); an agent object
+        without either is drawn as unknown, with the reason (agents-rules.md: "the chain names
+        every id it was given")."""
         agent = self.agent
-        agent_id = None
         if agent is not None:
-            agent_id = agent.get("id") if isinstance(agent.get("id"), str) else (
-                agent.get("name") if isinstance(agent.get("name"), str) else None)
-            self.links.append({"object": "agent", "id": agent_id, "_at": self.agent_place})
+            agent_id = _text(agent.get("id")) or _text(agent.get("name"))
+            link = {"object": "agent", "_at": self.agent_place}
+            if agent_id is not None:
+                link["id"] = agent_id
+            else:
+                link["unknown"] = "the agent object has neither an id nor a name"
+            self.links.append(link)
+            return
+        for it, place in _objects(self.history):
+            who = _text(it.get("agent_id"))
+            if who is not None and who not in self.subagents and \
+                    it.get("type") != "function_call":
+                self.links.append({"object": "agent", "id": who,
+                                   "_at": place.child("/agent_id")})
+                return
 
     def _turn(self, tid, place) -> None:
         if isinstance(tid, str) and tid != self.current_turn:
@@ -211,8 +273,10 @@ class Session:
                             "the SDK's in-process handoff object with the session's "
                             "orchestration items (create_subagent_call, "
                             "send_subagent_input_call …). Use those.", place.child("/type"))
-        self.links.append({"object": "handoff", "id": it.get("id"), "_at": place,
-                           "_findings": [f] if f else None})
+        link = {"object": "handoff", "_at": place, "_findings": [f] if f else []}
+        if _text(it.get("id")) is not None:
+            link["id"] = it["id"]
+        self.links.append(link)
 
     def _history_call(self, it: dict, place) -> None:
         pair = _pair_of(it)
@@ -233,12 +297,24 @@ class Session:
 
     def _orchestration(self, it: dict, t: str, place) -> None:
         if t == "create_subagent_call":
-            self.links.append({"object": "subagent",
-                               "id": it.get("subagent_id") or it.get("call_id") or it.get("id"),
-                               "via": "create_subagent_call", "agent_id": it.get("agent_id"),
-                               "_at": place})
+            sid, _where = subagent_of(it)
+            link = {"object": "subagent", "via": "create_subagent_call", "_at": place}
+            if sid is not None:
+                link["id"] = sid
+            else:
+                link["unknown"] = ("this create_subagent_call names no subagent (no subagent_id "
+                                   "or agent_id in it, its arguments or its output)")
+            if _text(it.get("agent_id")) is not None:
+                link["agent_id"] = it["agent_id"]   # who asked
+            via_id = _text(it.get("call_id")) or _text(it.get("id"))
+            if via_id is not None:
+                link["via_id"] = via_id
+            self.links.append(link)
             return
-        link = {"object": t, "id": it.get("id") or it.get("call_id"), "_at": place}
+        link = {"object": t, "_at": place}
+        ident = _text(it.get("id")) or _text(it.get("call_id"))
+        if ident is not None:
+            link["id"] = ident
         for k in ("subagent_id", "from", "agent_id"):
             if isinstance(it.get(k), str):
                 link[k] = it[k]
@@ -270,9 +346,9 @@ class Session:
     def _result(self, res: dict, place) -> dict:
         self.ctx.deadline.check()
         pair = _pair_of(res)
-        link = {"object": "tool_result", "call_id": res.get("call_id"),
-                "turn_id": res.get("turn_id"), "success": res.get("success"),
-                "_at": place, "_findings": []}
+        link = _pinned_link("tool_result", res, place)
+        if "success" in res and res["success"] is not None:
+            link["success"] = res["success"]
         self._result_shape(res, place, link)
         matched = None
         for _code, check in RESULT_CHECKS:
@@ -383,8 +459,8 @@ class Session:
         out = {}
         for it, place in _objects(self.history):
             if it.get("type") == "create_subagent_call":
-                sid = it.get("subagent_id") or it.get("call_id") or it.get("id")
-                if isinstance(sid, str):
+                sid, _where = subagent_of(it)
+                if sid is not None:
                     out.setdefault(sid, place)
             elif it.get("type") in ("send_subagent_input_call", "interrupt_subagent_call") and \
                     isinstance(it.get("subagent_id"), str):
@@ -399,8 +475,8 @@ class Session:
             from .calls import Gates
             try:
                 ctx.gates = Gates(dumps_value(tools).decode("utf-8"), ctx.limits)
-            except WorkbenchError:
-                pass
+            except WorkbenchError as exc:
+                ctx.tools_unread = exc.message
         from_request = False
         if not isinstance(tools, list):
             tools = self._request_tools()

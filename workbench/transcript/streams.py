@@ -21,6 +21,17 @@ from .read import Piece, Source
 from .report import Place, Report
 from .report import key as key_of
 
+
+def _slot_words(slot) -> str:
+    """``output item 0 (fc_1)``: the slot's index and its item id or type, each only when the
+    stream gave it (a missing one is said to be missing, never printed as None)."""
+    index = f" {slot.output_index}" if isinstance(slot.output_index, int) else \
+        " (its output_index missing)"
+    t = slot.added.get("type") if type(slot.added) is dict else None
+    name = slot.item_id if isinstance(slot.item_id, str) and slot.item_id else (
+        t if isinstance(t, str) and t else None)
+    return f"output item{index}" + (f" ({name})" if name else " (no item id or type)")
+
 TERMINAL = {"response.completed": "completed", "response.failed": "failed",
             "response.incomplete": "incomplete"}
 STARTS = ("response.created", "response.queued", "response.in_progress")
@@ -357,11 +368,9 @@ class ResponsesStream:
             for slot in self.order:
                 if slot.done_item is None and slot.added is not None:
                     self._order(self.terminal,
-                                f"response.completed arrives while output item "
-                                f"{slot.output_index if slot.output_index is not None else ''} "
-                                f"({slot.item_id or slot.added.get('type')}) was never done "
-                                "(no response.output_item.done): its content is not final.",
-                                slot, related=[("added", slot.place())])
+                                f"response.completed arrives while {_slot_words(slot)} was "
+                                "never done (no response.output_item.done): its content is "
+                                "not final.", slot, related=[("added", slot.place())])
         if self.after_terminal:
             p = self.after_terminal[0]
             report.add("stream_after_terminal",

@@ -107,7 +107,7 @@ def canonical(v):
             exp += 1
         if digits == [0]:
             return ("n", 0)
-        if exp >= 0 and len(digits) + exp < 30:
+        if exp >= 0 and len(digits) + exp <= 30:    # below 10**30, as an int is keyed above
             return ("n", (-1 if sign else 1) * int("".join(map(str, digits))) * 10 ** exp)
         return ("n", sign, tuple(digits), exp)
     if isinstance(v, dict):

@@ -19,6 +19,7 @@ _WHOLE = re.compile(r"-?[0-9]{1,%d}" % (sys.get_int_max_str_digits() or 4300))
 
 def json_body() -> dict:
     raw = request.get_data(cache=False)
+    _let_go_of_the_body()
     try:
         # orjson is twice as fast on a 35 MB body; it refuses lone-surrogate escapes inside the
         # strings, which the standard parser takes (the cores then report them where they are)
@@ -36,6 +37,18 @@ def json_body() -> dict:
     if not isinstance(body, dict):
         raise bad_request("The request body must be a JSON object of fields", code="bad_json")
     return body
+
+
+def _let_go_of_the_body() -> None:
+    """Close the server's copy of the body once it is read: waitress keeps it until the answer
+    is sent, beside the text the core works on (an 11 MB transcript: 13 MB more at its peak)."""
+    stream = request.environ.get("wsgi.input")
+    close = getattr(stream, "close", None)
+    if close is not None:
+        try:
+            close()
+        except (OSError, ValueError):
+            pass
 
 
 def form_body(text_fields: list[str], list_fields: list[str] = ()) -> dict:

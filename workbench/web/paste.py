@@ -28,7 +28,7 @@ def one_item(text: str) -> bool:
     """True when ``text`` is one item (or is not JSON at all: the gate says where): one JSON
     value is told by the one classifier (the transcript's kinds, :mod:`workbench.dialects`);
     a text that is not one JSON value by a cheap look at its first lines."""
-    t = text.lstrip()
+    t = text.removeprefix("\ufeff").lstrip()   # a byte-order mark is dropped first, as the core does
     if not t:
         return True
     if t[0] in "[:" or _SSE.match(t):
@@ -146,7 +146,9 @@ def report(form: dict, limits) -> dict | None:
         return None
     cache: dict = {}
     if "tools" not in body:
-        result["walk_schema"] = _tools_in(result, body["text"])
+        # the tools the core gated with: none when the text's own could not be read
+        result["walk_schema"] = None if result.get("tools_unread") else \
+            _tools_in(result, body["text"])
     for call in (result.get("calls") or [])[:WALKABLE]:
         try:
             call["walk_item"] = _walk_text(result, call, body["text"], cache)

@@ -66,8 +66,13 @@ def error_response(code: str, message: str, status: int, **extra) -> Response:
 # --------------------------------------------------------------------------- the API
 
 def answer(path: str) -> Response:
-    """A core's answer to the request's JSON body (``core.handle(body, limits)``)."""
-    return json_response(core_of(path).handle(json_body(), g.limits))
+    """A core's answer to the request's JSON body (``core.handle(body, limits)``; a core that
+    writes its answer itself has ``written_answer(body, limits)`` → bytes: Format, issue 25)."""
+    core = core_of(path)
+    written = getattr(core, "written_answer", None)
+    if written is not None:
+        return Response(written(json_body(), g.limits), mimetype="application/json")
+    return json_response(core.handle(json_body(), g.limits))
 
 
 for _path in API:  # endpoint api.api_format, api.api_validate_draft, …
@@ -149,7 +154,7 @@ def _gate(replay: bool = False):
             transcript = paste.report(form, g.limits)
             mode = "transcript" if transcript is not None else "item"
         if form and transcript is None:
-            result = view.core.handle(form, g.limits)
+            result = view.core.handle({**form, "words": "page"}, g.limits)   # the page's words
     except WorkbenchError as exc:
         error, status = exc.to_dict(), exc.status
     if replay and transcript is not None:

@@ -1,0 +1,74 @@
+// Provisional rows: the first rows of a large document's result, made in the page (scan.js) while
+// the server works on the exact answer, shown marked as provisional, and taken away when the
+// answer arrives (which replaces them; an error answer removes them).
+//
+//   const prov = new Provisional(afterEl, { id: "provisional" });  // prov.box: where the panel goes (for watchStale)
+//   prov.show(headlineText, noteText, bodyEl, { rows });   // rows: the values the answer is checked against
+//   prov.settle(answerRows)   // the answer came: the panel goes; the results element gets
+//                             // data-provisional="confirmed" (the answer's first rows are these) or "differed"
+//   prov.drop()               // the run was replaced or failed: the panel goes
+//
+// The panel carries data-provisional="true" and aria-busy; every row element inside carries
+// data-provisional-row.  Timings for the benchmark and the tests: performance marks
+// "workbench:provisional" (the rows drawn) and "workbench:answer" (the answer shown).
+
+import { h } from "./dom.js";
+
+export class Provisional {
+  constructor(after, { id = "provisional", results = after } = {}) {
+    this.box = h("div", { class: "provisional-box", id: `${id}-box` });
+    after.after(this.box);
+    this.id = id;
+    this.results = results;
+    this.panel = null;
+    this.rows = null;
+  }
+
+  get shown() { return Boolean(this.panel); }
+
+  show(headline, note, body, { rows = [] } = {}) {
+    this.drop();
+    this.rows = rows;
+    this.panel = h("section", { class: "provisional", id: this.id, "data-provisional": "true", "aria-busy": "true",
+      "aria-label": "Provisional first rows" },
+    h("div", { class: "provisional-head" }, h("span", { class: "provisional-tag" }, "Provisional"), " ", headline),
+    h("p", { class: "muted provisional-note" }, note),
+    body);
+    delete this.results.dataset.provisional;
+    this.box.append(this.panel);
+    performance.mark("workbench:provisional");
+  }
+
+  /** The server's answer is shown: compare its first rows with the provisional ones, then go. */
+  settle(answerRows) {
+    if (!this.panel) return;
+    const same = Array.isArray(answerRows) && this.rows.length <= answerRows.length
+      && this.rows.every((r, i) => JSON.stringify(r) === JSON.stringify(answerRows[i]));
+    this.results.dataset.provisional = same ? "confirmed" : "differed";
+    if (!same) console.warn("workbench: the provisional rows differ from the server's answer", this.rows, answerRows);
+    this.drop();
+    performance.mark("workbench:answer");
+  }
+
+  drop() {
+    this.panel?.remove();
+    this.panel = null;
+  }
+}
+
+/** The first `k` lines of `text` (without reading the rest of a long text). */
+export function firstLines(text, k) {
+  let end = -1;
+  for (let n = 0; n < k; n++) {
+    end = text.indexOf("\n", end + 1);
+    if (end < 0) return text.split("\n");
+  }
+  return text.slice(0, end).split("\n");
+}
+
+/** Line-numbered text lines (the first lines of a formatted document). */
+export function lineRows(lines) {
+  return h("div", { class: "prows mono", role: "list" }, lines.map((text, i) =>
+    h("div", { class: "prow", role: "listitem", "data-provisional-row": "", "data-line": String(i + 1) },
+      h("span", { class: "pnum", "aria-hidden": "true" }, String(i + 1)), h("code", { class: "ptext" }, text))));
+}

@@ -1,0 +1,99 @@
+"""What a newcomer reads on the Gate page (issue 27), in a real browser on the real server, with
+JavaScript and without: the words beside a stream's counts say what is counted, and agree with
+the timeline's (a Chat stream rebuilds one message whose text and tool calls are rows of its
+own: "1 rebuilt message" beside "Timeline: 5 parts of the rebuilt message").
+
+Expected counts come from the real POST /api/transcript, never typed in."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from browser_helpers import own_page
+
+pytestmark = pytest.mark.browser
+
+CHAT = "realworld/streams/035_semantic-kernel__Connectors__chat_completion_streaming_multiple_function_calls_test_async_filter_response.txt"
+ANTHROPIC = "realworld2/anthropic/0061_anthropic-sdk-typescript__stream-a-toolrefusal.sse"
+RESPONSES = "realworld/streams/045_llm__test_openai_responses__test_responses_tool_use_streaming__i0.txt"
+
+
+def api_report(server, text: str) -> dict:
+    status, report = server.api("transcript", {"text": text})
+    assert status == 200, report
+    return report
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+@pytest.mark.parametrize("name, item_word, row_words", [
+    (CHAT, "rebuilt message", ("part", " of the rebuilt message (its text, each tool call)")),
+    (ANTHROPIC, "rebuilt message", ("content block", "")),
+    (RESPONSES, "output item", ("output item", "")),
+])
+def test_the_counts_say_what_they_count_with_and_without_javascript(browser, page, server, shared,
+                                                                     name, item_word, row_words):
+    text = (shared / "reference" / name).read_text()
+    report = api_report(server, text)
+    s = report["summary"]
+    assert s["item_word"] == item_word
+    rows = len(report["timeline"])
+    if name != RESPONSES:
+        assert rows > s["items"]    # the case the issue saw: "1 item" beside "5 output items"
+    counted = plural(s["items"], item_word)
+    caption = f"Timeline: {plural(rows, row_words[0])}{row_words[1]}, events folded"
+    page.goto("/gate")
+    page.fill("#item", text)
+    page.wait_for_selector("#timeline figcaption", timeout=20000)
+    muted = page.inner_text("#report p.muted")
+    assert counted in muted.split(" · "), muted
+    assert " item" not in muted.replace(item_word, "")
+    assert page.inner_text("#timeline figcaption").startswith(caption)
+    assert page.locator("#timeline svg .tl-head").first.text_content() == row_words[0]
+    with own_page(browser, server, java_script_enabled=False) as plain:
+        plain.goto("/gate")
+        plain.fill("#item", text)
+        with plain.expect_navigation():
+            plain.click("#gate-run")
+        assert counted in plain.inner_text("#report p.muted").split(" · ")
+        assert plain.inner_text("#timeline-title").startswith(caption)
+
+
+CHAT_CALL = ('{"id": "call_1", "type": "function", "function": {"name": "get_weather", '
+             '"arguments": "{\\"city\\": \\"Oslo\\"}"}}')
+API_ONLY = ("POST", "/api/", "envelope.calls", "workbench gate", "workbench transcript")
+
+
+def test_a_single_chat_tool_call_speaks_the_pages_words_and_its_button_walks_on(browser, page, server):
+    # the issue: the verdict told a browser user "POST /api/transcript", and "Walk this call"
+    # walked the same pasted text again (the same verdict, for ever)
+    status, api = server.api("gate", {"item": CHAT_CALL})
+    assert status == 200 and "/api/transcript" in api["reason"]          # the API keeps its words
+    for js in (True, False):
+        with own_page(browser, server, java_script_enabled=js) as p:
+            p.goto("/gate")
+            p.fill("#item", CHAT_CALL)
+            if js:
+                p.wait_for_selector("#envelope")
+            else:
+                with p.expect_navigation():
+                    p.click("#gate-run")
+            words = p.inner_text(".verdict-reason")
+            assert "press \u201cWalk the equivalent item\u201d below" in words, words
+            assert "into Item" in words
+            assert not [w for w in API_ONLY if w in words], words
+            assert p.locator("#envelope button[data-walk]").count() == 0   # no walk in a circle
+            button = p.locator("#envelope .toolbar button[data-walk-equivalent='0'], "
+                               "#envelope form button[data-walk-equivalent='0']")
+            assert button.count() == 1 and button.inner_text() == "Walk the equivalent item"
+            if js:
+                button.click()
+                p.wait_for_function("() => document.getElementById('verdict-banner')?.dataset.verdict === 'ok'")
+            else:
+                with p.expect_navigation():
+                    button.click()
+                assert p.locator("#verdict-live").inner_text().startswith("ok")
+            assert json.loads(p.input_value("#item")) == api["envelope"]["calls"][0]["equivalent"]

@@ -1,0 +1,303 @@
+"""The keywords the Validate view replaces (workbench/validate/keywords.py) and the exact number
+rules they use (numbers.py), pinned for ``tests/mutation/run mutmut validate-keywords`` (issue 28).
+
+The unit tests of test_validate.py mostly take the compiled path (workbench/validate/compiled),
+which never calls these keywords.  Here every case runs through jsonschema with the keywords
+(``path="jsonschema"``) and must give exactly the errors of the compiled path -- two
+implementations written apart, each the other's check -- and where a schema has no compiled
+form (unevaluatedProperties), the errors the specification asks for, written out.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from workbench.validate import compile_schema
+from workbench.validate.evaluate import evaluate
+from workbench.validate.numbers import canonical, first_duplicate, is_integral, is_multiple
+
+CASES = [
+    ({"pattern": "^[A-Z]-\\d{4}$"}, ["A-1042", "a-1042", "B-12345", 5, "x" * 80]),
+    ({"patternProperties": {"^x_": {"type": "integer"}, "id$": {"type": "string"}}},
+     [{"x_a": 1, "order_id": "A"}, {"x_a": "1", "order_id": 2, "other": None}, [1]]),
+    ({"properties": {"a": {}}, "patternProperties": {"^x": {}}, "additionalProperties": False},
+     [{"a": 1, "xy": 2}, {"a": 1, "b": 2, "c": 3}, "s"]),
+    ({"properties": {"a": {}}, "additionalProperties": {"type": "string"}},
+     [{"a": 1, "b": "s"}, {"a": 1, "b": 2, "c": "x", "d": None}]),
+    ({"additionalProperties": True}, [{"a": 1}]),
+    ({"required": ["order_id", "reason"]}, [{"order_id": 1}, {}, {"order_id": 1, "reason": 2}, [1]]),
+    ({"dependentRequired": {"refund": ["reason", "amount"], "x": []}},
+     [{"refund": 1}, {"refund": 1, "reason": 2}, {"reason": 1}, {"refund": 1, "reason": 1, "amount": 2}, 3]),
+    ({"$schema": "http://json-schema.org/draft-07/schema#",
+      "dependencies": {"refund": ["reason"], "a": {"required": ["b"]}}},
+     [{"refund": 1}, {"a": 1}, {"a": 1, "b": 2, "refund": 1, "reason": 0}, "s"]),
+    ({"multipleOf": 0.01}, [1.23, 1.234, 5, "1", 0, -0.07]),
+    ({"multipleOf": 3}, [9, 10, Decimal("1e400"), Decimal("3e-2"), 2.5]),
+    ({"uniqueItems": True}, [[1, 2, 3], [1, 2, 1], [{"a": 1}, {"a": 1.0}], [True, 1], [[1], [1]], "x"]),
+    ({"uniqueItems": False}, [[1, 1]]),
+    ({"propertyNames": {"pattern": "^[a-z]+$", "maxLength": 3}},
+     [{"abc": 1}, {"ABC": 1, "abcd": 2}, {"propertyNames": 1}, 4]),
+    ({"properties": {"a": {}}, "unevaluatedProperties": False},
+     [{"a": 1}, {"a": 1, "b": 2}, {"b": 1, "c": 2}]),
+    ({"allOf": [{"properties": {"a": {}}}], "anyOf": [{"properties": {"b": {}}}, {"required": ["z"]}],
+      "unevaluatedProperties": {"type": "integer"}},
+     [{"a": "s", "b": "s", "c": 1}, {"a": 1, "c": "x"}, {"z": "q", "d": []}]),
+    ({"if": {"required": ["k"]}, "then": {"properties": {"t": {}}}, "else": {"properties": {"e": {}}},
+      "patternProperties": {"^p": {}}, "dependentSchemas": {"d": {"properties": {"dd": {}}}},
+      "unevaluatedProperties": False},
+     [{"k": 1, "t": 1}, {"k": 1, "e": 1}, {"e": 1, "p1": 2}, {"t": 1}, {"d": 1, "dd": 2, "x": 3}]),
+    ({"$defs": {"r": {"properties": {"a": {}}}}, "$ref": "#/$defs/r", "unevaluatedProperties": False},
+     [{"a": 1}, {"a": 1, "b": 2}]),
+    ({"$schema": "https://json-schema.org/draft/2019-09/schema",
+      "properties": {"a": {}}, "additionalProperties": {"type": "string"}, "unevaluatedProperties": False},
+     [{"a": 1, "b": "s"}, {"a": 1, "b": 2}, {"type": "s"}]),
+    ({"$schema": "https://json-schema.org/draft/2019-09/schema",
+      "allOf": [{"properties": {"a": {}}}, {"additionalProperties": True}], "unevaluatedProperties": False},
+     [{"a": 1, "b": 2}]),
+    ({"$schema": "https://json-schema.org/draft/2019-09/schema",
+      "$defs": {"r": {"properties": {"a": {}}}}, "$ref": "#/$defs/r",
+      "anyOf": [{"unevaluatedProperties": True}, {"required": ["q"]}],
+      "unevaluatedProperties": False},
+     [{"a": 1}, {"a": 1, "b": 2}, {"q": 1}]),
+    ({"format": "date"}, ["2024-01-31", "2024-13-01", 5]),
+    ({"type": "integer"}, [1, 1.0, 1.5, "1", True, None]),
+    ({"type": ["string", "null"]}, ["a", None, 1, [], {}]),
+    ({"enum": ["a", "b", 1, {"x": [1]}]}, ["a", "c", 1.0, {"x": [1.0]}, {"x": [2]}, None]),
+    ({"const": {"a": [1, 2]}}, [{"a": [1, 2]}, {"a": [2, 1]}, {"a": [1.0, 2.0]}]),
+    ({"const": "x" * 100}, ["x" * 100, "y"]),
+    ({"minItems": 2, "maxItems": 3}, [[1], [1, 2], [1, 2, 3], [1, 2, 3, 4], "ab"]),
+    ({"minProperties": 1, "maxProperties": 2}, [{}, {"a": 1}, {"a": 1, "b": 2, "c": 3}, []]),
+    ({"not": {"type": "string"}}, ["s", 1]),
+    ({"anyOf": [{"type": "string"}, {"minimum": 3}]}, ["s", 4, 2, None]),
+    ({"oneOf": [{"type": "integer"}, {"minimum": 3}, {"maximum": 10}]}, [1, 4, 20, 2.5, "s"]),
+    ({"oneOf": [{"type": "string"}, {"type": "integer"}]}, ["s", 1, None]),
+    ({"contains": {"type": "string"}}, [[1, "a"], [1, 2], [], "s"]),
+    ({"contains": {"type": "string"}, "minContains": 2, "maxContains": 3},
+     [["a"], ["a", "b"], ["a", "b", "c", "d"], [1, 2], ["a", "b", "c"]]),
+    ({"contains": {"type": "string"}, "minContains": 0}, [[], [1]]),
+    ({"$schema": "http://json-schema.org/draft-07/schema#", "contains": {"const": 1}}, [[1], [2], [], "s"]),
+    ({"$schema": "http://json-schema.org/draft-06/schema#", "contains": {"const": 1}}, [[2, 1], [2]]),
+    ({"maxLength": 3}, ["abcd" * 30, "ab"]),
+    ({"type": "object"}, [{"a": 1}, [1, 2, 3], 12345678901234567890123456789012345678901234567890123456789012345, "é" * 70]),
+]
+
+
+def value(x):
+    """A value as workbench.jsontext.parse gives it: numbers with a fraction are Decimals."""
+    if isinstance(x, float):
+        return Decimal(repr(x))
+    if isinstance(x, dict):
+        return {k: value(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [value(v) for v in x]
+    return x
+
+
+def errors(result) -> list[tuple]:
+    return [(e["pointer"], e["keyword"], e["message"], e["schema_pointer"]) for e in result["errors"]]
+
+
+COMPILED = [(s, i) for s, insts in CASES for i in insts if "unevaluatedProperties" not in s]
+
+
+@pytest.mark.parametrize("schema, instance", COMPILED, ids=[f"{s}-{i}"[:60] for s, i in COMPILED])
+def test_the_keywords_give_the_compiled_paths_errors(schema, instance):
+    compiled = compile_schema(value(schema), format_assert="format" in schema)
+    fast = evaluate(compiled, value(instance))
+    slow = evaluate(compiled, value(instance), path="jsonschema")
+    assert (fast["path"], slow["path"]) == ("compiled", "jsonschema")
+    assert errors(slow) == errors(fast)
+    assert (slow["valid"], slow["count"]) == (fast["valid"], fast["count"])
+
+
+def test_the_corpus_fails_and_passes_every_keyword():
+    # every case has an instance that passes and (all but the always-true ones) one that fails
+    for schema, insts in CASES:
+        compiled = compile_schema(value(schema), format_assert="format" in schema)
+        valid = [evaluate(compiled, value(i), path="jsonschema")["valid"] for i in insts]
+        assert True in valid, schema
+        if schema not in ({"additionalProperties": True}, {"uniqueItems": False},
+                          {"contains": {"type": "string"}, "minContains": 0}) and \
+                "unevaluatedProperties" not in schema:
+            assert False in valid, schema
+
+
+UNEVAL = "unevaluatedProperties"
+NOT_ALLOWED = 'Property "{}" is not allowed ("unevaluatedProperties": false)'
+D2019 = "https://json-schema.org/draft/2019-09/schema"
+
+
+@pytest.mark.parametrize("schema, instance, found", [
+    ({"properties": {"a": {}}, UNEVAL: False}, {"a": 1}, []),
+    ({"properties": {"a": {}}, UNEVAL: False}, {"b": 1, "a": 2, "c": 3}, ["/b", "/c"]),
+    # allOf and a passing anyOf branch evaluate their properties; a failing branch does not
+    ({"allOf": [{"properties": {"a": {}}}], "anyOf": [{"properties": {"b": {}}}, {"required": ["z"]}],
+      UNEVAL: False}, {"a": 1, "b": 2, "c": 3}, ["/c"]),
+    ({"oneOf": [{"properties": {"a": {}}, "required": ["a"]}, {"required": ["q"]}], UNEVAL: False},
+     {"a": 1, "b": 2}, ["/b"]),
+    # if/then/else: "if" evaluates only what it names; then when it passes, else when it fails
+    ({"if": {"required": ["k"]}, "then": {"properties": {"t": {}}}, "else": {"properties": {"e": {}}},
+      UNEVAL: False}, {"k": 1, "t": 1, "e": 1}, ["/k", "/e"]),
+    ({"if": {"properties": {"k": {"const": 1}}}, "then": {"properties": {"t": {}}}, UNEVAL: False},
+     {"k": 1, "t": 1}, []),
+    ({"if": {"required": ["k"]}, "else": {"properties": {"e": {}}}, UNEVAL: False},
+     {"e": 1, "t": 1}, ["/t"]),
+    ({"if": {"required": ["k"]}, "then": {"properties": {"t": {}}}, UNEVAL: False},
+     {"e": 1, "t": 1}, ["/e", "/t"]),
+    ({"patternProperties": {"^p": {}}, UNEVAL: False}, {"p1": 1, "q": 2}, ["/q"]),
+    ({"dependentSchemas": {"d": {"properties": {"dd": {}}}}, UNEVAL: False},
+     {"d": 1, "dd": 2, "x": 3}, ["/d", "/x"]),
+    ({"dependentSchemas": {"d": {"properties": {"dd": {}}}}, UNEVAL: False}, {"dd": 2}, ["/dd"]),
+    ({"$defs": {"r": {"properties": {"a": {}}}}, "$ref": "#/$defs/r", UNEVAL: False},
+     {"a": 1, "b": 2}, ["/b"]),
+    ({"$defs": {"r": {"$dynamicAnchor": "r", "properties": {"a": {}}}}, "$dynamicRef": "#r",
+      UNEVAL: False}, {"a": 1, "b": 2}, ["/b"]),
+    ({"additionalProperties": {"type": "string"}, UNEVAL: False}, {"a": "s", "b": 2}, ["/b", "/b"]),
+    ({UNEVAL: {"type": "integer"}, "properties": {"a": {}}}, {"a": "s", "b": 1}, []),
+    ({"allOf": [{UNEVAL: True}], UNEVAL: False}, {"a": 1}, []),
+    # 2019-09: additionalProperties evaluates the keys it applies to (and passes), not names
+    # like its own keywords
+    ({"$schema": D2019, "properties": {"a": {}}, "additionalProperties": {"type": "string"},
+      UNEVAL: False}, {"a": 1, "type": "s", "b": 2}, ["/b", "/b"]),
+    ({"$schema": D2019, "allOf": [{"additionalProperties": True}], UNEVAL: False}, {"a": 1}, []),
+    ({"$schema": D2019, "allOf": [{"additionalProperties": False, "properties": {"a": {}}}],
+      UNEVAL: False}, {"a": 1}, []),
+    ({"$schema": D2019, "allOf": [{UNEVAL: True}], UNEVAL: False}, {"a": 1, "b": 2}, []),
+    ({"$schema": D2019, "allOf": [{UNEVAL: {"type": "string"}}], UNEVAL: False},
+     {"a": "s"}, []),
+    ({"$schema": D2019, "anyOf": [{UNEVAL: {"type": "string"}}, True], UNEVAL: False},
+     {"a": 1}, ["/a"]),
+    ({"$schema": D2019, "$defs": {"r": {"properties": {"a": {}}}}, "$ref": "#/$defs/r",
+      UNEVAL: False}, {"a": 1, "b": 2}, ["/b"]),
+    ({"$schema": D2019, "patternProperties": {"^p": {}}, "if": {"required": ["k"]},
+      "then": {"properties": {"t": {}}}, UNEVAL: False}, {"p": 1, "k": 1, "t": 2}, ["/k"]),
+])
+def test_unevaluated_properties_as_the_specification_reads(schema, instance, found):
+    r = evaluate(compile_schema(schema), instance)
+    assert r["path"] == "jsonschema"
+    assert [e["pointer"] for e in r["errors"]] == found
+    for e in r["errors"]:
+        if e["keyword"] == UNEVAL and e["message"].startswith("Property"):
+            assert e["message"] == NOT_ALLOWED.format(e["pointer"][1:])
+
+
+def test_an_unevaluated_property_that_fails_its_schema_says_why():
+    r = evaluate(compile_schema({"properties": {"a": {}}, UNEVAL: {"type": "integer"}}),
+                 {"a": 1, "c": "x"})
+    assert errors(r) == [("/c", UNEVAL, 'Unevaluated property fails "unevaluatedProperties": '
+                          'Expected integer, got string "x"', "/unevaluatedProperties")]
+
+
+# --------------------------------------------------------------------------- numbers.py
+
+@pytest.mark.parametrize("v, d, ok", [
+    (9, 3, True), (10, 3, False), (0, 7, True), (-9, 3, True),
+    (Decimal("1.23"), Decimal("0.01"), True), (Decimal("1.234"), Decimal("0.01"), False),
+    (Decimal("1e400"), 3, False), (Decimal("3e400"), 3, True), (Decimal("1e400"), Decimal("1e-5"), True),
+    (5, Decimal("0.5"), True), (Decimal("0.75"), Decimal("0.5"), False),
+    (Decimal("4.5"), Decimal("1.5"), True), (Decimal("-4.5"), Decimal("1.5"), True),
+    (1, Decimal("1e-400"), True), (Decimal("1e-400"), 1, False), (Decimal("0.0"), Decimal("0.3"), True),
+    (7, Decimal("0"), False), (Decimal("12345678901234567890123"), 3, True),
+    (Decimal("12345678901234567890124"), 3, False), (0.3, 0.1, True), (0.35, 0.1, False),
+    (Decimal("1E+2"), 25, True), (Decimal("1E+2"), 30, False), (24, Decimal("1.6E+1"), False),
+    (32, Decimal("1.6E+1"), True), (Decimal("2E-3"), Decimal("4E-3"), False),
+])
+def test_multiple_of_exactly(v, d, ok):
+    assert is_multiple(v, d) is ok
+
+
+def test_multiple_of_a_huge_power_of_ten_is_cheap_and_exact():
+    assert is_multiple(Decimal("1e100000"), 7) is False
+    assert is_multiple(Decimal("7e100000"), 7) is True
+    assert is_multiple(Decimal("1e100000"), 2 ** 60) is True
+    assert is_multiple(3, Decimal("1e-100000")) is True
+    assert is_multiple(Decimal("1e-100000"), 3) is False
+    with pytest.raises(ValueError):
+        is_multiple(Decimal("Infinity"), 3)
+
+
+@pytest.mark.parametrize("x, integral", [
+    (1, True), (True, False), (False, False), (Decimal("1.0"), True), (Decimal("1.5"), False),
+    (Decimal("1e2"), True), (Decimal("100e-2"), True), (Decimal("101e-2"), False),
+    (Decimal("NaN"), False), (Decimal("Infinity"), False), (2.0, True), (2.5, False), ("1", False),
+    (None, False), (Decimal("-0.0"), True),
+])
+def test_integral_numbers(x, integral):
+    assert is_integral(x) is integral
+
+
+def test_integer_type_per_draft():
+    for draft, one_point_zero in (("http://json-schema.org/draft-04/schema#", False),
+                                  ("http://json-schema.org/draft-06/schema#", True),
+                                  ("https://json-schema.org/draft/2020-12/schema", True)):
+        schema = {"$schema": draft, "type": "integer"}
+        assert evaluate(compile_schema(schema), Decimal("1.0"), path="jsonschema")["valid"] is \
+            one_point_zero, draft
+        assert evaluate(compile_schema(schema), 1, path="jsonschema")["valid"] is True
+        assert evaluate(compile_schema(schema), True, path="jsonschema")["valid"] is False
+
+
+@pytest.mark.parametrize("a, b, same", [
+    (1, Decimal("1.0"), True), (1, True, False), (0, False, False), (None, False, False),
+    ({"a": 1, "b": [2]}, {"b": [Decimal("2.00")], "a": Decimal("1")}, True),
+    ({"a": 1}, {"a": 2}, False), ([1, 2], [2, 1], False), ("1", 1, False),
+    (10 ** 40, Decimal("1e40"), True), (10 ** 40, Decimal("1" + "0" * 39 + "1"), False),
+    (Decimal("1.50"), Decimal("1.5"), True), (Decimal("-1.5"), Decimal("1.5"), False),
+    (Decimal("0.00"), 0, True), (Decimal("-0"), 0, True), (Decimal("1E+29"), 10 ** 29, True),
+    (Decimal("1E+30"), 10 ** 30, True), (Decimal("25E-1"), Decimal("2.5"), True),
+    # 30 digits: an int below 10**30 is keyed by its value, a Decimal of 30 digits must be too
+    # (uniqueItems took [100000000000000000000000000000, 1e29] for two different numbers)
+    (Decimal("1.2345678901234567890123456789E+29"), 123456789012345678901234567890, True),
+    (-(10 ** 29), Decimal("-1e29"), True), (10 ** 29 - 1, Decimal("1e29"), False),
+    (Decimal("NaN"), Decimal("NaN"), True), (0.5, Decimal("0.5"), True), ([], {}, False),
+    ([[1]], [[Decimal("1.0")]], True), ("a", ("s", "a"), False),
+])
+def test_canonical_keys_are_json_equality(a, b, same):
+    assert (canonical(a) == canonical(b)) is same
+
+
+@pytest.mark.parametrize("items, pair", [
+    ([1, 2, 3], None), ([1, 2, 1], (0, 2)), ([1, 2, 2, 1], (1, 2)), ([], None),
+    ([{"a": 1}, {"a": Decimal("1.0")}], (0, 1)), ([True, 1, False, 0], None),
+    ([[1], [1]], (0, 1)), (["a", "b", "a"], (0, 2)),
+    ([{1, 2}, [3], {1, 2}], (0, 2)),            # unhashable oddities: compared pairwise
+    ([10 ** 29, Decimal("1e29")], (0, 1)),
+])
+def test_the_first_duplicate_and_its_first_equal(items, pair):
+    assert first_duplicate(items) == pair
+
+
+def test_unique_items_error_names_the_pair():
+    r = evaluate(compile_schema({"uniqueItems": True}), [1, 2, Decimal("1.0")], path="jsonschema")
+    assert errors(r) == [("", "uniqueItems", "Items 0 and 2 are equal, but uniqueItems requires "
+                          "every item to differ", "/uniqueItems")]
+
+
+D7 = "http://json-schema.org/draft-07/schema#"
+B64_JSON = {"$schema": D7, "contentEncoding": "base64", "contentMediaType": "application/json"}
+
+
+@pytest.mark.parametrize("schema, instance, found", [
+    (B64_JSON, "eyJhIjogMX0=", []),                               # {"a": 1}
+    (B64_JSON, "eyJhIjog", [("contentMediaType", "The string does not hold a valid "
+                             "application/json document (contentMediaType)")]),   # {"a":
+    (B64_JSON, "!!!", [("contentEncoding", '"!!!" is not valid base64 (contentEncoding)')]),
+    (B64_JSON, "/w==", [("contentMediaType", "The string does not hold a valid "
+                         "application/json document (contentMediaType)")]),       # not UTF-8
+    (B64_JSON, 5, []),
+    ({"$schema": D7, "contentMediaType": "Application/JSON; charset=utf-8"}, '{"a": 1}', []),
+    ({"$schema": D7, "contentMediaType": "Application/JSON; charset=utf-8"}, "{",
+     [("contentMediaType", "The string does not hold a valid Application/JSON; charset=utf-8 "
+                           "document (contentMediaType)")]),
+    ({"$schema": D7, "contentEncoding": "BASE64", "contentMediaType": "text/plain"}, "aGk=", []),
+    ({"$schema": D7, "contentEncoding": "BASE64", "contentMediaType": "text/plain"}, "a",
+     [("contentEncoding", '"a" is not valid BASE64 (contentEncoding)')]),
+    ({"$schema": D7, "contentEncoding": "quoted-printable"}, "=ZZ", []),
+])
+def test_content_keywords_assert_base64_and_json_when_formats_do(schema, instance, found):
+    asserted = evaluate(compile_schema(schema, format_assert=True), instance)
+    assert [(e["keyword"], e["message"]) for e in asserted["errors"]] == found
+    # annotations only when formats are not asserted
+    assert evaluate(compile_schema(schema), instance)["valid"] is True
