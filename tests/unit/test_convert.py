@@ -309,3 +309,29 @@ def test_the_api_list_form_converts_and_a_log_of_exchanges_is_refused():
     with pytest.raises(WorkbenchError) as e:
         convert(log, "chat")
     assert e.value.code == "not_convertible" and e.value.status == 422
+
+
+def test_json_lines_of_items_say_how_to_convert_them():
+    lines = "\n".join(json.dumps(it) for it in [
+        {"type": "message", "role": "user", "content": "hi"},
+        {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}])
+    with pytest.raises(WorkbenchError) as e:
+        convert(lines, "gemini")
+    assert e.value.code == "not_convertible" and "one JSON array" in e.value.message
+    r = convert("[" + lines.replace("\n", ",") + "]", "gemini")   # as the message says
+    assert r["summary"]["calls"] == 1
+
+
+def test_not_portable_is_listed_up_to_its_bound_and_counted_whole():
+    from workbench.convert.core import MAX_LISTED
+    n = MAX_LISTED + 200
+    items = []
+    for i in range(n):
+        items += [{"type": "reasoning", "id": f"rs_{i}", "summary": []},
+                  {"type": "function_call", "call_id": f"c{i}", "name": "f", "arguments": "{}"},
+                  {"type": "function_call_output", "call_id": f"c{i}", "output": "ok"}]
+    r = convert(json.dumps({"input": items}), "gemini")
+    assert len(r["not_portable"]) == MAX_LISTED
+    assert r["summary"]["not_portable"] == n == r["summary"]["not_portable_by_what"]["reasoning"]
+    assert r["truncated"]["not_portable"] == n - MAX_LISTED
+    assert r["summary"]["calls"] == n

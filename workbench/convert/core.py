@@ -5,7 +5,6 @@ what could not travel, and check the result by the target's rules (the transcrip
 from __future__ import annotations
 
 import time
-from collections import Counter
 from typing import Any
 
 from ..dialects import anthropic, chat, gemini, open_responses
@@ -98,13 +97,14 @@ def convert(text: str, to: str, tools: str | None = None, *, source: str = "auto
             raise bad_request(f"The text is a {kind.replace('_', ' ')}, not {given}: leave "
                               "'from' at \"auto\" for a stream", field="from", code="bad_option")
         origin = given   # an envelope two dialects share (a text-only Anthropic request)
-    reading = Reading(origin, limits.max_depth, rebuilt, deadline)
+    reading = Reading(origin, limits.max_depth, rebuilt, deadline, MAX_LISTED)
     with deadline:
         try:
             conv = DIALECTS[origin].read_conversation(value, reading)
+            del value   # (the conversation holds what it needs of it)
             if to == origin and not rebuilt:
                 out_text = text   # the same dialect: nothing to convert
-                reading.lost.clear()
+                reading.clear()
                 reading.note("", "same_dialect", "The text is in this dialect already: it is "
                              "answered as it is, checked by the same rules.")
             else:
@@ -115,31 +115,33 @@ def convert(text: str, to: str, tools: str | None = None, *, source: str = "auto
                                  column=where["column"], pointer=exc.pointer,
                                  **exc.extra) from None
         deadline.check_now()
+    counts = {"shape": conv.shape, "turns": len(conv.turns), "calls": len(conv.calls()),
+              "outputs": sum(1 for t in conv.turns for p in t.parts if p.kind == "output")}
+    del conv   # (its memory is free for the target's check)
     target = analyse(out_text, tools, limits=budget.left())
     told = KINDS.get(target["kind"], (None,))[0]
     if told != to:
         reading.note("", "checked_as", f"The converted text reads as {target['kind']} (it holds "
                      f"nothing only {to} has), so it was checked by those rules.")
-    lost = _places(body, reading.lost[:MAX_LISTED], rebuilt)
-    notes = _places(body, reading.notes[:MAX_LISTED], rebuilt)
+    lost = _places(body, reading.lost, rebuilt)
+    notes = _places(body, reading.notes, rebuilt)
+    n_lost = sum(reading.lost_by_what.values())
     errors = [f for f in target["findings"] if f["severity"] == "error"]
-    calls = conv.calls()
     return {
         "from": origin, "to": to, "text": out_text,
         "not_portable": lost, "findings": target["findings"], "clean": not errors,
         "notes": notes,
         "summary": {
-            "source_kind": kind, "rebuilt": rebuilt, "shape": conv.shape,
+            "source_kind": kind, "rebuilt": rebuilt, "shape": counts["shape"],
             "target_kind": target["kind"],
-            "turns": len(conv.turns), "calls": len(calls),
-            "outputs": sum(1 for t in conv.turns for p in t.parts if p.kind == "output"),
-            "not_portable": len(reading.lost),
-            "not_portable_by_what": dict(Counter(e["what"] for e in reading.lost)),
-            "notes": len(reading.notes),
+            "turns": counts["turns"], "calls": counts["calls"], "outputs": counts["outputs"],
+            "not_portable": n_lost,
+            "not_portable_by_what": dict(reading.lost_by_what),
+            "notes": reading.notes_count,
             "errors": target["summary"]["errors"], "warnings": target["summary"]["warnings"]},
         "calls": target["calls"],
-        "truncated": {"not_portable": max(0, len(reading.lost) - MAX_LISTED),
-                      "notes": max(0, len(reading.notes) - MAX_LISTED)},
+        "truncated": {"not_portable": n_lost - len(lost),
+                      "notes": reading.notes_count - len(notes)},
     }
 
 
@@ -161,6 +163,12 @@ def _source(body: str, tools, budget: _Budget, limits: Limits) -> tuple[str, Any
         checked = analyse(body, tools, limits=budget.left())
         kind = checked["kind"]
         if parsed is None and not (kind in KINDS and KINDS[kind][1]):
+            if checked["source"] == "json_lines" and kind in KINDS:
+                raise WorkbenchError(
+                    "not_convertible", f"This text is {_a(kind.replace('_', ' '))} in JSON Lines: "
+                    "conversion reads one JSON document (or a stream). Put the lines in one JSON "
+                    "array ([line, line, …]) to convert them as one conversation.", field="text",
+                    kind=kind)
             raise fault   # not a stream: the text's own fault
         if kind in KINDS and KINDS[kind][1]:
             return kind, _rebuilt(kind, checked["items"]), True
@@ -182,12 +190,16 @@ def _source(body: str, tools, budget: _Budget, limits: Limits) -> tuple[str, Any
     return kind, parsed.value, False
 
 
+def _a(words: str) -> str:
+    return ("an " if words[:1] in "aeiou" else "a ") + words
+
+
 def _kind_words(source: dict) -> str:
     kind = source["kind"].replace("_", " ")
     if source["kind"] in KINDS:
-        return f"a {kind} in {source['source'].replace('_', ' ')} (a log)"
+        return f"{_a(kind)} in {source['source'].replace('_', ' ')} (a log)"
     return {"agents_session": "an Agents API session", "otel_trace": "an OpenTelemetry trace",
-            "item": "one item", "unknown": "a shape no kind reads"}.get(source["kind"], f"a {kind}")
+            "item": "one item", "unknown": "a shape no kind reads"}.get(source["kind"], _a(kind))
 
 
 def _rebuilt(kind: str, items: list) -> Any:

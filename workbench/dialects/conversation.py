@@ -114,17 +114,28 @@ class Reading:
     ids assigned, system text moved), and, for the writer, the ``part`` being written."""
 
     def __init__(self, dialect: str, max_depth: int = 512, rebuilt: bool = False,
-                 deadline=None):
-        self.dialect, self.max_depth, self.rebuilt = dialect, max_depth, rebuilt
-        self.lost: list[dict] = []
+                 deadline=None, keep: int = 1000):
+        self.dialect, self.max_depth, self.rebuilt, self.keep = dialect, max_depth, rebuilt, keep
+        self.lost: list[dict] = []     # the first ``keep`` of each list; the counts have all
         self.notes: list[dict] = []
+        self.lost_by_what: dict[str, int] = {}
+        self.notes_count = 0
         self.tick = deadline.check if deadline is not None else _nothing
 
     def drop(self, pointer: str, what: str, message: str) -> None:
-        self.lost.append({"pointer": pointer, "what": what, "message": message})
+        self.lost_by_what[what] = self.lost_by_what.get(what, 0) + 1
+        if len(self.lost) < self.keep:
+            self.lost.append({"pointer": pointer, "what": what, "message": message})
 
     def note(self, pointer: str, what: str, message: str, **extra) -> None:
-        self.notes.append({"pointer": pointer, "what": what, "message": message, **extra})
+        self.notes_count += 1
+        if len(self.notes) < self.keep:
+            self.notes.append({"pointer": pointer, "what": what, "message": message, **extra})
+
+    def clear(self) -> None:
+        """Forget what was lost (the text is answered as it is)."""
+        self.lost.clear()
+        self.lost_by_what.clear()
 
     def fields(self, obj: dict, pointer: str, carried, what_of: str) -> None:
         """Every member of ``obj`` not in ``carried`` that says something (not null, not an
