@@ -11,6 +11,10 @@ timed with the collector off (the core pauses it too), the fair comparison acros
     python bench/bench_providers.py            # 20 MB each
     python bench/bench_providers.py 5          # 5 MB each
 
+``us_per_event`` is the core's CPU time per event (SSE event or array chunk): the generated
+streams differ in how many events and calls a MB holds (the Gemini one about twice the events and
+2.6 times the calls of the Open Responses one).
+
 Each time is CPU time (time.process_time), the best of three runs interleaved: the machine is
 shared, and wall time stalls at random there.
 """
@@ -131,8 +135,10 @@ def run(name: str, text: str) -> dict:
     return {"stream": name, "mb": round(len(text) / 1e6, 1), "core_s": round(took, 2),
             "reference_s": round(ref, 2), "ratio": round(took / ref, 1),
             "reference_nogc_s": round(ref_nogc, 2), "ratio_nogc": round(took / ref_nogc, 1),
-            "calls": r["summary"]["calls"], "kind": r["kind"],
-            "errors": r["summary"]["errors"]}
+            "calls": r["summary"]["calls"], "events": r["summary"]["events"],
+            # the cost per event and per call: the streams differ in how many of each a MB holds
+            "us_per_event": round(took / max(1, r["summary"]["events"]) * 1e6, 1),
+            "kind": r["kind"], "errors": r["summary"]["errors"]}
 
 
 def main(argv: list[str]) -> None:
