@@ -258,6 +258,7 @@ def test_scan_js_agrees_with_the_server_on_generated_documents(page, server):
 
 def test_scan_js_knows_utf8_as_the_browser_decodes_it(page):
     """validUtf8 (which decides whether a file's bytes are the text) against TextDecoder's fatal mode."""
+    page.goto("/format")
     disagree = page.evaluate("""async () => {
       const { validUtf8 } = await import('/static/js/scan.js');
       const strict = new TextDecoder('utf-8', { fatal: true });
