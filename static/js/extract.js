@@ -90,7 +90,7 @@ let shownMatches = null; // the last answer's matches and count (for "copy match
 // a large document's first matches, found by the page's own pass over the text (simple paths),
 // shown as provisional until the server's answer replaces them
 const prov = new Provisional(summary, { results: matchesEl });
-let scan = null;         // the page's pass: {source (a File or a text), path, engine, done (→ rows shown?), controller}
+let scan = null;         // the page's pass: {source (a File or a text), path, controller, done (→ its answer, or null)}
 let goSeq = 0;           // runs started (a pass that ends after a newer run started is not shown)
 
 // examples: buttons with JavaScript, plain code without
@@ -116,8 +116,9 @@ const { runs, input } = inputRuns({ url: "/api/extract", wait: 250, form, go: ()
   field: "document", storageKey: "extract:document", what: "document", liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT,
   keepLimit: BIG_LIMIT, largeStatus: "large document: press Enter in the expression (or Extract) to run",
   bigHint: "Press Enter in the expression (or Extract) to run.",
-  // a large file: the page's pass starts on its bytes at once, while the page decodes it
-  onFile: (file) => { if (file.size > LIVE_LIMIT) startScan(file, pathInput.value); } });
+  // a large file: the page's pass over its bytes first (its rows shown as soon as it ends), then
+  // the page decodes it and sends it
+  onFile: (file) => (file.size > LIVE_LIMIT ? scanFile(file) : null) });
 persist(pathInput, "extract:path");
 persist(engineSel, "extract:engine");
 
@@ -158,9 +159,9 @@ async function go() {
     summary.replaceChildren(busyHeadline(input.isLive ? "Running…" : `Running on ${formatBytes(text.length)}…`));
   }
   summary.setAttribute("aria-busy", "true");
-  // a large document: the page's own first rows first (one pass, in a worker: begun on the
-  // file's bytes when it was chosen), then the request, so that the server's work does not
-  // take the processor from that pass
+  // a large document: the page's own first rows first (one pass, in a worker: over a chosen
+  // file's bytes before the page decoded them), then the request, so that the server's work
+  // does not take the processor from that pass
   const mine = ++goSeq;
   const scanned = await scanFor(text, path);
   if (mine !== goSeq) return;  // a newer run took over
@@ -183,6 +184,7 @@ async function go() {
  *  one), its rows shown: resolves to whether there are any (none for a small document,
  *  jsonpath-ng, a path beyond the simple ones, or when the pass gives up). */
 async function scanFor(text, path) {
+  if (input.loading && scan?.source === input.loading) return false;   // a run for the text before: the file's pass goes on
   if (input.isLive || engineSel.value !== "rfc9535" || !parseSimplePath(path)) { stopScan(); return false; }
   // the bytes of the file the text was decoded from (strictly: input.file is set only then), else the text
   const source = input.file || (text.isWellFormed?.() === false ? null : text);
@@ -195,6 +197,17 @@ async function scanFor(text, path) {
   return true;
 }
 
+/** A large file chosen: the page's pass over its bytes (in a worker), its rows shown when it ends
+ *  (the page decodes the file after: on a busy machine both would take twice as long). */
+async function scanFile(file) {
+  startScan(file, pathInput.value);
+  const mine = scan;
+  const found = mine ? await mine.done : null;
+  if (!found || scan !== mine || input.loading !== file) return;
+  summary.replaceChildren(busyHeadline(`Running on ${formatBytes(file.size)}…`));
+  showScan(found);
+}
+
 function stopScan() {
   scan?.controller.abort();
   scan = null;
@@ -203,7 +216,7 @@ function stopScan() {
 
 /** Begin the page's pass over `source` (a File's bytes, or a text) for `path` (scan.js, in a
  *  worker): the first matches of a simple path (`$.a[*].b`, `$..name`), in the server's order,
- *  the values as written.  A file's pass begins when it is chosen, while the page decodes it. */
+ *  the values as written. */
 function startScan(source, path) {
   stopScan();
   const segs = engineSel.value === "rfc9535" ? parseSimplePath(path) : null;
@@ -215,6 +228,7 @@ function startScan(source, path) {
 }
 
 function showScan(found) {
+  if (prov.shown && prov.rows === found.rows) return;   // (shown when the file's pass ended)
   const tbody = h("tbody", {}, found.rows.map((m, n) => {
     const tr = matchRow(m, n);
     tr.setAttribute("data-provisional-row", "");
@@ -235,7 +249,7 @@ const answerRow = (m) => ({ path: m.path, pointer: m.pointer, json: m.json, line
 
 function showIdle() {
   runs.drop();
-  stopScan();
+  if (!input.loading || scan?.source !== input.loading) stopScan();   // (a file being read keeps its pass)
   summary.removeAttribute("aria-busy");
   const text = input.text;
   if (!text.trim() || input.state?.kind === "busy") input.setState(null);

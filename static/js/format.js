@@ -77,7 +77,7 @@ const { runs, input } = inputRuns({ url: "/api/format", wait: 300, form, go: () 
   largeStatus: "large input: press Ctrl/⌘+Enter or Format", bigHint: "Press Format (or Ctrl/⌘+Enter) to format it.",
   doneHint: "Done: the answer for it is shown beside it.",
   // a large file: its first lines from its first bytes, while the page decodes the rest
-  onFile: (file) => { if (file.size > LIVE_LIMIT) previewFile(file); } });
+  onFile: (file) => (file.size > LIVE_LIMIT ? previewFile(file) : null) });
 persist(indentSel, "format:indent");
 persist(sortBox, "format:sort_keys");
 persist(kindSel, "format:input");
@@ -143,7 +143,7 @@ async function previewFile(file) {
 
 function showEmpty() {
   runs.drop();
-  prov.drop();
+  if (!input.loading) prov.drop();   // (a file being read keeps its first lines)
   input.setState(null);
   summary.replaceChildren(h("p", { class: "muted", id: "placeholder" }, "The formatted document appears here."));
   document.getElementById("output")?.remove();

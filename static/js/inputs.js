@@ -185,7 +185,7 @@ export class LineGutter {
  *     onChange: ({ reason, explicit, empty, live }) => { ... } });
  *   new DocumentInput({ field: "text", … })  // the page's #text, #text_file and #text-status
  *   doc.text; doc.isBig; doc.isLive; doc.isEmpty; doc.sourceName; doc.file (the File the text is, when it is UTF-8)
- *   new DocumentInput({ …, onFile: (file) => {} })  // a file chosen or dropped, before it is read
+ *   new DocumentInput({ …, onFile: async (file) => {} })  // a file chosen or dropped: before it is read (awaited)
  *   doc.setText(text, { name, reason }); doc.clear()
  *   doc.setState({ kind: "ok" | "error" | "busy" | "large", line, column }) // status line + mark
  *   doc.showError(error, { select })     // mark the error's line (select it when asked)
@@ -207,7 +207,7 @@ export class DocumentInput {
     this.largeStatus = largeStatus; this.bigHint = bigHint; this.doneHint = doneHint; this.what = what;
     this.fileInput = fileInput;
     this.onChange = onChange;
-    this.onFile = onFile;     // a file was chosen or dropped, before it is read (a view may start on its bytes)
+    this.onFile = onFile;     // a file was chosen or dropped, before it is read: a view may work on its bytes first (the text waits for its promise)
     this.file = null;         // the File the text was read from (null: typed, pasted, set)
     this.loading = null;      // the File being read
     this.storeKey = STORE_PREFIX + storageKey;
@@ -268,9 +268,11 @@ export class DocumentInput {
   async loadFile(file) {
     if (!file) return;
     this.loading = file;      // the file being read (till its text is in)
-    this.onFile(file);
     let read;
-    try { read = await readTextFile(file); } finally { if (this.loading === file) this.loading = null; }
+    try {
+      await this.onFile(file);  // a view may read the file's bytes first (its first rows), then the text is decoded
+      read = await readTextFile(file);
+    } finally { if (this.loading === file) this.loading = null; }
     const { text, bytes, utf8 } = read;
     this.note = null;
     if (!utf8) {

@@ -17,6 +17,7 @@
 //         thread while the page decodes the file), the first maxRows matches in the server's order
 //         (RFC 9535: descendants in pre-order), `json` the value's text as written.
 //   await scanInWorker({ file | text, segs, maxRows, signal }) → the same, from a worker of its own
+//         (a file's bytes that are not UTF-8: null)
 //
 // Plain code, no dependencies; the numbers are never read as JavaScript numbers.
 
@@ -231,7 +232,7 @@ class Abort extends Error {}
  * over all of it (the last member of an object with a repeated key is the one a reader keeps, so
  * nothing is certain before every object on the way is closed).  null: not one JSON value (the
  * server says why), a byte order mark, a repeated key that matters, too deep.  The bytes are
- * taken to be UTF-8: the page shows the rows only for a text it decoded from them strictly.
+ * taken to be UTF-8 (validUtf8 tells: scan-worker.js asks it of a file's bytes).
  * `count`: every match (the server's count, when it lists all).  Yields every `sliceMs`
  * (scan-worker.js runs it off the page's main thread, without yielding).
  */
@@ -247,6 +248,39 @@ export async function extractScan(u8, segs, { maxRows = 200, sliceMs = 8, signal
 const CHUNK = 1 << 16;   // bytes between looks at the clock
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
+
+/** Are these bytes UTF-8 (as a strict decoder reads it: no overlong forms, no surrogates)? */
+export function validUtf8(u8) {
+  const n = u8.length;
+  // ASCII four bytes at a time (an aligned view of the same bytes), one by one from a byte over 0x7f
+  const gap = (4 - (u8.byteOffset & 3)) & 3;   // bytes before the first aligned word
+  const head = Math.min(n, gap);
+  const words = n > gap ? new Uint32Array(u8.buffer, u8.byteOffset + gap, (n - gap) >> 2) : new Uint32Array(0);
+  for (let i = 0; i < n;) {
+    if (i >= head && ((i - head) & 3) === 0) {
+      let w = (i - head) >> 2;
+      while (w < words.length && (words[w] & 0x80808080) === 0) w++;
+      i = head + (w << 2);
+      if (i >= n) break;
+    }
+    const b = u8[i];
+    if (b < 0x80) { i++; continue; }
+    let need, min;
+    if (b >= 0xc2 && b <= 0xdf) { need = 1; min = 0x80; }
+    else if (b >= 0xe0 && b <= 0xef) { need = 2; min = 0x800; }
+    else if (b >= 0xf0 && b <= 0xf4) { need = 3; min = 0x10000; }
+    else return false;
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = u8[i + k];
+      if ((c & 0xc0) !== 0x80) return false;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+    i += need + 1;
+  }
+  return true;
+}
 
 /** bytesStringEnd: the index after the string that starts at u8[i] (a quote), or -1. */
 function bytesStringEnd(u8, i) {

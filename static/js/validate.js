@@ -3,7 +3,7 @@
 // is a plain form that the server renders.
 
 import { answerError, networkAnswer, persist, renderError, h, byIds, busyHeadline, formatBytes,
-  DocumentInput, plural } from "./app.js";
+  DocumentInput, plural, shortList } from "./app.js";
 import { JsonViewer } from "./viewer.js";
 import { watchStale } from "./stale.js";
 import { ViewRuns } from "./runs.js";
@@ -11,6 +11,7 @@ import { threshold } from "./thresholds.js";
 
 const LIVE_LIMIT = threshold("live");   // characters (both panes): larger inputs run on Ctrl/⌘+Enter or the button
 const BIG_LIMIT = threshold("big");    // characters: a larger document is held in memory, not in the textarea
+const WARNINGS_SHOWN = 5;       // document warnings listed before a "show more" button
                                 // (laying out 20 MB in a textarea blocks the tab for seconds)
 
 const EXAMPLES = {
@@ -270,9 +271,10 @@ function showResult(r) {
   }
   if (r.warnings && r.warnings.length) {
     parts.push(h("p", { class: "muted" }, "Document warnings:"));
-    parts.push(h("ul", { class: "warnings", id: "doc-warnings" }, r.warnings.map((w) =>
-      h("li", {}, h("strong", {}, w.code), " ", w.message, " ", h("span", { class: "mono" }, `at ${w.pointer || "/"}`),
-        w.line ? h("button", { type: "button", class: "jump", onclick: () => doc.select(w.line, w.column) }, "show") : ""))));
+    // (a 20 MB log has tens of thousands: only the shown ones are made, or laying them out freezes the tab)
+    parts.push(shortList(h("ul", { class: "warnings", id: "doc-warnings" }), r.warnings, { limit: WARNINGS_SHOWN, noun: "warnings",
+      render: (w) => h("li", {}, h("strong", {}, w.code), " ", w.message, " ", h("span", { class: "mono" }, `at ${w.pointer || "/"}`),
+        w.line ? h("button", { type: "button", class: "jump", onclick: () => doc.select(w.line, w.column) }, "show") : "") }));
   }
   if (r.reviewed) {
     const n = r.review.length;

@@ -178,6 +178,28 @@ def test_extract_gives_up_on_a_repeated_key_that_matters(page, server, tmp_path,
     assert page.locator("#match-count").inner_text() == "1 match"
 
 
+def test_extract_reads_a_file_that_is_not_utf8_as_the_page_decoded_it(page, server, tmp_path, doc_file):
+    """A bad byte early on: the page's pass gives up on the file's bytes and reads the text the page
+    decoded (U+FFFD for the byte), which is what the server is sent."""
+    raw = doc_file.read_bytes()
+    bad = tmp_path / "latin1.json"
+    bad.write_bytes(raw[:200] + raw[200:].replace(b'"name": "search"', b'"name": "s\xe9arch"', 1))
+    text = bad.read_bytes().decode("utf-8", errors="replace")
+    assert "\ufffd" in text
+    page.goto("/extract")
+    page.fill("#path", "$.data[*].item.name")
+    page.evaluate(RECORD)
+    page.set_input_files("#document_file", str(bad))
+    page.wait_for_function("() => document.getElementById('matches').dataset.provisional", timeout=60_000)
+    rows = recorded(page)[-1]["rows"]
+    status, answer = server.api("extract", {"document": text, "path": "$.data[*].item.name"})
+    assert status == 200
+    assert rows == [{"path": m["path"], "pointer": m["pointer"], "json": m["json"], "at": f"{m['line']}:{m['column']}"}
+                    for m in answer["matches"][:len(rows)]]
+    assert any("\ufffd" in r["json"] for r in rows)
+    assert page.locator("#matches").get_attribute("data-provisional") == "confirmed"
+
+
 # ----------------------------------------------------------------------------- scan.js itself
 
 def small_value(rnd: random.Random, depth: int = 0) -> str:
@@ -232,3 +254,22 @@ def test_scan_js_agrees_with_the_server_on_generated_documents(page, server):
             assert mine["extract"]["count"] == ext["count"], case
             rows_checked += 1
     assert lines_checked > 200 and rows_checked > 200
+
+
+def test_scan_js_knows_utf8_as_the_browser_decodes_it(page):
+    """validUtf8 (which decides whether a file's bytes are the text) against TextDecoder's fatal mode."""
+    page.goto("/format")
+    disagree = page.evaluate("""async () => {
+      const { validUtf8 } = await import('/static/js/scan.js');
+      const strict = new TextDecoder('utf-8', { fatal: true });
+      let seed = 7, bad = [];
+      const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+      for (let n = 0; n < 50000; n++) {
+        const whole = Uint8Array.from({ length: 4 + (n % 23) }, () => rnd() < 0.4 ? 0x80 + Math.floor(rnd() * 0x80) : Math.floor(rnd() * 128));
+        const u8 = whole.subarray(n % 4);   // (read four bytes at a time where aligned)
+        let ok = true; try { strict.decode(u8); } catch { ok = false; }
+        if (ok !== validUtf8(u8)) bad.push([...u8]);
+      }
+      return bad.slice(0, 5);
+    }""")
+    assert disagree == []
