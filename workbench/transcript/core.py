@@ -134,16 +134,18 @@ class PiecesPlaced:
     recording of 100,000 lines holds no list of 100,000 pairs (56 bytes a line) beside its
     values; each piece's place is its one ``root``."""
 
-    __slots__ = ("pieces",)
+    __slots__ = ("pieces", "deadline")
 
-    def __init__(self, pieces: list):
-        self.pieces = pieces
+    def __init__(self, pieces: list, deadline: Deadline):
+        self.pieces, self.deadline = pieces, deadline
 
     def __len__(self) -> int:
         return len(self.pieces)
 
     def __iter__(self):
+        check = self.deadline.check   # every check's walk over the pieces keeps the deadline
         for p in self.pieces:
+            check()
             yield p.value, p.root
 
     def __getitem__(self, i):
@@ -154,7 +156,7 @@ class PiecesPlaced:
 
 
 def _pieces_placed(ctx: Context) -> PiecesPlaced:
-    return PiecesPlaced(ctx.src.pieces)
+    return PiecesPlaced(ctx.src.pieces, ctx.deadline)
 
 
 def _bad_lines(ctx: Context) -> None:
