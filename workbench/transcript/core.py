@@ -132,27 +132,28 @@ def _items_of(ctx: Context, value: Any, base: str) -> list[tuple[Any, Place]]:
 class PiecesPlaced:
     """``(value, Place)`` of every piece, as a list of them reads, made as they are walked: a
     recording of 100,000 lines holds no list of 100,000 pairs (56 bytes a line) beside its
-    values; each piece's place is its one ``root``."""
+    values; each piece's place is made once (``roots``; not kept on the piece, whose place
+    pointing back at it would be a cycle only the collector frees)."""
 
-    __slots__ = ("pieces", "deadline")
+    __slots__ = ("pieces", "deadline", "roots")
 
     def __init__(self, pieces: list, deadline: Deadline):
         self.pieces, self.deadline = pieces, deadline
+        self.roots = [Place(p, "") for p in pieces]
 
     def __len__(self) -> int:
         return len(self.pieces)
 
     def __iter__(self):
         check = self.deadline.check   # every check's walk over the pieces keeps the deadline
-        for p in self.pieces:
+        for p, place in zip(self.pieces, self.roots):
             check()
-            yield p.value, p.root
+            yield p.value, place
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return [(p.value, p.root) for p in self.pieces[i]]
-        p = self.pieces[i]
-        return p.value, p.root
+            return list(zip([p.value for p in self.pieces[i]], self.roots[i]))
+        return self.pieces[i].value, self.roots[i]
 
 
 def _pieces_placed(ctx: Context) -> PiecesPlaced:
@@ -492,19 +493,27 @@ def analyse(text: str, tools: str | None = None, *, limits: Limits = DEFAULT_LIM
     if not isinstance(text, str):
         raise WorkbenchError("bad_type", "'text' must be a string", status=400, field="text")
     deadline = Deadline(limits.work_timeout, "Checking the transcript", "text")
+    ctx = None
     with deadline, collector_paused():
-        gates = Gates(tools if tools and tools.strip() else None, limits)
-        src = read(text, limits, deadline)
-        kind = detect(src)
-        ctx = Context(src, gates, limits, deadline)
-        if src.bom:
-            ctx.report.add("bom", "The text begins with a byte-order mark (U+FEFF): it was "
-                           "dropped before reading. JSON must not begin with one (RFC 8259); "
-                           "a strict reader refuses the text, so save it as UTF-8 without a BOM.",
-                           Place(None, "", 1, 1))
-        ANALYSERS[kind](ctx)
-        deadline.check_now()
-        return _answer(ctx, kind)
+        try:
+            gates = Gates(tools if tools and tools.strip() else None, limits)
+            src = read(text, limits, deadline)
+            kind = detect(src)
+            ctx = Context(src, gates, limits, deadline)
+            if src.bom:
+                ctx.report.add("bom", "The text begins with a byte-order mark (U+FEFF): it was "
+                               "dropped before reading. JSON must not begin with one (RFC 8259); "
+                               "a strict reader refuses the text, so save it as UTF-8 without a "
+                               "BOM.", Place(None, "", 1, 1))
+            ANALYSERS[kind](ctx)
+            deadline.check_now()
+            return _answer(ctx, kind)
+        finally:
+            if ctx is not None:
+                # the spec check holds its context: a cycle that kept the whole parse alive
+                # until a full collection (what the collector's pause made is aged past the
+                # young collections); reference counting frees it all once this is cut
+                ctx.spec = None
 
 
 def _answer(ctx: Context, kind: str) -> dict:

@@ -18,7 +18,6 @@ from array import array
 from dataclasses import dataclass
 from typing import Any
 
-from ..dialects.model import Place
 from ..errors import WorkbenchError
 from ..jsontext import LineIndex, locate_many, parse
 from ..limits import (
@@ -39,7 +38,7 @@ class Piece:
     The three positions live in an ``array`` (8 bytes each, not an int object of 32): the
     pieces of one read share one, row ``index`` (``table=``); a piece made alone has its own."""
 
-    __slots__ = ("value", "event_name", "index", "prefix", "_table", "_row", "_root")
+    __slots__ = ("value", "event_name", "index", "prefix", "_table", "_row")
 
     def __init__(self, value: Any, start: int = 0, end: int = 0, line: int = 0,
                  event_name: str | None = None, index: int = 0, prefix: str = "", *,
@@ -50,14 +49,6 @@ class Piece:
             self._table, self._row = array("q", (start, end, line)), 0
         else:
             self._table, self._row = table, index
-        self._root = None
-
-    @property
-    def root(self) -> Place:
-        """The place of the piece's whole value (one, however often the checks walk it)."""
-        if self._root is None:
-            self._root = Place(self, "")
-        return self._root
 
     @property
     def start(self) -> int:
