@@ -84,12 +84,12 @@ HISTORY_NOTE = ("History: an output later in the text answers this call, so it w
 
 
 def gate_or_calls(ctx: Context, placed, *, items_index: bool = False,
-                  inputs: bool = False, answered: frozenset = frozenset()) -> None:
-    """List every function call of ``placed``; ``answered``: the ids of the items an output
-    later in the text answers (history: ``role: "history"``, else ``pending``)."""
+                  inputs: bool = False, answered: bytearray | None = None) -> None:
+    """List every function call of ``placed``; ``answered``: 1 at the position of each item an
+    output later in the text answers (history: ``role: "history"``, else ``pending``)."""
     for i, (it, place) in enumerate(placed):
         ctx.deadline.check()
-        role = "history" if id(it) in answered else "pending"
+        role = "history" if answered is not None and answered[i] else "pending"
         if agents.is_call(it):
             ctx.call(agents.read_call(it, place, i), pending=False, role=role,
                      item=i if items_index else None)
@@ -150,6 +150,10 @@ class PiecesPlaced:
             check()
             yield p.value, place
 
+    def positions(self):
+        """Each piece's position in the list: its ``index`` (the same int object)."""
+        return (p.index for p in self.pieces)
+
     def __getitem__(self, i):
         if isinstance(i, slice):
             return list(zip([p.value for p in self.pieces[i]], self.roots[i]))
@@ -185,7 +189,12 @@ def _item_checks(ctx: Context, placed, *, last_turn: bool, inputs: bool,
     entries = or_entries(placed)
     pair(entries, ctx.report, ctx.deadline, ctx.limits, last_turn=last_turn, earlier=earlier)
     ctx.outputs += sum(1 for e in entries if e.kind == "output")
-    answered = frozenset(id(e.item) for e in entries if e.kind == "call" and e.answered)
+    # the positions of the answered calls: a byte an item (a set of their ids took ~70 bytes
+    # an answered call)
+    answered = bytearray(len(placed))
+    for e in entries:
+        if e.kind == "call" and e.answered:
+            answered[e.pos] = 1
     del entries   # the neutral items are let go before the gate walks the calls again
     gate_or_calls(ctx, placed, inputs=inputs, answered=answered)
     ctx.spec.items(placed, inputs=inputs)
