@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from ..jsontext import dumps_value
@@ -210,7 +211,11 @@ def read_items(placed: list[tuple[Any, Place]], pos0: int = 0) -> list:
     """The neutral entries of a list of items (``output``, ``input``, a log, a rebuilt
     stream), in order; values that are not objects are left out."""
     entries: list = []
-    for pos, (it, place) in enumerate(placed, pos0):
+    # positions: a list of pieces gives its own (the pieces' index objects, not one new int
+    # an entry)
+    positions = placed.positions() if pos0 == 0 and hasattr(placed, "positions") else \
+        itertools.count(pos0)
+    for pos, (it, place) in zip(positions, placed):
         if type(it) is not dict:
             continue
         t = it.get("type")

@@ -540,8 +540,10 @@ class Differ:
                         and count_r.get(x) == 1:
                     pos[x] = i
             if pos:
+                tick = self.tick
                 for j in range(m):
                     if not in_r[j]:
+                        tick()   # each candidate is verified (an equality and a canonical write)
                         i = pos.get(rid[j])
                         if i is not None and self.verified(l[i], r[j], fast):
                             move_to[i] = j

@@ -33,7 +33,19 @@ def collector_paused():
             with _gc_lock:
                 _gc_pausers -= 1
                 if _gc_pausers == 0:
+                    _age_young_objects()
                     gc.enable()
+
+
+def _age_young_objects() -> None:
+    """Move every object the collector tracks into its oldest generation, in constant time
+    (``freeze`` then ``unfreeze``: two list splices).  Everything made while the collector was
+    paused is still "young": the first young collection after it walked them all holding the
+    GIL (1.8 s for 2 M objects, 3 s under load: ``/api/health`` waited that long at the end of a
+    large diff or transcript).  The oldest generation is collected in full only rarely, and
+    what a request built is freed by reference counting (its trees hold no cycles)."""
+    gc.freeze()
+    gc.unfreeze()
 
 
 

@@ -15,7 +15,9 @@ Response (200) — the fields of ``api.md`` first, then the extra ones this core
       "kind": "response" | "item_list" | "response_stream" | "chat_completion"
               | "chat_messages" | "chat_stream" | "chat_tool_calls" | "agents_session" | "item"
               | "unknown",          # unknown: a shape no kind reads (finding unrecognised_shape)
-      "calls": [                       # every function call found, in text order
+      "calls": [                       # the function calls found, in text order: the first
+                                       # TRANSCRIPT_MAX_CALLS (1,000; truncated.calls and
+                                       # summary.calls count all)
         {"pointer": "/output/2",       # RFC 6901, see "Places" below
          "line": 14, "column": 5,      # 1-based, in the pasted text
          "dialect": "open_responses" | "chat_completions" | "agents_api",

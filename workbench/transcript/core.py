@@ -85,13 +85,13 @@ HISTORY_NOTE = ("History: an output later in the text answers this call, so it w
 
 
 def gate_or_calls(ctx: Context, placed, *, items_index: bool = False,
-                  inputs: bool = False, answered: frozenset = frozenset()) -> None:
-    """List every function call of ``placed``; ``answered``: the ids of the items an output
-    later in the text answers (history: ``role: "history"``, else ``pending``)."""
+                  inputs: bool = False, answered: bytearray | None = None) -> None:
+    """List every function call of ``placed``; ``answered``: 1 at the position of each item an
+    output later in the text answers (history: ``role: "history"``, else ``pending``)."""
     first = len(ctx.calls)
     for i, (it, place) in enumerate(placed):
         ctx.deadline.check()
-        role = "history" if id(it) in answered else "pending"
+        role = "history" if answered is not None and answered[i] else "pending"
         if agents.is_call(it):
             ctx.call(agents.read_call(it, place, i), pending=False, role=role,
                      item=i if items_index else None)
@@ -159,29 +159,36 @@ def _items_of(ctx: Context, value: Any, base: str) -> list[tuple[Any, Place]]:
 class PiecesPlaced:
     """``(value, Place)`` of every piece, as a list of them reads, made as they are walked: a
     recording of 100,000 lines holds no list of 100,000 pairs (56 bytes a line) beside its
-    values; each piece's place is its one ``root``."""
+    values; each piece's place is made once (``roots``; not kept on the piece, whose place
+    pointing back at it would be a cycle only the collector frees)."""
 
-    __slots__ = ("pieces",)
+    __slots__ = ("pieces", "deadline", "roots")
 
-    def __init__(self, pieces: list):
-        self.pieces = pieces
+    def __init__(self, pieces: list, deadline: Deadline):
+        self.pieces, self.deadline = pieces, deadline
+        self.roots = [Place(p, "") for p in pieces]
 
     def __len__(self) -> int:
         return len(self.pieces)
 
     def __iter__(self):
-        for p in self.pieces:
-            yield p.value, p.root
+        check = self.deadline.check   # every check's walk over the pieces keeps the deadline
+        for p, place in zip(self.pieces, self.roots):
+            check()
+            yield p.value, place
+
+    def positions(self):
+        """Each piece's position in the list: its ``index`` (the same int object)."""
+        return (p.index for p in self.pieces)
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return [(p.value, p.root) for p in self.pieces[i]]
-        p = self.pieces[i]
-        return p.value, p.root
+            return list(zip([p.value for p in self.pieces[i]], self.roots[i]))
+        return self.pieces[i].value, self.roots[i]
 
 
 def _pieces_placed(ctx: Context) -> PiecesPlaced:
-    return PiecesPlaced(ctx.src.pieces)
+    return PiecesPlaced(ctx.src.pieces, ctx.deadline)
 
 
 def _bad_lines(ctx: Context) -> None:
@@ -210,7 +217,12 @@ def _item_checks(ctx: Context, placed, *, last_turn: bool, inputs: bool,
     pair(entries, ctx.report, ctx.deadline, ctx.limits, last_turn=last_turn, earlier=earlier,
          waits=waits)
     ctx.outputs += sum(1 for e in entries if e.kind == "output")
-    answered = frozenset(id(e.item) for e in entries if e.kind == "call" and e.answered)
+    # the positions of the answered calls: a byte an item (a set of their ids took ~70 bytes
+    # an answered call)
+    answered = bytearray(len(placed))
+    for e in entries:
+        if e.kind == "call" and e.answered:
+            answered[e.pos] = 1
     del entries   # the neutral items are let go before the gate walks the calls again
     gate_or_calls(ctx, placed, inputs=inputs, answered=answered)
     ctx.spec.items(placed, inputs=inputs)
@@ -544,19 +556,27 @@ def analyse(text: str, tools: str | None = None, *, limits: Limits = DEFAULT_LIM
     if not isinstance(text, str):
         raise WorkbenchError("bad_type", "'text' must be a string", status=400, field="text")
     deadline = Deadline(limits.work_timeout, "Checking the transcript", "text")
+    ctx = None
     with deadline, collector_paused():
-        gates = Gates(tools if tools and tools.strip() else None, limits)
-        src = read(text, limits, deadline)
-        kind = detect(src)
-        ctx = Context(src, gates, limits, deadline)
-        if src.bom:
-            ctx.report.add("bom", "The text begins with a byte-order mark (U+FEFF): it was "
-                           "dropped before reading. JSON must not begin with one (RFC 8259); "
-                           "a strict reader refuses the text, so save it as UTF-8 without a BOM.",
-                           Place(None, "", 1, 1))
-        ANALYSERS[kind](ctx)
-        deadline.check_now()
-        return _answer(ctx, kind)
+        try:
+            gates = Gates(tools if tools and tools.strip() else None, limits)
+            src = read(text, limits, deadline)
+            kind = detect(src)
+            ctx = Context(src, gates, limits, deadline)
+            if src.bom:
+                ctx.report.add("bom", "The text begins with a byte-order mark (U+FEFF): it was "
+                               "dropped before reading. JSON must not begin with one (RFC 8259); "
+                               "a strict reader refuses the text, so save it as UTF-8 without a "
+                               "BOM.", Place(None, "", 1, 1))
+            ANALYSERS[kind](ctx)
+            deadline.check_now()
+            return _answer(ctx, kind)
+        finally:
+            if ctx is not None:
+                # the spec check holds its context: a cycle that kept the whole parse alive
+                # until a full collection (what the collector's pause made is aged past the
+                # young collections); reference counting frees it all once this is cut
+                ctx.spec = None
 
 
 def _answer(ctx: Context, kind: str) -> dict:

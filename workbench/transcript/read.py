@@ -18,7 +18,6 @@ from array import array
 from dataclasses import dataclass
 from typing import Any
 
-from ..dialects.model import Place
 from ..errors import WorkbenchError
 from ..jsontext import LineIndex, element_spans, locate_many, parse
 from ..limits import (
@@ -39,7 +38,7 @@ class Piece:
     The three positions live in an ``array`` (8 bytes each, not an int object of 32): the
     pieces of one read share one, row ``index`` (``table=``); a piece made alone has its own."""
 
-    __slots__ = ("value", "event_name", "index", "prefix", "_table", "_row", "_root")
+    __slots__ = ("value", "event_name", "index", "prefix", "_table", "_row")
 
     def __init__(self, value: Any, start: int = 0, end: int = 0, line: int = 0,
                  event_name: str | None = None, index: int = 0, prefix: str = "", *,
@@ -50,14 +49,6 @@ class Piece:
             self._table, self._row = array("q", (start, end, line)), 0
         else:
             self._table, self._row = table, index
-        self._root = None
-
-    @property
-    def root(self) -> Place:
-        """The place of the piece's whole value (one, however often the checks walk it)."""
-        if self._root is None:
-            self._root = Place(self, "")
-        return self._root
 
     @property
     def start(self) -> int:
@@ -312,6 +303,7 @@ def _bad(src: Source, bad: BadLine) -> None:
 
 
 MAX_BATCH_RETRIES = 32
+PARSE_BATCH = 8192  # texts joined into one parse: the work deadline is checked between two
 
 
 def _balanced(t: str) -> bool:
@@ -335,41 +327,42 @@ def _parse_all(text_of, len_of, count: int, limits, deadline) -> tuple[list, dic
     values: list = [_MISSING] * count
     errors: dict[int, WorkbenchError] = {}
     rest = array("q", (k for k in range(count) if _balanced(text_of(k))))
-    for _ in range(MAX_BATCH_RETRIES):
-        if not rest:
-            break
-        deadline.check_now()
-        joined = "[" + ",".join([text_of(k) for k in rest]) + "]"
+    deep = limits.max_depth
+    retries = at = 0
+    while at < len(rest) and retries < MAX_BATCH_RETRIES:
+        deadline.check_now()   # between batches: one parse is one C call, it cannot check
+        batch = rest[at:at + PARSE_BATCH]
+        joined = "[" + ",".join([text_of(k) for k in batch]) + "]"
         try:
             # the depth is checked per text below (the whole array's check writes it out)
-            vs = parse(joined, field="text", max_depth=limits.max_depth + 1, warnings=False,
+            vs = parse(joined, field="text", max_depth=deep + 1, warnings=False,
                        share_strings=True, check_depth=False).value
         except WorkbenchError as exc:
             if exc.code != "parse_error" or exc.offset is None:
                 break
             # the text holding the fault: parse it alone, then the others again
             starts, pos = array("q"), 1
-            for k in rest:
+            for k in batch:
                 starts.append(pos)
                 pos += len(text_of(k)) + 1
             del joined
             j = max(0, bisect.bisect_right(starts, exc.offset) - 1)
-            k = rest.pop(j)
+            k = rest.pop(at + j)
+            retries += 1
             try:
                 values[k] = _load(text_of(k), limits)
             except WorkbenchError as one:
                 errors[k] = one
             continue
         del joined
-        if len(vs) == len(rest):
-            deep = limits.max_depth
-            for k, v in zip(rest, vs):
-                t = text_of(k) if len_of(k) > deep else None
-                if t is None or t.count("[") + t.count("{") <= deep:
-                    values[k] = v   # (a text with fewer brackets cannot nest deeper)
-            rest = array("q")
+        if len(vs) != len(batch):
+            break
+        for k, v in zip(batch, vs):
+            t = text_of(k) if len_of(k) > deep else None
+            if t is None or t.count("[") + t.count("{") <= deep:
+                values[k] = v   # (a text with fewer brackets cannot nest deeper)
         del vs
-        break
+        at += len(batch)
     for k in range(count):
         if values[k] is not _MISSING or k in errors:
             continue
@@ -390,9 +383,11 @@ def _settle(src: Source, limits, deadline) -> None:
     sequence, lines = src.sequence, src.todo_lines
     table = array("q")
     count = 0
+    check = deadline.check
     for i, k in enumerate(sequence):
         if type(k) is not int:
             continue
+        check()
         n, offset = lines[k], at[k]
         if k in errors:
             exc = errors.pop(k)
