@@ -142,6 +142,7 @@ DIFF_TOLERANCE_MAX_CHARS = 100  # characters of a diff tolerance number (a 5,000
 DIFF_TOLERANCE_MAX_EXPONENT = 1000  # a diff tolerance lies within 1e-1000 .. 1e1000 (1e9999999% would overflow the arithmetic)
 DIFF_MERGE_MAX_NOTES = 1000  # places a merge patch cannot express listed in one answer (merge_patch_note_count has all)
 DIFF_MAX_WARNINGS = 100  # warnings listed per side of a diff (unsafe integers, duplicate keys…; warning_count has all)
+EXTRACT_MAX_WARNINGS = 1000  # warnings Extract places and lists (as Format: 49,725 placed took most of a 20 MB query; warning_count has all)
 FORMAT_MAX_WARNINGS = 1000  # warnings Format places and lists (placing is Python work per warning: 48k took 1.7 s CPU on 20 MB; warning_count has all)
 DIFF_DEPTH_CAP = 100  # levels below which a differing subtree is one replace
 DRAFT_MAX_EXAMPLES = 1000  # examples a drafted schema is inferred from
