@@ -63,6 +63,9 @@ class Limits:
     def __setattr__(self, name, value):
         raise AttributeError(f"Limits are immutable: use .with_({name}=…)")
 
+    def __reduce__(self):   # pickled by its values (``--jobs`` hands the limits to the workers)
+        return _limits_of, (dict(zip(LIMIT_FIELDS, self._values())),)
+
     def _values(self) -> tuple:
         return tuple(getattr(self, name) for name in LIMIT_FIELDS)
 
@@ -116,6 +119,10 @@ class Limits:
         return Limits(**{**{n: getattr(self, n) for n in LIMIT_FIELDS}, **changes})
 
 
+def _limits_of(values: dict) -> Limits:
+    return Limits(**values)
+
+
 DEFAULT_LIMITS = Limits()
 
 
@@ -143,6 +150,7 @@ DIFF_TOLERANCE_MAX_EXPONENT = 1000  # a diff tolerance lies within 1e-1000 .. 1e
 DIFF_MERGE_MAX_NOTES = 1000  # places a merge patch cannot express listed in one answer (merge_patch_note_count has all)
 DIFF_MAX_WARNINGS = 100  # warnings listed per side of a diff (unsafe integers, duplicate keys…; warning_count has all)
 EXTRACT_MAX_WARNINGS = 1000  # warnings Extract places and lists (as Format: 49,725 placed took most of a 20 MB query; warning_count has all)
+VALIDATE_MAX_WARNINGS = 1000  # a document's warnings Validate places and lists (as Format; warning_count has all)
 FORMAT_MAX_WARNINGS = 1000  # warnings Format places and lists (placing is Python work per warning: 48k took 1.7 s CPU on 20 MB; warning_count has all)
 DIFF_DEPTH_CAP = 100  # levels below which a differing subtree is one replace
 DRAFT_MAX_EXAMPLES = 1000  # examples a drafted schema is inferred from
