@@ -4,15 +4,16 @@ against plain parsing of the same text, in the same run.
     python bench/bench_transcript.py                 # 20 MB each
     python bench/bench_transcript.py --size-mb 2     # smaller
 
-Generated once into ``bench/data/`` (seeded):
+Generated once into ``bench/data/`` by the one seeded generator of every benchmark
+(``bench/common.py``: distinct 64-bit ids, decimals, non-ASCII, the shared fixtures' real items):
 
-* **transcript** — a request body ``{"model", "input": [...]}`` of turns (user message,
-  ``function_call`` with varied arguments, its ``function_call_output``, assistant message),
-  one item per line; reference: ``json.loads`` of the text.
-* **stream** — Responses API SSE (``event:`` + ``data:`` lines) of function calls whose
+* **transcript** — a request body ``{"model", "input": [...]}`` of its items (function calls
+  with varied arguments and their outputs, messages, reasoning), one item per line
+  (:func:`common.realistic_transcript`); reference: ``json.loads`` of the text.
+* **stream** — Responses API SSE (``event:`` + ``data:`` lines) of its function calls whose
   arguments arrive in 8-character deltas, ``sequence_number`` on every event, one
-  ``response.completed`` and ``data: [DONE]``; reference: a plain SSE split (blank-line blocks,
-  ``data:`` lines) with ``json.loads`` of each data line.
+  ``response.completed`` and ``data: [DONE]`` (:func:`common.realistic_stream`); reference: a
+  plain SSE split (blank-line blocks, ``data:`` lines) with ``json.loads`` of each data line.
 
 Memory: the peak RSS the core adds for each text, in a child process (``peak ×``: over the
 text's size; issue 21 aims at 10×).
@@ -26,84 +27,19 @@ core in-process (``analyse``), best of ``--repeat``.  Aim: at most 3× the refer
 from __future__ import annotations
 
 import json
-import random
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import DATA, Server, arguments, best, print_table, rel, write_atomic  # noqa: E402
-
-CITIES = "Lyon Paris Oslo Lima Quito Sofia Perth Dakar Hanoi Lagos Minsk Riga Doha Rome Bern".split()
-
-
-def make_transcript(target: float) -> str:
-    rng = random.Random(12)
-    items, size, n = [], 2, 0
-    while size < target:
-        cid = f"call_{n:07d}"
-        turn = [
-            {"type": "message", "role": "user", "content": [
-                {"type": "input_text", "text": f"What is the weather in {rng.choice(CITIES)} for "
-                                               f"the next {rng.randint(1, 9)} days? ({n})"}]},
-            {"type": "function_call", "id": f"fc_{n:07d}", "call_id": cid, "name": "get_weather",
-             "arguments": json.dumps({"city": rng.choice(CITIES), "days": rng.randint(1, 9)}),
-             "status": "completed"},
-            {"type": "function_call_output", "call_id": cid,
-             "output": json.dumps({"temp_c": round(rng.uniform(-5, 30), 1), "sky": "clear"})},
-            {"type": "message", "role": "assistant", "content": [
-                {"type": "output_text", "text": f"It is clear and mild; {rng.randint(1, 99)} % "
-                                                "chance of rain later.", "annotations": []}]},
-        ]
-        for t in turn:
-            s = json.dumps(t)
-            items.append(s)
-            size += len(s) + 2
-        n += 1
-    return '{"model": "gpt-5", "input": [\n' + ",\n".join(items) + "\n]}\n"
-
-
-def make_stream(target: float) -> str:
-    rng = random.Random(13)
-    out, size, seq, oi = [], 0, 0, 0
-
-    def ev(d):
-        nonlocal seq, size
-        d["sequence_number"] = seq
-        seq += 1
-        s = f"event: {d['type']}\ndata: {json.dumps(d)}\n\n"
-        out.append(s)
-        size += len(s)
-
-    ev({"type": "response.created", "response": {"id": "resp_1", "object": "response",
-                                                 "status": "in_progress", "output": []}})
-    while size < target:
-        iid = f"fc_{oi:06d}"
-        ev({"type": "response.output_item.added", "output_index": oi,
-            "item": {"type": "function_call", "id": iid, "call_id": f"call_{oi:06d}",
-                     "name": "get_weather", "arguments": "", "status": "in_progress"}})
-        args = json.dumps({"city": rng.choice(CITIES), "days": rng.randint(1, 9),
-                           "note": " ".join(rng.choice(CITIES) for _ in range(20))})
-        for i in range(0, len(args), 8):
-            ev({"type": "response.function_call_arguments.delta", "item_id": iid,
-                "output_index": oi, "delta": args[i:i + 8]})
-        ev({"type": "response.function_call_arguments.done", "item_id": iid, "output_index": oi,
-            "arguments": args})
-        ev({"type": "response.output_item.done", "output_index": oi,
-            "item": {"type": "function_call", "id": iid, "call_id": f"call_{oi:06d}",
-                     "name": "get_weather", "arguments": args, "status": "completed"}})
-        oi += 1
-    ev({"type": "response.completed", "response": {"id": "resp_1", "object": "response",
-                                                   "status": "completed", "output": []}})
-    return "".join(out) + "data: [DONE]\n\n"
+from common import Server, arguments, best, print_table, realistic_stream, realistic_transcript, rel  # noqa: E402
 
 
 def generate(name: str, size_mb: float) -> Path:
-    path = DATA / f"transcript_{name}_{size_mb:g}mb.txt"
-    if not path.exists():
-        maker = make_transcript if name == "transcript" else make_stream
-        write_atomic(path, maker(size_mb * 1e6))
-    return path
+    """The realistic data of bench/common.py (the one seeded generator of every benchmark): a
+    request body of its items (``transcript``) or an SSE stream of its function calls
+    (``stream``), about ``size_mb`` MB, written once to bench/data/."""
+    return realistic_transcript(size_mb) if name == "transcript" else realistic_stream(size_mb)
 
 
 def reference(name: str, text: str):
@@ -175,7 +111,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     texts = {n: generate(n, args.size_mb).read_text(encoding="utf-8")
              for n in ("transcript", "stream")}
     # warm up: the spec's validators compiled and the tools read once, as in a running server
-    warm = [make_transcript(20_000), make_stream(20_000)]
+    warm = [generate(n, 0.02).read_text(encoding="utf-8") for n in ("transcript", "stream")]
     for w in warm:
         core(w)
     server = None if args.no_api else Server()

@@ -214,6 +214,47 @@ def realistic_transcript(size_mb: float, seed: int = SEED) -> Path:
     return path
 
 
+def realistic_stream(size_mb: float, seed: int = SEED) -> Path:
+    """A Responses SSE stream of about ``size_mb`` MB: the function calls of
+    :func:`realistic_items`, each added, its arguments in 8-character deltas, done (with
+    ``sequence_number``), between ``response.created`` and ``response.completed``."""
+    path = DATA / f"realistic_stream_{size_mb:g}mb_{seed}.txt"
+    if path.exists():
+        return path
+    out, size, seq = [], 0, 0
+    target = int(size_mb * 1_000_000)
+
+    def ev(d):
+        nonlocal seq, size
+        d["sequence_number"] = seq
+        seq += 1
+        text = f"event: {d['type']}\ndata: {json.dumps(d, ensure_ascii=False)}\n\n"
+        out.append(text)
+        size += len(text.encode("utf-8"))
+
+    ev({"type": "response.created", "response": {"id": "resp_1", "object": "response",
+                                                 "status": "in_progress", "output": []}})
+    oi = 0
+    for item in realistic_items(seed):
+        if size >= target:
+            break
+        if item.get("type") != "function_call" or not isinstance(item.get("arguments"), str):
+            continue
+        iid, args = item.get("id") or f"fc_{oi:06d}", item["arguments"]
+        ev({"type": "response.output_item.added", "output_index": oi,
+            "item": {**item, "id": iid, "arguments": "", "status": "in_progress"}})
+        for i in range(0, len(args), 8):
+            ev({"type": "response.function_call_arguments.delta", "item_id": iid, "output_index": oi,
+                "delta": args[i:i + 8]})
+        ev({"type": "response.function_call_arguments.done", "item_id": iid, "output_index": oi,
+            "arguments": args})
+        ev({"type": "response.output_item.done", "output_index": oi, "item": {**item, "id": iid}})
+        oi += 1
+    ev({"type": "response.completed", "response": {"id": "resp_1", "object": "response",
+                                                   "status": "completed", "output": []}})
+    return write_atomic(path, "".join(out) + "data: [DONE]\n\n")
+
+
 def write_atomic(path: Path, text: str) -> Path:
     """Write through a temporary file, so an interrupted run never leaves half a document."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -32,6 +32,9 @@ class Field:
     def __setattr__(self, name, value):
         raise AttributeError("a Field is immutable")
 
+    def __reduce__(self):   # pickled by its values
+        return Field, tuple(getattr(self, k) for k in Field.__slots__)
+
     def __eq__(self, other):
         return (type(other) is Field
                 and all(getattr(self, k) == getattr(other, k) for k in Field.__slots__))

@@ -47,11 +47,6 @@ LIMIT_FIELDS = {name: LimitField(name, type(d).__name__, d, unit, help)
                 for name, (d, unit, help) in _DECLARED.items()}
 
 
-def _limits_of(values: tuple) -> "Limits":
-    """The :class:`Limits` of ``values`` in :data:`LIMIT_FIELDS` order (unpickling)."""
-    return Limits(**dict(zip(LIMIT_FIELDS, values)))
-
-
 class Limits:
     """Every settable limit (see :data:`LIMIT_FIELDS`): an immutable value, ``Limits(max_depth=64)``,
     equal and hashed by its values."""
@@ -68,10 +63,8 @@ class Limits:
     def __setattr__(self, name, value):
         raise AttributeError(f"Limits are immutable: use .with_({name}=…)")
 
-    def __reduce__(self):
-        # pickled by its values (the process pool sends Limits to its workers; the default
-        # slot-state pickling would call the refusing __setattr__)
-        return (_limits_of, (self._values(),))
+    def __reduce__(self):   # pickled by its values (``--jobs`` hands the limits to the workers)
+        return _limits_of, (dict(zip(LIMIT_FIELDS, self._values())),)
 
     def _values(self) -> tuple:
         return tuple(getattr(self, name) for name in LIMIT_FIELDS)
@@ -126,6 +119,10 @@ class Limits:
         return Limits(**{**{n: getattr(self, n) for n in LIMIT_FIELDS}, **changes})
 
 
+def _limits_of(values: dict) -> Limits:
+    return Limits(**values)
+
+
 DEFAULT_LIMITS = Limits()
 
 
@@ -154,6 +151,8 @@ DIFF_TOLERANCE_MAX_CHARS = 100  # characters of a diff tolerance number (a 5,000
 DIFF_TOLERANCE_MAX_EXPONENT = 1000  # a diff tolerance lies within 1e-1000 .. 1e1000 (1e9999999% would overflow the arithmetic)
 DIFF_MERGE_MAX_NOTES = 1000  # places a merge patch cannot express listed in one answer (merge_patch_note_count has all)
 DIFF_MAX_WARNINGS = 100  # warnings listed per side of a diff (unsafe integers, duplicate keys…; warning_count has all)
+EXTRACT_MAX_WARNINGS = 1000  # warnings Extract places and lists (as Format: 49,725 placed took most of a 20 MB query; warning_count has all)
+VALIDATE_MAX_WARNINGS = 1000  # a document's warnings Validate places and lists (as Format; warning_count has all)
 FORMAT_MAX_WARNINGS = 1000  # warnings Format places and lists (placing is Python work per warning: 48k took 1.7 s CPU on 20 MB; warning_count has all)
 DIFF_DEPTH_CAP = 100  # levels below which a differing subtree is one replace
 DRAFT_MAX_EXAMPLES = 1000  # examples a drafted schema is inferred from

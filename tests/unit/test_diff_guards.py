@@ -283,6 +283,9 @@ def test_warnings_are_listed_up_to_a_cap_and_counted():
     assert out["warning_count"] == 599
     assert len(out["warnings"]) == 2 * DIFF_MAX_WARNINGS
     assert {w["field"] for w in out["warnings"]} == {"left", "right"}
+    # only those listed are placed (issue 25): the first of each side, in document order
+    left = [w for w in out["warnings"] if w["field"] == "left"]
+    assert [w["pointer"] for w in left[:3]] == ["/0", "/1", "/2"] and left[-1]["pointer"] == f"/{DIFF_MAX_WARNINGS - 1}"
 
 
 def test_the_deepdiff_refusal_says_its_limit_and_the_size_in_bytes_and_mb():

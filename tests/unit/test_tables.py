@@ -135,3 +135,24 @@ def test_limits_travel_to_a_worker_process_intact():
     assert back == repr(limits)
     with pytest.raises(AttributeError):
         pickle.loads(pickle.dumps(limits)).max_depth = 1
+
+
+def test_limits_and_fields_are_values_that_pickle():
+    """Limits and Field are plain classes (no dataclasses import at start-up, issue 25): still
+    immutable values, equal by their values, and picklable (``--jobs`` hands them to workers)."""
+    import copy
+    import pickle
+
+    import pytest
+
+    from workbench.fields import Field
+    from workbench.limits import DEFAULT_LIMITS, Limits
+    lim = Limits(max_depth=7, work_timeout=0.5)
+    assert pickle.loads(pickle.dumps(lim)) == lim == copy.deepcopy(lim) and hash(lim) == hash(Limits(max_depth=7, work_timeout=0.5))
+    assert lim.with_(max_depth=8).max_depth == 8 and lim.max_depth == 7 and DEFAULT_LIMITS == Limits()
+    with pytest.raises(AttributeError):
+        lim.max_depth = 9
+    with pytest.raises(TypeError):
+        Limits(max_dept=1)
+    f = Field("indent", object, default=2, schema={"enum": [2]})
+    assert pickle.loads(pickle.dumps(f)) == f and f != Field("indent", object, default=3)

@@ -220,3 +220,36 @@ def test_a_history_call_is_never_executed_again():
     r = analyse(json.dumps({"id": "sess_1", "status": "idle", "items": [hist]}))
     (c,) = r["calls"]
     assert (c["role"], c["execute"]) == ("history", False) and "tool_result" not in c
+
+
+# issue 25: the output of a call_id repeated along a transcript found its call by a scan of
+# every call of that id (quadratic: the 20 -> 80 MB step was x6); now by bisection
+
+def _repeated_ids(pairs: int) -> str:
+    items = []
+    for n in range(pairs):
+        items.append({"type": "function_call", "call_id": "call_same", "name": "get_weather",
+                      "arguments": json.dumps({"city": f"c{n}"})})
+        items.append({"type": "function_call_output", "call_id": "call_same", "output": f"o{n}"})
+    items.append({"type": "function_call_output", "call_id": "call_same", "output": "again"})
+    return json.dumps({"model": "m", "input": items})
+
+
+def test_a_repeated_call_id_pairs_each_output_with_the_call_before_it():
+    r = analyse(_repeated_ids(5))
+    codes = [f["code"] for f in r["findings"]]
+    assert codes.count("duplicate_call_id") == 4   # the later calls reuse the id
+    # each output answers the call right before it; the last one answers the 5th call again
+    assert codes.count("duplicate_output") == 1
+
+
+def test_many_outputs_of_one_repeated_call_id_take_linear_time():
+    import time
+    t = time.process_time()
+    small = analyse(_repeated_ids(1000))
+    t_small = time.process_time() - t
+    t = time.process_time()
+    big = analyse(_repeated_ids(16000))
+    t_big = time.process_time() - t
+    assert big["summary"] != small["summary"] and len(big["findings"]) >= 1000   # (findings listed: capped)
+    assert t_big < 16 * 2 * max(t_small, 0.01)   # (the scan per output: 0.14 -> 2.6 s for 8×)

@@ -218,3 +218,20 @@ def test_the_plain_form_checks_the_called_tool(client, shared):
                                           "target": "arguments"}).get_data(as_text=True)
     assert "1 error" in page and "· tool lookup_population" in page
     assert '<option value="lookup_population" selected>' in page
+
+
+def test_a_documents_warnings_are_listed_up_to_a_cap_and_counted():
+    """Issue 25: as Format, Extract and Diff, Validate places and lists the first
+    VALIDATE_MAX_WARNINGS of a document's warnings (placing is Python work per warning) and
+    counts all of them."""
+    import json as _json
+
+    from workbench.limits import DEFAULT_LIMITS, VALIDATE_MAX_WARNINGS
+    from workbench.validate import handle
+    n = VALIDATE_MAX_WARNINGS + 250
+    doc = "[" + ", ".join(str(2**60 + i) for i in range(n)) + "]"
+    out = handle({"document": doc, "schema": _json.dumps({"type": "array"})}, DEFAULT_LIMITS)
+    assert out["valid"] and out["warning_count"] == n and len(out["warnings"]) == VALIDATE_MAX_WARNINGS
+    assert [w["pointer"] for w in out["warnings"][:2]] == ["/0", "/1"]
+    small = handle({"document": "[9007199254740993, 1]", "schema": "{}"}, DEFAULT_LIMITS)
+    assert small["warning_count"] == len(small["warnings"]) == 1

@@ -149,20 +149,6 @@ def lines_of(f, first: int = 1):
     return read_lines(f, limits(None).line_limit, first=first)
 
 
-def _read_or_say(lines, path: str):
-    """``lines`` as they are read; an ``OSError`` met reading them is the :class:`Unreadable`
-    of ``path`` (not one met writing the answers, which :func:`main` says)."""
-    it = iter(lines)
-    while True:
-        try:
-            item = next(it)
-        except StopIteration:
-            return
-        except OSError as exc:
-            raise cannot_open(exc, path, "document") from None
-        yield item
-
-
 def run_lines(f, path: str, label: str, answer, show, *, as_json: bool,
               labels: dict | None = None, first: int = 1) -> int | None:
     """``--jsonl``: ``answer(text)`` on every non-blank line of the binary stream ``f`` (one
@@ -174,12 +160,28 @@ def run_lines(f, path: str, label: str, answer, show, *, as_json: bool,
     number of ``f``'s first line (a piece of a longer log)."""
     from ..errors import WorkbenchError
     bad = 0
+    # the loop of every line, kept lean (issue 25: validate --jsonl against a jsonschema-rs loop):
+    # the reading's OSError caught here, not by a generator around the lines; a line decoded in
+    # place, the message of a bad byte made only for a line that has one
+    lines = lines_of(f, first)
+    n = first - 1
     try:
-        for n, raw in enumerate(_read_or_say(lines_of(f, first), path), first):
+        while True:
+            try:
+                raw = next(lines)
+            except StopIteration:
+                break
+            except OSError as exc:
+                raise cannot_open(exc, path, "document") from None
+            n += 1
             if not raw.strip():
                 continue
             try:
-                result = answer(decode(raw, path, "document").rstrip("\r\n"))
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    text = decode(raw, path, "document")   # raises its Unreadable
+                result = answer(text.rstrip("\r\n"))
             except Unreadable as exc:
                 bad += 1
                 print_error(error_body(

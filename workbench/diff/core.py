@@ -245,15 +245,18 @@ def _handle(body: dict, limits: Limits) -> dict:
     deadline = Deadline(limits.work_timeout, what="The comparison")
     texts = NumberTexts()
     with deadline.interrupting():       # the parses and their warnings are library-like loops
-        lparsed = parse(left_text, field="left", max_depth=limits.max_depth, check_depth=False)
-        rparsed = parse(right_text, field="right", max_depth=limits.max_depth, check_depth=False)
+        # only the listed warnings are placed (placing is Python work per warning); the count has all
+        lparsed = parse(left_text, field="left", max_depth=limits.max_depth, check_depth=False,
+                        warning_limit=MAX_WARNINGS)
+        rparsed = parse(right_text, field="right", max_depth=limits.max_depth, check_depth=False,
+                        warning_limit=MAX_WARNINGS)
         left = texts.decode(left_text, lparsed.value)
         right = texts.decode(right_text, rparsed.value)
     # the first DIFF_MAX_WARNINGS of each side (2,000 distinct 64-bit ids are 2,000 warnings:
     # more of the answer than the changes); warning_count has all
     warnings = ([{**w, "field": "left"} for w in lparsed.warnings[:MAX_WARNINGS]]
                 + [{**w, "field": "right"} for w in rparsed.warnings[:MAX_WARNINGS]])
-    warning_count = len(lparsed.warnings) + len(rparsed.warnings)
+    warning_count = lparsed.warning_count + rparsed.warning_count
     if opts.engine == "deepdiff":
         check_depth(lparsed, limits.max_depth, "left")
         check_depth(rparsed, limits.max_depth, "right")

@@ -24,6 +24,7 @@ from ..fields import Field, Fields
 from ..jsontext import parse
 from ..jsontext.lines import JsonLines, looks_like_sse, read_json_lines, sse_error
 from ..limits import DEFAULT_LIMITS, Limits
+from ..limits import EXTRACT_MAX_WARNINGS as MAX_WARNINGS
 from ..runtime import Deadline, collector_paused
 from .ng import compile_ng, ng_int, run_ng
 from .rfc9535 import compile_rfc9535, run_rfc9535
@@ -102,6 +103,7 @@ def extract(document_text: str, path: str, engine: str = DEFAULT_ENGINE, limit: 
         "engine_label": ENGINES[engine].format(v=ENGINE_VERSIONS[engine]),
         "rfc9535": engine == "rfc9535",
         "warnings": parsed.warnings,
+        "warning_count": parsed.warning_count,   # all of them: the first EXTRACT_MAX_WARNINGS are listed
         "jsonl": None if log is None else {"values": len(log.values), "detected": not jsonl},
     }
 
@@ -113,17 +115,18 @@ def _read(text: str, limits: Limits, jsonl: bool | None):
         at = looks_like_sse(text)
         if at is not None:
             raise sse_error(text, at, "document")
-        log = read_json_lines(text, max_depth=limits.max_depth, forced=True)
+        log = read_json_lines(text, max_depth=limits.max_depth, forced=True, warning_limit=MAX_WARNINGS)
         return log.parsed, log
     try:
-        return parse(text, field="document", max_depth=limits.max_depth), None
+        return parse(text, field="document", max_depth=limits.max_depth, warning_limit=MAX_WARNINGS), None
     except WorkbenchError as exc:
         if exc.code != "parse_error":
             raise
         at = looks_like_sse(text)
         if at is not None:
             raise sse_error(text, at, "document", exc.message) from None
-        log = None if jsonl is False else read_json_lines(text, max_depth=limits.max_depth, forced=False)
+        log = None if jsonl is False else read_json_lines(text, max_depth=limits.max_depth, forced=False,
+                                                          warning_limit=MAX_WARNINGS)
         if log is None:
             raise
         return log.parsed, log

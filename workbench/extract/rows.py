@@ -14,7 +14,8 @@ def build_rows(text: str, parsed, kept: list, pasted: str | None = None, shift: 
     """The response rows for the kept matches: path, pointer, value, exact text, position.
     ``pasted``: the text positions are given in, where every value of ``text`` sits ``shift``
     characters earlier (JSON Lines read as an array, :mod:`.lines`)."""
-    duplicates = any(w.get("code") == "duplicate_key" for w in parsed.warnings)
+    # (every repeated key the parser met: the warnings list only the first EXTRACT_MAX_WARNINGS)
+    duplicates = parsed.duplicate_count > 0 or any(w.get("code") == "duplicate_key" for w in parsed.warnings)
     located = [loc for loc in kept if type(loc) is tuple]
     run = array_run(located) if len(located) == len(kept) else None
     spans = None

@@ -12,6 +12,7 @@ from ..errors import WorkbenchError, bad_request
 from ..jsontext import ORJSON_MAX_DEPTH, check_depth, dumps_tree, parse, plain_dumps
 from ..jsontext import lines as jsonl
 from ..limits import DEFAULT_MAX_DEPTH, FORMAT_MAX_WARNINGS
+from ..runtime.memory import collector_paused
 
 
 def check_indent(indent: object) -> int | str:
@@ -39,6 +40,14 @@ def format_text(text: str, indent: object = 2, sort_keys: bool = False, *,
     indent = check_indent(indent)
     if not isinstance(sort_keys, bool):
         raise bad_request("'sort_keys' must be true or false", field="sort_keys", code="bad_option")
+    # the collector paused for the whole call, as the other views do (runtime.collector_paused):
+    # resumed after the parse, its passes walked the whole tree while it was written (measured
+    # on 80 MB: 3.17 -> 2.53 s CPU; the tree is gone by the time it runs again)
+    with collector_paused():
+        return _format_text(text, indent, sort_keys, max_depth, field, as_bytes)
+
+
+def _format_text(text, indent, sort_keys: bool, max_depth: int, field: str, as_bytes: bool) -> dict:
     try:
         parsed = parse(text, field=field, max_depth=max_depth, numbers=_numbers(text),
                        check_depth=False, keep_duplicates=True, warning_limit=FORMAT_MAX_WARNINGS)

@@ -48,9 +48,10 @@ def _reject_constant(name):
 class Parsed:
     """A parsed document: the user's ``text``, its exact ``value`` and its ``warnings``;
     ``duplicate_mark``: with keep_duplicates, the tag on repeated keys (see :func:`parse`);
-    ``warning_count``: all the warnings, also those a warning_limit left unlisted."""
+    ``warning_count``: all the warnings, also those a warning_limit left unlisted;
+    ``duplicate_count``: the repeated keys the parser met (listed as warnings or not)."""
 
-    __slots__ = ("text", "value", "warnings", "_lines", "duplicate_mark", "warning_count")
+    __slots__ = ("text", "value", "warnings", "_lines", "duplicate_mark", "warning_count", "duplicate_count")
 
     def __init__(self, text: str, value: object, warnings: list[dict] | None = None,
                  _lines: LineIndex | None = None, duplicate_mark: str | None = None,
@@ -58,6 +59,7 @@ class Parsed:
         self.text, self.value = text, value
         self.warnings = [] if warnings is None else warnings
         self._lines, self.duplicate_mark, self.warning_count = _lines, duplicate_mark, warning_count
+        self.duplicate_count = 0
 
     def __repr__(self) -> str:
         return f"Parsed(text={self.text[:40]!r}…, warnings={self.warning_count})"
@@ -244,6 +246,7 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
 
     parsed = Parsed(text, value)
     parsed.duplicate_mark = marks[0] if marks else None
+    parsed.duplicate_count = len(duplicates)
     return parsed, (duplicates, long_ints, odd_floats)
 
 

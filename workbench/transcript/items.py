@@ -9,6 +9,8 @@ streams and Agents sessions alike.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from operator import attrgetter
 from typing import Any, Callable
 
 from ..gate.arguments import compare as same_arguments
@@ -65,6 +67,7 @@ class Pairing:
 # they are tried.  A call check returns True when it settled the call (no later check sees it);
 # an output check returns True when it claimed the output; a "left" check sees each call no
 # output answered.  The severity of each code is report.SEVERITY's.
+_pos = attrgetter("pos")
 CALL_CHECKS: list[tuple[str, Callable]] = []
 OUTPUT_CHECKS: list[tuple[str, Callable]] = []
 LEFT_CHECKS: list[tuple[str, Callable]] = []
@@ -144,7 +147,7 @@ def _output_without_id(p: Pairing, o) -> bool:
 @_check(OUTPUT_CHECKS, "output_before_call")
 def _output_before_call(p: Pairing, o) -> bool:
     matches = p.calls_with(o.call_id)
-    if not matches or any(c.pos < o.pos for c in matches):
+    if not matches or matches[0].pos < o.pos:   # (the calls of an id are in document order)
         return False
     return _answered_wrongly(p, o, matches[0], "output_before_call",
                              f"This {p.output_word} for {p.oid} {_q(o.call_id)} comes before "
@@ -165,7 +168,9 @@ def _output_answers(p: Pairing, o) -> bool:
     matches = p.calls_with(o.call_id)
     if not matches:
         return False
-    c = [c for c in matches if c.pos < o.pos][-1]
+    # the last call of the id before the output (a bisection: an id repeated along a long
+    # transcript made this a scan per output, quadratic -- issue 25's 20 -> 80 MB step)
+    c = matches[bisect_left(matches, o.pos, key=_pos) - 1]
     if c.answered:
         p.add("duplicate_output",
               f"A second {p.output_word} answers {p.oid} {_q(o.call_id)} ({named(c.name)}): keep "

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ..errors import WorkbenchError, bad_request, log_fault
 from ..fields import Field, Fields
 from ..jsontext import NOT_QUICK, error_at, line_cols, locate_many, parse, pointer_of, quick_value
+from ..limits import VALIDATE_MAX_WARNINGS as MAX_WARNINGS
 from ..runtime import collector_paused
 from ..tools import choose as choose_tool
 from .calls import find_call, hint
@@ -116,7 +117,9 @@ class Validation:
                 if answer is not None:
                     return answer
         limits = self.limits
-        parsed_doc = parse(document, field="document", max_depth=limits.max_depth, warnings=self.warnings)
+        # the first VALIDATE_MAX_WARNINGS placed and listed (placing is Python work per warning)
+        parsed_doc = parse(document, field="document", max_depth=limits.max_depth, warnings=self.warnings,
+                           warning_limit=MAX_WARNINGS)
         call = find_call(parsed_doc.value)
         # where the validated value sits: ``located`` is the parsed text its errors are placed in,
         # ``at`` the pointer of the value inside that text
@@ -160,7 +163,7 @@ class Validation:
             place = schema_places[e["schema_pointer"]]
             if place is not None:
                 e["schema_line"], e["schema_column"] = place
-        return self._answer(out, side, tool, call, arguments, parsed_doc.warnings)
+        return self._answer(out, side, tool, call, arguments, parsed_doc.warnings, parsed_doc.warning_count)
 
     def _valid_answer(self, value) -> dict | None:
         """The answer for a document the compiled check finds valid (nothing to place), or None:
@@ -191,7 +194,8 @@ class Validation:
                 return call.name
         return self.tool
 
-    def _answer(self, out: dict, side: "_Tool", tool, call, arguments, warnings: list) -> dict:
+    def _answer(self, out: dict, side: "_Tool", tool, call, arguments, warnings: list,
+                warning_count: int | None = None) -> dict:
         info = side.info
         answer = {
             "valid": out["valid"], "errors": out["errors"], "count": out["count"],
@@ -200,7 +204,8 @@ class Validation:
             "tool_chosen_by": "request" if self.tool else "call" if tool else "first" if len(info.names) > 1 else None,
             "schema_root": side.prefix, "reviewed": side.reviewed,
             "review": [dict(w) for w in side.warnings],
-            "warnings": warnings, "schema_warnings": self.schema.warnings,
+            "warnings": warnings, "warning_count": len(warnings) if warning_count is None else warning_count,
+            "schema_warnings": self.schema.warnings,
             "target": self.target,
         }
         if arguments is not None:

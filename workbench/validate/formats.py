@@ -48,13 +48,13 @@ def iri_check(rule: str):
     characters may also be ``ucschar`` (and whose query may hold ``iprivate``), so each of
     those becomes the ASCII ``g`` and RFC 3986's grammar decides.  (The ``rfc3987_syntax``
     parser jsonschema would use takes about a second per 1,500 characters.)"""
-    from rfc3986_validator import validate_rfc3986
-
     uri_rule = "URI" if rule == "iri" else "URI_reference"
 
     def check(instance) -> bool:
         if not isinstance(instance, str):
             return True
+        # imported at the first check (its regular expressions: ~0.1 s of a start-up, issue 25)
+        from rfc3986_validator import validate_rfc3986
         if instance.isascii():
             return _uri_with_ip_literal(instance, uri_rule, validate_rfc3986)
         stop = next((i for i, c in enumerate(instance) if c in ":/?#"), len(instance))
@@ -77,13 +77,21 @@ def iri_check(rule: str):
     return check
 
 
+#: ``http(s)://`` + a host of letters, digits, dots and hyphens + path segments of unreserved
+#: characters + an optional empty fragment: a URI by RFC 3986's grammar (scheme, ``//`` reg-name,
+#: path-abempty of unreserved pchars, empty fragment) and so a URI-reference -- every dialect's
+#: ``$schema``, which each schema's metaschema check asserts, without importing the validator
+_PLAIN_HTTP_URI = re.compile(r"https?://[A-Za-z0-9.-]+(?:/[A-Za-z0-9._~-]*)*#?").fullmatch
+
+
 def uri_check(rule: str):
     """RFC 3986 ``URI`` / ``URI-reference`` (the library's grammar, an IP literal read exactly)."""
-    from rfc3986_validator import validate_rfc3986
-
     def check(instance) -> bool:
         if not isinstance(instance, str):
             return True
+        if _PLAIN_HTTP_URI(instance):   # a metaschema's own $schema / $id: no grammar needed
+            return True
+        from rfc3986_validator import validate_rfc3986  # (at the first check, as iri_check)
         return instance.isascii() and _uri_with_ip_literal(instance, rule, validate_rfc3986)
     return check
 
@@ -125,10 +133,10 @@ def format_checker_for(base_cls):
     if base_cls not in (validators.Draft4Validator, validators.Draft6Validator):
         for name in ("iri", "iri-reference"):
             fc.checkers[name] = (iri_check(name), (ValueError,))
-    for name in ("uri", "uri-reference"):
-        if name in fc.checkers:
-            fc.checkers[name] = (uri_check("URI" if name == "uri" else "URI_reference"), (ValueError,))
     known = _DRAFT_FORMATS[base_cls]
+    for name in ("uri", "uri-reference"):   # (jsonschema is imported without its checker: library.py)
+        if name in known:
+            fc.checkers[name] = (uri_check("URI" if name == "uri" else "URI_reference"), (ValueError,))
     for name, fn in STRICT.items():
         if name in known:
             fc.checkers[name] = (fn, (ValueError,))

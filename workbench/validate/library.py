@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import sys
 
-#: optional modules jsonschema's format checkers import that this project never uses
-_UNUSED = ("rfc3987_syntax", "isoduration")
+#: optional modules jsonschema's format checkers import that this project never uses -- or imports
+#: itself where it checks the format: ``rfc3986_validator`` (``uri``, ``uri-reference``; its
+#: regular expressions were ~0.1 s of ``workbench validate``'s ~0.3 s start-up, issue 25) is
+#: imported by :func:`workbench.validate.formats.uri_check` when a URI is checked
+_UNUSED = ("rfc3987_syntax", "isoduration", "rfc3986_validator")
 
 
 def _import_jsonschema_without_iri_grammar():
