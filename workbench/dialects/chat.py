@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import open_responses
-from .model import Call, Other, Output, Place, text_or_none
+from .model import Call, Other, Output, Place, first_of, text_or_none
 from .model import key as key_of
 
 NAME = "chat_completions"
@@ -130,9 +130,7 @@ def read_completion(value: dict, piece, base: str = "", pos0: int = 0) -> list:
 def answer_state(value: Any) -> str:
     """The stop state of one answer (a Chat Completions response: its first choice's
     ``finish_reason``)."""
-    choices = value.get("choices") if type(value) is dict else None
-    ch = choices[0] if isinstance(choices, list) and choices and type(choices[0]) is dict else {}
-    return stop_state(ch.get("finish_reason"))
+    return stop_state(first_of(value, "choices").get("finish_reason"))
 
 
 def read_messages(messages: list[tuple[Any, Place]]) -> list:

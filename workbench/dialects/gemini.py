@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import open_responses
-from .model import Call, Other, Output, Place, arguments_object, named, text_or_none
+from .model import Call, Other, Output, Place, arguments_object, first_of, named, text_or_none
 
 NAME = "gemini"
 GATE = "open_responses"
@@ -134,9 +134,7 @@ def read_parts(parts: list, t: int, status: str | None) -> list:
 def answer_state(value: Any) -> str:
     """The stop state of one answer (a ``generateContent`` response: its first candidate's
     ``finishReason``)."""
-    cands = value.get("candidates") if type(value) is dict else None
-    cand = cands[0] if isinstance(cands, list) and cands and type(cands[0]) is dict else {}
-    return stop_state(cand.get("finishReason"))
+    return stop_state(first_of(value, "candidates").get("finishReason"))
 
 
 # --------------------------------------------------------------------------- writing
