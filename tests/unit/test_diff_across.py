@@ -320,3 +320,27 @@ def test_every_real_answer_reduces_with_places_that_exist():
         for lo in n.left_out:
             _at(value, lo["pointer"])
     assert seen > 50
+
+
+def test_a_big_hostile_answer_reduces_in_bounded_time():
+    """40,000 blocks of thinking, text, odd values and calls with arguments that are not
+    objects: one joined text per run, each oddity listed at its place, within seconds."""
+    import time
+    blocks: list = []
+    for i in range(10_000):
+        blocks += [{"type": "thinking", "thinking": "x", "signature": "s"},
+                   {"type": "text", "text": f"{i} "}, [i],
+                   {"type": "tool_use", "id": f"t{i}", "name": "f", "input": [i] if i % 2 else None}]
+    ant = {"type": "message", "role": "assistant", "stop_reason": "end_turn", "content": blocks}
+    value = parse(json.dumps(ant), field=None).value
+    started = time.monotonic()
+    n = neutral.reduce(value)
+    took = time.monotonic() - started
+    assert took < 10, took
+    assert len(n.parts) == 20_000 and n.parts[0] == {"type": "text", "text": "0 "}
+    assert n.parts[1] == {"type": "call", "name": "f", "arguments": None}
+    assert n.parts[3]["arguments"] == [1]
+    assert n.source("/parts/3/arguments/0") == ("/content/7/input/0", None)
+    assert n.left_out[:2] == [{"pointer": "/content/0", "what": "reasoning bound to its provider"},
+                              {"pointer": "/content/2", "what": "neither text nor a function call"}]
+    assert len(n.left_out) == 20_000

@@ -138,8 +138,11 @@ _LEFT_OUT = {"reasoning": _REASONING, "thinking": _REASONING, "thought_signature
              "field": None, "tool": None, "stored_history": None}
 
 
-def _order(pointer: str) -> list:
-    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in pointer.split("/")[1:]]
+def _order(pointer: str) -> str:
+    """A key that sorts pointers in document order: a parent before its members, array indexes
+    as numbers (by length, then digits) before member names."""
+    return "\0".join("\1" + chr(48 + len(t)) + t if t.isdigit() else "\2" + t
+                      for t in pointer.split("/"))
 
 
 def _text_at(value: Any, pointer: str) -> str:
@@ -185,11 +188,14 @@ def reduce(value: Any, *, parse_arguments: Callable[[str], Any] | None = None) -
                 continue    # (an envelope's instructions: not the answer's words)
             else:
                 events.append((part.pointer, part, None))
+    listed = False
     for pointer, what in reading.dropped:
         words = _LEFT_OUT.get(what, "neither text nor a function call")
         if words is not None:
             events.append((pointer, words, None))
-    events.sort(key=lambda e: _order(e[0]))
+            listed = True
+    if listed:      # (the parts are in order; what was left out goes between them)
+        events.sort(key=lambda e: _order(e[0]))
     parts = out.parts
     joining = False      # the last part is text this answer may continue
     for at, part, args in events:
