@@ -207,7 +207,8 @@ def test_the_neutral_form_joins_text_and_lists_what_it_leaves_out():
     assert n.dialect == "anthropic" and n.parts == [
         {"type": "text", "text": "Let me look."}, {"type": "call", "name": "f", "arguments": {}}]
     assert n.left_out == [{"pointer": "/content/1", "what": "reasoning bound to its provider"},
-                          {"pointer": "/content/3", "what": "a call the provider runs"}]
+                          {"pointer": "/content/3",
+                           "what": "a call bound to its provider, or its result"}]
     assert n.source("/parts/0/text") == ("/content/0/text", None)
     assert n.source("/parts/1/arguments/a/b") == ("/content/4/input/a/b", None)
     gem = json.dumps({"candidates": [{"content": {"role": "model", "parts": [
@@ -243,3 +244,103 @@ def test_the_plain_form_says_it_too(client):
     assert ("Anthropic called get_weather {&#34;city&#34;:&#34;San Francisco&#34;,&#34;units&#34;:"
             "&#34;fahrenheit&#34;}; Chat Completions called it with") in page
     assert "toolu_01TZR6ZrLHdpAWdmhVPuDfjQ" in page     # the left side's own text, a click away
+
+
+# ----------------------------------------------------------------------------- one reader
+
+def _at(value, pointer):
+    """The node at a JSON pointer, or KeyError."""
+    node = value
+    for t in pointer.split("/")[1:]:
+        t = t.replace("~1", "/").replace("~0", "~")
+        node = node[int(t)] if isinstance(node, list) else node[t]
+    return node
+
+
+def test_what_the_conversation_reader_leaves_out_is_listed_not_made_a_call():
+    """The neutral form is the conversation reader's turn: a Chat reasoning text is listed
+    (it was silently ignored by a second reader before), a custom tool call is left out with
+    its place instead of becoming a call without name or arguments, and a tool's output in an
+    answer is said as one."""
+    chat = json.loads(chat_answer("Paris.", [("f", '{"a": 1}')]))
+    chat["choices"][0]["message"]["reasoning_content"] = "The user wants…"
+    n = neutral.reduce(parse(json.dumps(chat), field=None).value)
+    assert n.parts == [{"type": "text", "text": "Paris."},
+                       {"type": "call", "name": "f", "arguments": {"a": 1}}]
+    assert n.left_out == [{"pointer": "/choices/0/message/reasoning_content",
+                           "what": "reasoning bound to its provider"}]
+    assert n.source("/parts/1/arguments/a") == ("/choices/0/message/tool_calls/0/function/arguments",
+                                                "/a")
+    resp = json.loads(openai_answer("Done.", []))
+    resp["output"].insert(1, {"type": "custom_tool_call", "id": "ctc_1", "call_id": "call_c",
+                              "name": "write_sql", "input": "SELECT 1"})
+    n = neutral.reduce(parse(json.dumps(resp), field=None).value)
+    assert n.parts == [{"type": "text", "text": "Done."}]
+    assert n.left_out == [{"pointer": "/output/0", "what": "reasoning bound to its provider"},
+                          {"pointer": "/output/1",
+                           "what": "a call bound to its provider, or its result"}]
+    ant = {"type": "message", "role": "assistant", "stop_reason": "end_turn", "content": [
+        {"type": "text", "text": "a"},
+        {"type": "tool_result", "tool_use_id": "t", "content": "42"},
+        {"type": "text", "text": "b"}]}
+    n = neutral.reduce(parse(json.dumps(ant), field=None).value)
+    assert n.parts == [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
+    assert n.left_out == [{"pointer": "/content/1", "what": "a tool's output"}]
+
+
+@needs_real
+def test_every_real_answer_reduces_with_places_that_exist():
+    """Over every real recorded answer: the neutral form's calls are the conversation
+    reader's calls, and each part's place and each left-out place is a node of the answer."""
+    from workbench.dialects.conversation import Reading, Refused
+    seen = 0
+    for f in sorted(list(REAL.rglob("*.json")) + list((REAL.parent / "realworld").rglob("*.json"))):
+        try:
+            value = parse(f.read_text(encoding="utf-8"), field=None).value
+        except Exception:
+            continue
+        n = neutral.reduce(value)
+        if n is None:
+            continue
+        seen += 1
+        try:    # (conversion refuses arguments that are not JSON; the Diff keeps the text)
+            conv = neutral.ANSWERS[n.kind].read_conversation(value, Reading(n.dialect))
+        except Refused:
+            conv = None
+        if conv is not None:
+            assert [p["name"] for p in n.parts if p["type"] == "call"] == \
+                [c.name for c in conv.calls()], f.name
+        for i, p in enumerate(n.parts):
+            where, inner = n.source(f"/parts/{i}/{'text' if p['type'] == 'text' else 'arguments'}")
+            node = _at(value, where)
+            if p["type"] == "text":
+                assert isinstance(node, str) and node in p["text"], f.name
+            elif inner is not None:
+                assert isinstance(node, str), f.name
+        for lo in n.left_out:
+            _at(value, lo["pointer"])
+    assert seen > 50
+
+
+def test_a_big_hostile_answer_reduces_in_bounded_time():
+    """40,000 blocks of thinking, text, odd values and calls with arguments that are not
+    objects: one joined text per run, each oddity listed at its place, within seconds."""
+    import time
+    blocks: list = []
+    for i in range(10_000):
+        blocks += [{"type": "thinking", "thinking": "x", "signature": "s"},
+                   {"type": "text", "text": f"{i} "}, [i],
+                   {"type": "tool_use", "id": f"t{i}", "name": "f", "input": [i] if i % 2 else None}]
+    ant = {"type": "message", "role": "assistant", "stop_reason": "end_turn", "content": blocks}
+    value = parse(json.dumps(ant), field=None).value
+    started = time.monotonic()
+    n = neutral.reduce(value)
+    took = time.monotonic() - started
+    assert took < 10, took
+    assert len(n.parts) == 20_000 and n.parts[0] == {"type": "text", "text": "0 "}
+    assert n.parts[1] == {"type": "call", "name": "f", "arguments": None}
+    assert n.parts[3]["arguments"] == [1]
+    assert n.source("/parts/3/arguments/0") == ("/content/7/input/0", None)
+    assert n.left_out[:2] == [{"pointer": "/content/0", "what": "reasoning bound to its provider"},
+                              {"pointer": "/content/2", "what": "neither text nor a function call"}]
+    assert len(n.left_out) == 20_000

@@ -157,25 +157,9 @@ def read_turns(merged: list, *, status: str | None = "completed") -> list:
     return entries
 
 
-def read_answer(value: dict, piece=None) -> tuple[list, str]:
-    """One answer (a Messages response): its blocks' entries and its stop state."""
-    status = stop_state(value.get("stop_reason") if type(value) is dict else None)
-    return read_turns(turns([(value, Place(piece, ""))]), status=status), status
-
-
-# the arguments below a call's place (its block), and whether they are a JSON text
-ARGUMENTS = ("/input", False)
-
-
-def text_of(block: Any) -> list[tuple[str, str]]:
-    """The text of a ``text`` block: ``(text, pointer below the block)``."""
-    if word(block) == "text" and isinstance(block.get("text"), str):
-        return [(block["text"], "/text")]
-    return []
-
-
-def is_reasoning(block: Any) -> bool:
-    return word(block) in ("thinking", "redacted_thinking")
+def answer_state(value: Any) -> str:
+    """The stop state of one answer (a Messages response: its ``stop_reason``)."""
+    return stop_state(value.get("stop_reason") if type(value) is dict else None)
 
 
 # --------------------------------------------------------------------------- writing
@@ -272,9 +256,7 @@ def _block(b: Any, q: str, reading, hosted: set):
             return Part("image", q, url=url)
     if t == "tool_use":
         reading.fields(b, q, {"type", "id", "name", "input"}, "The tool_use block's")
-        args = b.get("input")
-        if type(args) is not dict:
-            args = reading.arguments(args, q + "/input")
+        args = reading.arguments(b.get("input"), q + "/input")   # (an object: itself)
         return Part("call", q, call_id=b.get("id"), name=b.get("name"), args=args)
     if t == "tool_result":
         if b.get("tool_use_id") in hosted:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import open_responses
-from .model import Call, Other, Output, Place, text_or_none
+from .model import Call, Other, Output, Place, first_of, text_or_none
 from .model import key as key_of
 
 NAME = "chat_completions"
@@ -127,40 +127,10 @@ def read_completion(value: dict, piece, base: str = "", pos0: int = 0) -> list:
     return entries
 
 
-def read_answer(value: dict, piece=None) -> tuple[list, str]:
-    """One answer (a Chat Completions response): its first choice's message (an
-    :class:`Other`, for its text) then its calls, and the choice's stop state."""
-    choices = value.get("choices") if type(value) is dict else None
-    ch = choices[0] if isinstance(choices, list) and choices and type(choices[0]) is dict else {}
-    status = stop_state(ch.get("finish_reason"))
-    msg = ch.get("message")
-    if type(msg) is not dict:
-        return [], status
-    place = Place(piece, "/choices/0/message")
-    entries: list = [Other(NAME, place, 0, msg)] if text_of(msg) else []
-    tcs = msg.get("tool_calls")
-    for j, tc in enumerate(tcs if isinstance(tcs, list) else ()):
-        if type(tc) is dict:
-            entries.append(read_call(tc, place.child(f"/tool_calls/{j}"), 0, status))
-    return entries, status
-
-
-# the arguments below a call's place (its tool call), and whether they are a JSON text
-ARGUMENTS = ("/function/arguments", True)
-
-
-def text_of(msg: Any) -> list[tuple[str, str]]:
-    """The text of a message: its ``content`` string, or its ``text`` parts."""
-    c = msg.get("content") if type(msg) is dict else None
-    if isinstance(c, str):
-        return [(c, "/content")] if c else []
-    return [(p["text"], f"/content/{j}/text") for j, p in enumerate(c if isinstance(c, list)
-                                                                  else ())
-            if type(p) is dict and p.get("type") == "text" and isinstance(p.get("text"), str)]
-
-
-def is_reasoning(msg: Any) -> bool:
-    return False   # Chat Completions carries no reasoning item
+def answer_state(value: Any) -> str:
+    """The stop state of one answer (a Chat Completions response: its first choice's
+    ``finish_reason``)."""
+    return stop_state(first_of(value, "choices").get("finish_reason"))
 
 
 def read_messages(messages: list[tuple[Any, Place]]) -> list:

@@ -19,7 +19,9 @@ a writer says what it cannot write the same way.  Each part keeps the ``pointer`
 at, so what a writer loses is placed in the source too.
 
 Each dialect room provides ``read_conversation(value, reading) -> Conversation`` and
-``write_conversation(conv, reading) -> value`` (:mod:`workbench.convert` drives them).
+``write_conversation(conv, reading) -> value`` (:mod:`workbench.convert` drives them).  The
+reader is the room's one reader of message content: the Diff's neutral form of an answer
+(:mod:`.neutral`) is its turn reduced to text and calls, with a :class:`Reading` of its own.
 """
 
 from __future__ import annotations

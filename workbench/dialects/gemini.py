@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import open_responses
-from .model import Call, Other, Output, Place, arguments_object, named, text_or_none
+from .model import Call, Other, Output, Place, arguments_object, first_of, named, text_or_none
 
 NAME = "gemini"
 GATE = "open_responses"
@@ -131,31 +131,10 @@ def read_parts(parts: list, t: int, status: str | None) -> list:
     return out
 
 
-def read_answer(value: dict, piece=None) -> tuple[list, str]:
-    """One answer (a ``generateContent`` response): the entries of its first candidate and
-    its stop state."""
-    cands = value.get("candidates") if type(value) is dict else None
-    cand = cands[0] if isinstance(cands, list) and cands and type(cands[0]) is dict else {}
-    status = stop_state(cand.get("finishReason"))
-    parts = parts_of(cand.get("content"), Place(piece, "/candidates/0/content"))
-    return read_parts(parts, 0, status), status
-
-
-# the arguments below a call's place (its functionCall), and whether they are a JSON text
-ARGUMENTS = ("/args", False)
-
-
-def text_of(part: Any) -> list[tuple[str, str]]:
-    """The text of a part that is the model's answer (not a ``thought``): ``(text, pointer
-    below the part)``."""
-    if type(part) is dict and isinstance(part.get("text"), str) and not part.get("thought"):
-        return [(part["text"], "/text")]
-    return []
-
-
-def is_reasoning(part: Any) -> bool:
-    """A thought part (its text is the model's reasoning, bound to the provider)."""
-    return type(part) is dict and bool(part.get("thought"))
+def answer_state(value: Any) -> str:
+    """The stop state of one answer (a ``generateContent`` response: its first candidate's
+    ``finishReason``)."""
+    return stop_state(first_of(value, "candidates").get("finishReason"))
 
 
 # --------------------------------------------------------------------------- writing
@@ -285,9 +264,7 @@ def _read_content(c: Any, p: str, conv, reading, state: dict) -> None:
             fc = fc if type(fc) is dict else {}
             reading.fields(part, q, {key, *SIGNATURE_KEYS}, "The part's")
             reading.fields(fc, f"{q}/{key}", {"name", "args", "id"}, "The functionCall's")
-            args = fc.get("args", {})
-            if type(args) is not dict:
-                args = reading.arguments(args, f"{q}/{key}/args")
+            args = reading.arguments(fc.get("args", {}), f"{q}/{key}/args")   # (an object: itself)
             cid = fc.get("id") if type(fc.get("id")) is str and fc.get("id") else None
             call = Part("call", q, call_id=cid, name=fc.get("name"), args=args)
             if cid is None:

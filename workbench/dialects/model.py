@@ -88,6 +88,13 @@ def text_or_none(v: Any) -> str | None:
     return v if isinstance(v, str) else None
 
 
+def first_of(value: Any, member: str) -> dict:
+    """The first element of ``value[member]`` when it is an object (a response's first choice
+    or candidate), else ``{}``."""
+    xs = value.get(member) if type(value) is dict else None
+    return xs[0] if isinstance(xs, list) and xs and type(xs[0]) is dict else {}
+
+
 def named(v: Any) -> str:
     """A name for a message: the name when it is a non-empty string, else what is missing (no
     message prints ``None`` or an empty name for a missing value)."""

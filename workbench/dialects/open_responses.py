@@ -236,36 +236,11 @@ def read_items(placed: list[tuple[Any, Place]], pos0: int = 0) -> list:
     return entries
 
 
-def read_answer(value: dict, piece=None) -> tuple[list, str]:
-    """One answer (a response): the entries of its ``output`` and its stop state (its
-    ``status``; a response that does not say is taken as completed)."""
-    output = value.get("output") if type(value) is dict else None
-    placed = [(it, Place(piece, f"/output/{i}")) for i, it in
-              enumerate(output if isinstance(output, list) else ())]
+def answer_state(value: Any) -> str:
+    """The stop state of one answer (a response: its ``status``; a response that does not say
+    is taken as completed)."""
     status = value.get("status") if type(value) is dict else None
-    return read_items(placed), status if isinstance(status, str) else "completed"
-
-
-# the arguments below a call's place (its item), and whether they are a JSON text
-ARGUMENTS = ("/arguments", True)
-TEXT_PARTS = ("output_text", "input_text", "text")
-
-
-def text_of(item: Any) -> list[tuple[str, str]]:
-    """The text of a message item: ``(text, pointer below the item)`` per text part (a
-    ``content`` string is one)."""
-    if type(item) is not dict or item.get("type", "message") != "message":
-        return []
-    c = item.get("content")
-    if isinstance(c, str):
-        return [(c, "/content")]
-    return [(p["text"], f"/content/{j}/text") for j, p in enumerate(c if isinstance(c, list)
-                                                                  else ())
-            if type(p) is dict and p.get("type") in TEXT_PARTS and isinstance(p.get("text"), str)]
-
-
-def is_reasoning(item: Any) -> bool:
-    return type(item) is dict and item.get("type") == "reasoning"
+    return status if isinstance(status, str) else "completed"
 
 
 # --------------------------------------------------------------------------- writing
