@@ -412,12 +412,11 @@ def test_show_diff_in_words():
 
 
 def test_findings_past_the_cap_are_counted_not_listed():
-    import dataclasses
     import json
 
     from workbench.limits import DEFAULT_LIMITS
     from workbench.transcript import analyse
-    limits = dataclasses.replace(DEFAULT_LIMITS, max_errors=100)
+    limits = DEFAULT_LIMITS.with_(max_errors=100)
     items = [{"type": "message", "role": "user", "content": "x"}] + \
         [{"type": "function_call_output", "call_id": f"call_{i}", "output": "o"}
          for i in range(101)]
