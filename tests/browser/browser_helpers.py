@@ -6,6 +6,7 @@ for the ``from conftest import …`` lines of other test folders.)"""
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 
 from conftest import _same_origin
@@ -29,3 +30,26 @@ def own_page(browser, server, **options):
     foreign = [u for u in requests if not _same_origin(u, server)]
     assert not foreign, f"the page requested other hosts: {foreign}"
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+MISSING_WORDS = re.compile(r"\b(None|null|undefined)\b")
+# the page's own words in its answer: every text node of #result-body outside code, JSON and
+# form fields (the no-None/null/undefined tests read them)
+PAGE_WORDS = """() => {
+  const root = document.getElementById('result-body');
+  const skip = 'PRE, CODE, TEXTAREA, INPUT, SCRIPT, STYLE, .json';
+  const out = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const n = walker.currentNode;
+    if (!n.parentElement.closest(skip) && n.textContent.trim()) out.push(n.textContent.trim());
+  }
+  return out;
+}"""
+
+
+def api_report(server, text: str) -> dict:
+    """The transcript API's answer for ``text`` (a 200 is asserted)."""
+    status, report = server.api("transcript", {"text": text})
+    assert status == 200, report
+    return report

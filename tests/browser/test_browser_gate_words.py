@@ -5,32 +5,18 @@ gallery case and every shared recording by tests/unit/test_dialects.py)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
+from browser_helpers import MISSING_WORDS, PAGE_WORDS
 
 from workbench.gallery import CASES, SESSION_CASES, TRANSCRIPT_CASES, text_of
 from workbench.gate import AGENTS_RULES, RULES
 
 pytestmark = pytest.mark.browser
 
-MISSING_WORDS = re.compile(r"\b(None|null|undefined)\b")
 # the rules' own sentences name null as a value a field may hold ("an object, null, missing…"),
 # not as a missing value
 RULE_WORDS = {r[k].strip() for r in RULES + AGENTS_RULES for k in ("text", "plain", "full")
               if k in r}
-# the page's own text: every text node of the answer outside code, JSON and form fields
-WORDS = """() => {
-  const root = document.getElementById('result-body');
-  const skip = 'PRE, CODE, TEXTAREA, INPUT, SCRIPT, STYLE, .json';
-  const out = [];
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const n = walker.currentNode;
-    if (!n.parentElement.closest(skip) && n.textContent.trim()) out.push(n.textContent.trim());
-  }
-  return out;
-}"""
 
 
 def test_no_page_text_prints_a_missing_value_as_none_null_or_undefined(page):
@@ -44,7 +30,7 @@ def test_no_page_text_prints_a_missing_value_as_none_null_or_undefined(page):
             "!document.getElementById('result-body').hasAttribute('aria-busy') && "
             "document.getElementById('verdict-live').textContent.trim()",
             arg=[len(text_of(case))], timeout=20000)
-        words = [w for w in page.evaluate(WORDS) if MISSING_WORDS.search(w) and
+        words = [w for w in page.evaluate(PAGE_WORDS) if MISSING_WORDS.search(w) and
                  w not in RULE_WORDS]
         if words:
             found[case["name"]] = words[:5]

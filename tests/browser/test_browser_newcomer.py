@@ -11,7 +11,7 @@ import json
 import re
 
 import pytest
-from browser_helpers import own_page
+from browser_helpers import api_report, own_page
 
 pytestmark = pytest.mark.browser
 
@@ -19,11 +19,6 @@ CHAT = "realworld/streams/035_semantic-kernel__Connectors__chat_completion_strea
 ANTHROPIC = "realworld2/anthropic/0061_anthropic-sdk-typescript__stream-a-toolrefusal.sse"
 RESPONSES = "realworld/streams/045_llm__test_openai_responses__test_responses_tool_use_streaming__i0.txt"
 
-
-def api_report(server, text: str) -> dict:
-    status, report = server.api("transcript", {"text": text})
-    assert status == 200, report
-    return report
 
 
 def plural(n: int, word: str) -> str:

@@ -13,7 +13,7 @@ import json
 import re
 
 import pytest
-from browser_helpers import own_page
+from browser_helpers import MISSING_WORDS, PAGE_WORDS, api_report, own_page
 from recordings import recordings
 
 pytestmark = pytest.mark.browser
@@ -22,11 +22,6 @@ FIRST = "realworld/transcripts/069_vercel-ai__openai__programmatic-tool-calling.
 SECOND = "realworld/transcripts/070_vercel-ai__openai__programmatic-tool-calling.2.json"
 STREAM = "realworld/streams/031_vercel-ai__openai__programmatic-tool-calling.1.chunks.txt"
 
-
-def api_report(server, text: str) -> dict:
-    status, report = server.api("transcript", {"text": text})
-    assert status == 200, report
-    return report
 
 
 def paste(page, text: str, kind: str) -> None:
@@ -97,19 +92,6 @@ def test_the_caller_link_without_javascript(browser, server, shared):
 
 # --------------------------------------------------------------------------- every recording
 
-MISSING_WORDS = re.compile(r"\b(None|null|undefined)\b")
-# the page's own words in its answer: every text node outside code, JSON and form fields
-WORDS = """() => {
-  const root = document.getElementById('result-body');
-  const skip = 'PRE, CODE, TEXTAREA, INPUT, SCRIPT, STYLE, .json';
-  const out = [];
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const n = walker.currentNode;
-    if (!n.parentElement.closest(skip) && n.textContent.trim()) out.push(n.textContent.trim());
-  }
-  return out;
-}"""
 
 
 def test_every_recording_reads_without_none_null_or_undefined_and_counts_blocked(page, server):
@@ -138,7 +120,7 @@ def test_every_recording_reads_without_none_null_or_undefined_and_counts_blocked
         assert (f"· {blocked:,} blocked" in said) == (blocked > 0), (path.name, said)
         good = report["summary"]["errors"] == 0 and blocked == 0
         assert ("good" if good else "bad") in cls, (path.name, said, cls)
-        words = [w for w in page.evaluate(WORDS) if MISSING_WORDS.search(w)]
+        words = [w for w in page.evaluate(PAGE_WORDS) if MISSING_WORDS.search(w)]
         # a null the text holds may be named, and a schema's words name the type null
         words = [w for w in words if re.search(r"\b(None|undefined)\b", w) or
                  ("null" not in text and "schema" not in w)]
