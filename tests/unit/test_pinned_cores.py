@@ -420,10 +420,10 @@ def test_findings_past_the_cap_are_counted_not_listed():
     limits = dataclasses.replace(DEFAULT_LIMITS, max_errors=100)
     items = [{"type": "message", "role": "user", "content": "x"}] + \
         [{"type": "function_call_output", "call_id": f"call_{i}", "output": "o"}
-         for i in range(101)]
+         for i in range(102)]
     r = analyse(json.dumps(items, indent=1), limits=limits)
     assert [f["pointer"] for f in r["findings"]] == [f"/{i}/call_id" for i in range(1, 101)]
-    assert (r["truncated"]["findings"], r["summary"]["errors"]) == (1, 101)
+    assert (r["truncated"]["findings"], r["summary"]["errors"]) == (2, 102)
     # the first 100 exactly fit: nothing left off
     r = analyse(json.dumps(items[:101], indent=1), limits=limits)
     assert (len(r["findings"]), r["truncated"]["findings"], r["summary"]["errors"]) == (100, 0, 100)
@@ -541,3 +541,79 @@ def test_an_ok_action_answers_success_with_the_placeholder():
     assert r["output_note"] == OUTPUT_NOTE and r.get("tool_result_note") is None
     assert r["report"] == {"check": "lookup_order", "schema": "parameters",
                            "pass": ["order_id", "include_lines"], "fail": [], "execute": True}
+
+
+def _transcript(value) -> dict:
+    import json
+
+    from workbench.transcript import analyse
+    return analyse(value if isinstance(value, str) else json.dumps(value, indent=1))
+
+
+def _tcall(cid):
+    return {"type": "function_call", "id": "fc_" + cid, "call_id": cid, "name": "f",
+            "arguments": "{}", "status": "completed"}
+
+
+def _tout(cid):
+    return {"type": "function_call_output", "call_id": cid, "output": "o"}
+
+
+USER_MSG = {"type": "message", "role": "user", "content": "x"}
+
+
+def test_the_counts_start_at_zero_and_count_each_severity_once():
+    r = _transcript([USER_MSG, _tcall("c1"), _tout("c1")])
+    assert r["findings"] == []
+    assert {k: r["summary"][k] for k in ("errors", "warnings", "infos")} == \
+        {"errors": 0, "warnings": 0, "infos": 0}
+    r = _transcript([USER_MSG, _tcall("c1")])          # the last call, pending: one info
+    assert [f["code"] for f in r["findings"]] == ["pending_call"]
+    assert {k: r["summary"][k] for k in ("errors", "warnings", "infos")} == \
+        {"errors": 0, "warnings": 0, "infos": 1}
+
+
+def test_a_finding_given_its_other_severity_is_counted_under_it():
+    # history_incomplete_executed is an error, and a warning while the call is in_progress
+    r = _transcript([USER_MSG, dict(_tcall("c1"), status="in_progress"), _tout("c1")])
+    f = [f for f in r["findings"] if f["code"] == "history_incomplete_executed"]
+    assert [x["severity"] for x in f] == ["warning"]
+    assert (r["summary"]["errors"], r["summary"]["warnings"]) == (0, 1)
+
+
+def test_related_places_are_placed_exactly():
+    r = _transcript([USER_MSG, _tcall("c1"), _tout("c1"), _tout("c1")])
+    f, = r["findings"]
+    assert (f["code"], f["pointer"], f["line"], f["column"]) == ("duplicate_output", "/3/call_id", 22, 14)
+    # the first output is wanted by this finding only: placed at its own line, not the text's start
+    assert f["related"] == [{"role": "call", "call_id": "c1", "pointer": "/1", "line": 7, "column": 2},
+                            {"role": "first", "call_id": "c1", "pointer": "/2", "line": 15, "column": 2}]
+    assert "event" not in f           # one JSON document: findings name no event
+
+
+def test_a_bad_line_is_placed_at_its_line_and_column_with_its_text():
+    r = _transcript('{"type":"response.created","sequence_number":0,"response":{"id":"r",'
+                    '"status":"in_progress","output":[]}}\n{"type": x}\n')
+    f, = [f for f in r["findings"] if f["code"] == "stream_bad_line"]
+    assert (f["pointer"], f["line"], f["column"], f["text"]) == ("", 2, 10, '{"type": x}')
+    assert f["message"].startswith("Line 2 is neither an SSE field nor JSON (Unexpected word 'x'")
+    assert "event" not in f
+
+
+def test_report_places_without_a_piece():
+    from workbench.limits import DEFAULT_LIMITS
+    from workbench.runtime.deadline import Deadline
+    from workbench.transcript.read import Places, read
+    from workbench.transcript.report import Place, Report
+    src = read('{"a": [1, 2]}', DEFAULT_LIMITS, Deadline(None))
+    report = Report(Places(src), 100)
+    none = report.add("bom", "no place", None)
+    bare = report.add("stream_bad_line", "a bare line", Place(None, "/x", 3, None))
+    placed = report.add("unrecognised_shape", "a value", Place(src.pieces[0], "/a/1"),
+                        related=[None, ("first", Place(src.pieces[0], "/a/0"))])
+    assert report.index_of(None) is None
+    found = report.finish()
+    assert [(f["message"], f["pointer"], f["line"], f["column"]) for f in found] == \
+        [("no place", "", 1, 1), ("a value", "/a/1", 1, 11), ("a bare line", "/x", 3, 1)]
+    assert placed["related"] == [{"role": "first", "pointer": "/a/0", "line": 1, "column": 8}]
+    assert [report.index_of(f) for f in (none, placed, bare)] == [0, 1, 2]
