@@ -617,3 +617,216 @@ def test_report_places_without_a_piece():
         [("no place", "", 1, 1), ("a value", "/a/1", 1, 11), ("a bare line", "/x", 3, 1)]
     assert placed["related"] == [{"role": "first", "pointer": "/a/0", "line": 1, "column": 8}]
     assert [report.index_of(f) for f in (none, placed, bare)] == [0, 1, 2]
+
+
+# --------------------------------------------------------------------------- jsontext/positions.py
+
+LETTERS = "".join(chr(0x41 + i % 26) for i in range(300))
+
+
+@pytest.mark.parametrize("text, offset, width, shown", [
+    ("abc\ndef\nghi", 5, 100, "def\n ^"),
+    ("abc\ndef", 7, 100, "def\n   ^"),               # at the end of the text
+    ("abc", 99, 100, "abc\n   ^"),                     # past the end: at the end
+    ("abc", -5, 100, "abc\n^"),                        # before the start: at the start
+    ("abc\n", 4, 100, "\n^"),                          # on the empty last line
+    ("\ta\tb", 3, 100, "\ta\tb\n\t \t^"),              # tabs kept under tabs
+    ("a\r\nb", 1, 100, "a \n ^"),                      # a CR shown as a space
+    (LETTERS, 150, 20, "…" + LETTERS[140:160] + "…\n" + " " * 11 + "^"),
+    (LETTERS, 5, 20, LETTERS[:20] + "…\n" + " " * 5 + "^"),
+    (LETTERS, 10, 20, LETTERS[:20] + "…\n" + " " * 10 + "^"),
+    (LETTERS, 11, 20, "…" + LETTERS[1:21] + "…\n" + " " * 11 + "^"),
+    (LETTERS, 290, 20, "…" + LETTERS[280:] + "\n" + " " * 11 + "^"),
+    (LETTERS[:20], 10, 20, LETTERS[:20] + "\n" + " " * 10 + "^"),   # exactly the width: whole
+    (LETTERS[:21], 10, 20, LETTERS[:20] + "…\n" + " " * 10 + "^"),
+])
+def test_the_snippet_shows_the_line_and_a_caret_under_the_spot(text, offset, width, shown):
+    from workbench.jsontext.positions import snippet
+    assert snippet(text, offset, width) == shown
+
+
+def test_the_default_snippet_width_is_100():
+    from workbench.jsontext.positions import snippet
+    assert snippet(LETTERS[:100], 50) == LETTERS[:100] + "\n" + " " * 50 + "^"
+    assert snippet(LETTERS[:101], 50) == LETTERS[:100] + "…\n" + " " * 50 + "^"
+
+
+def test_an_error_at_an_offset_carries_its_place():
+    from workbench.jsontext.positions import error_at
+    e = error_at("ab\ncd", 4, "parse_error", "msg", field="text", limit=3)
+    assert (e.code, e.message, e.status, e.field, e.line, e.column, e.offset) == \
+        ("parse_error", "msg", 422, "text", 2, 2, 4)
+    assert e.extra == {"snippet": "cd\n ^", "limit": 3}
+
+
+def _value_at(value, pointer):
+    from workbench.jsontext.pointer import split_pointer
+    for tok in split_pointer(pointer):
+        if isinstance(value, list):
+            if not tok.isdigit() or int(tok) >= len(value):
+                return KeyError
+            value = value[int(tok)]
+        elif isinstance(value, dict):
+            if tok not in value:
+                return KeyError
+            value = value[tok]
+        else:
+            return KeyError
+    return value
+
+
+def _pointers(value, prefix=""):
+    from workbench.jsontext.pointer import escape_token
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _pointers(v, prefix + "/" + escape_token(k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _pointers(v, f"{prefix}/{i}")
+
+
+SPAN_DOCS = [
+    '{"a": 1, "b": [true, {"c": "x"}, [], {}], "d~/e": null}',
+    ' \n [ 1 , [ 2 , [ 3 ] ] , { "k" : [ ] } , "s\\"]" ]\n',
+    '{"a":{"a":{"a":[0,1,2,3,4,5,6,7,8,9,10,11]}},"z":-1.5e3}',
+    '{"dup": 1, "x": {"y": 2}, "dup": {"deep": [3, 4]}}',         # the last of a key is its value
+    '[[], {}, [[]], [{}], "", 0]',
+    '{"": {"": [""]}, " ": 1}',
+    '"just a string"',
+]
+
+
+@pytest.mark.parametrize("text", SPAN_DOCS)
+def test_every_pointer_is_located_at_its_value_and_key(text):
+    import json
+    import re
+    from json.decoder import scanstring
+
+    from workbench.jsontext.positions import locate_many
+    value = json.loads(text)
+    pointers = list(dict.fromkeys(_pointers(value)))
+    spans = locate_many(text, pointers + ["/nope", "/0/9/9", "/a/zz"])
+    assert sorted(spans) == sorted(pointers)        # the missing ones are left out
+    for p, s in spans.items():
+        assert json.loads(text[s.start:s.end]) == _value_at(value, p), p
+        assert re.match(r"[ \t\n\r]*([,\]}]|$)", text[s.end:]), p
+        if p and isinstance(_value_at(value, p.rsplit("/", 1)[0]), dict):
+            name, after = scanstring(text, s.key + 1)
+            assert text[s.key] == '"' and re.fullmatch(r"[ \t\n\r]*:[ \t\n\r]*", text[after:s.start]), p
+        else:
+            assert s.key is None, p
+    # one at a time, each found the same
+    for p in pointers:
+        assert locate_many(text, [p]) == {p: spans[p]}
+
+
+def test_locate_nothing_and_a_pointer_past_an_array():
+    from workbench.jsontext.positions import locate_many
+    assert locate_many('{"a": 1}', []) == {}
+    assert locate_many("[1, 2]", ["/2", "/-", "/x"]) == {}
+    assert locate_many("[]", ["/0"]) == {}
+    assert locate_many("{}", ["/a"]) == {}
+    spans = locate_many("[10, [20, 30], 40]", ["/2", "/1/1"])
+    assert {p: (s.start, s.end) for p, s in spans.items()} == {"/2": (15, 17), "/1/1": (10, 12)}
+
+
+WALK_DOCS = SPAN_DOCS[:-1] + [
+    '[' + ", ".join(f'{{"id": {i}, "s": "v{i}", "id": "again"}}' for i in range(40)) + ']',
+    '{"big": [' + ", ".join(str(i) for i in range(3000)) + '], "tail": "t", "tail": 1}',
+]
+
+
+def _tokens(text):
+    """Every string and number value (start, end, parts) and every member name (start, end,
+    parts of its object, name) of a valid JSON text, read by the standard library's scanner."""
+    import re
+    from json.decoder import scanstring
+
+    from workbench.jsontext.positions import skip_value
+    ws = re.compile(r"[ \t\n\r]*")
+    values, keys = [], []
+
+    def val(i, parts):
+        ch = text[i]
+        if ch == "{":
+            j = ws.match(text, i + 1).end()
+            if text[j] == "}":
+                return j + 1
+            while True:
+                name, k = scanstring(text, j + 1)
+                keys.append((j, k, list(parts), name))
+                j = ws.match(text, ws.match(text, k).end() + 1).end()
+                j = ws.match(text, val(j, parts + [name])).end()
+                if text[j] == "}":
+                    return j + 1
+                j = ws.match(text, j + 1).end()
+        if ch == "[":
+            j = ws.match(text, i + 1).end()
+            if text[j] == "]":
+                return j + 1
+            n = 0
+            while True:
+                j = ws.match(text, val(j, parts + [n])).end()
+                n += 1
+                if text[j] == "]":
+                    return j + 1
+                j = ws.match(text, j + 1).end()
+        end = skip_value(text, i)
+        if ch == '"' or ch == "-" or ch.isdigit():
+            values.append(("string" if ch == '"' else "number", i, end, list(parts)))
+        return end
+
+    val(ws.match(text, 0).end(), [])
+    return values, keys
+
+
+@pytest.mark.parametrize("text", WALK_DOCS, ids=range(len(WALK_DOCS)))
+def test_the_walk_visits_exactly_the_values_and_keys_that_hold_a_wanted_offset(text):
+    import bisect
+
+    from workbench.jsontext.positions import walk
+    values, keys = _tokens(text)
+    starts = sorted({v[1] for v in values} | {k[0] for k in keys})
+    for interesting in ([starts[len(starts) // 2]], starts[::3], starts, [starts[-1]], [starts[0]]):
+        seen: list = []
+        walk(text, interesting, lambda kind, parts, s, e, x, seen=seen:
+             seen.append((kind, s, e, list(parts), x)), keys=True)
+        want = sorted(interesting)
+
+        def holds(s, e, want=want):
+            k = bisect.bisect_left(want, s)
+            return k < len(want) and want[k] < e
+        expect_values = [(k, s, e, p, None) for k, s, e, p in values if holds(s, e)]
+        expect_keys = [("key", s, e, p, n) for s, e, p, n in keys if holds(s, e)]
+        assert [v for v in seen if v[0] in ("string", "number")] == expect_values
+        assert [v for v in seen if v[0] == "key"] == expect_keys
+        for _kind, first, second, parts, name in (v for v in seen if v[0] == "duplicate"):
+            # a duplicate reported is one: two offsets of the same name in the same object
+            same = [k[0] for k in keys if k[2] == parts and k[3] == name]
+            assert first in same and second in same and first < second
+
+
+def test_the_walk_finds_every_duplicate_of_the_objects_it_reads_whole():
+    from workbench.jsontext.positions import walk
+    text = WALK_DOCS[-2]
+    values, keys = _tokens(text)
+    dups = []
+    walk(text, sorted(k[0] for k in keys), lambda kind, parts, s, e, x:
+         dups.append((tuple(parts), s, e, x)) if kind == "duplicate" else None, whole_objects=True)
+    first = {}
+    expect = []
+    for s, _e, parts, name in keys:
+        where = (tuple(parts), name)
+        if where in first:
+            expect.append((tuple(parts), first[where], s, name))
+        else:
+            first[where] = s
+    assert dups == expect and len(expect) == 40
+    # the last value of the document only: the walk still reaches it, past every object
+    big = WALK_DOCS[-1]
+    values, keys = _tokens(big)
+    seen = []
+    walk(big, [keys[-1][0]], lambda kind, parts, s, e, x: seen.append((kind, list(parts), x)),
+         keys=True)
+    assert ("key", [], "tail") in seen and ("duplicate", [], "tail") in seen
