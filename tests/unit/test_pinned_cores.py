@@ -830,3 +830,126 @@ def test_the_walk_finds_every_duplicate_of_the_objects_it_reads_whole():
     walk(big, [keys[-1][0]], lambda kind, parts, s, e, x: seen.append((kind, list(parts), x)),
          keys=True)
     assert ("key", [], "tail") in seen and ("duplicate", [], "tail") in seen
+
+
+def _review(r) -> dict:
+    step, = [s for s in r["steps"] if s.get("check") == "review"]
+    assert (step["door"], step["blocking"]) == (1, False)
+    return {k: v for k, v in step.items() if k not in ("check", "rules", "title", "door", "blocking")}
+
+
+OPEN = 'The arguments object accepts any extra property: add "additionalProperties": false'
+WARNS = (": a wide schema lets the model fill in what it likes. Door 1 warns, it does not block: "
+         "door 2 (the host's own check) decides.")
+
+
+def test_door_1_is_skipped_without_tools_or_without_the_tool():
+    assert _review(gate(json.dumps(PASSING_ACTION))) == {
+        "status": "skipped", "skipped_because": "no_schema",
+        "note": "no tools given: there is no schema to review"}
+    assert _review(gate(json.dumps(dict(PASSING_ACTION, name="other")), json.dumps(LOOKUP_ORDER))) == {
+        "status": "skipped", "skipped_because": "no_tool",
+        "note": "no tool of this name was given: there is no schema to review"}
+
+
+def test_door_1_of_a_strict_tool_and_of_a_tool_without_parameters():
+    assert _review(gate(json.dumps(PASSING_ACTION), json.dumps(LOOKUP_ORDER))) == {
+        "status": "pass", "tool": "lookup_order", "schema_at": "/parameters", "strict": True,
+        "warned": False, "warnings": [],
+        "note": "tool lookup_order is strict: every property required, no extra keys, "
+                "identifiers constrained."}
+    bare = {"type": "function", "name": "lookup_order"}
+    assert _review(gate(json.dumps(PASSING_ACTION), json.dumps(bare))) == {
+        "status": "pass", "tool": "lookup_order", "schema_at": "/parameters", "strict": False,
+        "warned": False, "warnings": [], "note": "tool lookup_order has no parameters object to review"}
+
+
+def test_door_1_warnings_are_placed_at_their_keys_in_the_tools_text():
+    loose = {"type": "function", "name": "lookup_order",
+             "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}}
+    text = json.dumps([{"type": "function", "name": "x", "parameters": {"type": "object"}}, loose],
+                      indent=1)
+    step = _review(gate(json.dumps(PASSING_ACTION), text))
+    assert [(w["code"], w["pointer"], w["line"], w["column"]) for w in step["warnings"]] == [
+        ("open_object", "/1/parameters", 12, 3),
+        ("optional_property", "/1/parameters/properties/order_id", 15, 5),
+        ("free_id_string", "/1/parameters/properties/order_id", 15, 5)]
+    assert (step["tool"], step["schema_at"], step["strict"], step["warned"], step["finding"]) == \
+        ("lookup_order", "/1/parameters", False, True, "tool_not_strict")
+    assert step["note"] == "3 open doors in tool lookup_order" + WARNS
+
+
+def test_door_1_of_bare_parameters_places_the_root_at_its_brace():
+    text = json.dumps({"type": "object", "properties": {"order_id": {"type": "string"}}})
+    step = _review(gate(json.dumps(PASSING_ACTION), text))
+    assert (step["tool"], step["schema_at"]) == (None, "")
+    assert [(w["code"], w["pointer"], w["line"], w["column"]) for w in step["warnings"]] == [
+        ("open_object", "", 1, 1), ("optional_property", "/properties/order_id", 1, 35),
+        ("free_id_string", "/properties/order_id", 1, 35)]
+    # at most max_errors warnings
+    import dataclasses
+
+    from workbench.limits import DEFAULT_LIMITS
+    few = gate(json.dumps(PASSING_ACTION), text, limits=dataclasses.replace(DEFAULT_LIMITS, max_errors=1))
+    assert [w["code"] for w in _review(few)["warnings"]] == ["open_object"]
+
+
+def test_door_1_reviews_as_a_tool_in_strict_mode_when_the_tool_is_strict():
+    strict = {"type": "function", "name": "lookup_order", "strict": True,
+              "parameters": {"type": "object", "properties": {"n": {"type": "integer"}},
+                             "additionalProperties": False}}
+    step = _review(gate(json.dumps(PASSING_ACTION), json.dumps(strict)))
+    assert [(w["code"], w["message"], w["column"]) for w in step["warnings"]] == [
+        ("optional_property", 'Property "n" is not in "required": the model may leave it out; strict '
+         "mode requires every property in required (make it nullable instead)", 110)]
+    assert step["note"] == "1 open door in tool lookup_order" + WARNS
+    not_object = {"type": "function", "name": "lookup_order", "parameters": {"type": "string"}}
+    step = _review(gate(json.dumps(PASSING_ACTION), json.dumps(not_object)))
+    assert [(w["code"], w["pointer"], w["column"]) for w in step["warnings"]] == \
+        [("not_object", "/parameters", 46)]
+
+
+def test_door_1_of_parsed_tools_has_no_places():
+    r = gate_value(PASSING_ACTION, {"type": "function", "name": "lookup_order",
+                                    "parameters": {"type": "object"}})
+    assert _review(r)["warnings"] == [{"code": "open_object", "pointer": "/parameters", "message": OPEN}]
+
+
+def test_the_report_names_the_items_tool_when_no_tools_were_given():
+    r = gate(json.dumps(PASSING_ACTION))
+    assert r["report"] == {"check": "lookup_order", "schema": "parameters", "pass": [], "fail": [],
+                           "execute": True}
+    assert "function_call_output" in r and r["function_call_output"] is None
+
+
+@pytest.mark.parametrize("change, listed", [
+    ({"turn_id": "turn_9"}, "turn_id"),
+    ({"arguments": {"order_id": "A-1042", "include_lines": False}}, "arguments"),
+    ({"call_id": "call_9", "name": "other"}, "call_id, name"),
+])
+def test_a_replay_error_lists_what_differs_from_the_original(change, listed):
+    tools = json.dumps([LOOKUP_ORDER, dict(LOOKUP_ORDER, name="other")])
+    r = gate(json.dumps(dict(PASSING_ACTION, **change)), tools, json.dumps(PASSING_ACTION))
+    assert r["verdict"] == "replay_mismatch"
+    assert r["tool_result"]["error"] == \
+        f"the action differs from the original ({listed}); the action was not executed"
+
+
+def test_a_failure_message_keeps_its_last_characters():
+    from workbench.gate.agents import failure_sentence
+    assert failure_sentence({"path": "/first name", "reason": "x", "message": "want X"}, None) == \
+        "first name failed schema (x): want X"
+
+
+@pytest.mark.parametrize("change, verdict, note", [
+    ({"status": "in_progress"}, "not_pending",
+     "Not a pending action: a status is not an action (only required_actions[] are), so nothing "
+     "is run and no tool_result is written."),
+    ({"type": "agent.session.input.tool_result"}, "not_function_call",
+     "Not a pending action: nothing to run, nothing to answer."),
+    ({"type": "openai:web_search_call"}, "namespaced",
+     "Not a pending action: nothing to run, nothing to answer."),
+])
+def test_what_is_not_a_pending_action_says_so(change, verdict, note):
+    r = gate(json.dumps(dict(PASSING_ACTION, **change)), json.dumps(LOOKUP_ORDER), dialect="agents_api")
+    assert (r["verdict"], r["tool_result"], r["tool_result_note"]) == (verdict, None, note)
