@@ -953,3 +953,75 @@ def test_a_failure_message_keeps_its_last_characters():
 def test_what_is_not_a_pending_action_says_so(change, verdict, note):
     r = gate(json.dumps(dict(PASSING_ACTION, **change)), json.dumps(LOOKUP_ORDER), dialect="agents_api")
     assert (r["verdict"], r["tool_result"], r["tool_result_note"]) == (verdict, None, note)
+
+
+@pytest.mark.parametrize("text, offset, width, shown", [
+    ("abc\ndef\nghi", 9, 100, "ghi\n ^"),          # past two newlines: the line after the last
+    ("\nabc", 2, 100, "abc\n ^"),                    # a newline at offset 0 ends the line before
+    ("a\nb\nc", 0, 100, "a\n^"),                     # the line ends at the first newline after
+    (LETTERS[:20], 15, 20, LETTERS[:20] + "\n" + " " * 15 + "^"),   # exactly the width: not cut
+])
+def test_the_snippet_line_is_the_one_holding_the_offset(text, offset, width, shown):
+    from workbench.jsontext.positions import snippet
+    assert snippet(text, offset, width) == shown
+
+
+def test_line_cols_on_the_first_line_and_out_of_order():
+    from workbench.jsontext.positions import line_cols
+    assert line_cols("abc", [0, 2]) == [(1, 1), (1, 3)]
+    assert line_cols("ab\ncd", [4, 1, 0, 3]) == [(2, 2), (1, 2), (1, 1), (2, 1)]
+
+
+SPAN_EMPTY = ['{"e": {}, "a": [], "n": {"m": {}}}', '[[], {}, 1]']
+
+
+@pytest.mark.parametrize("text", SPAN_EMPTY)
+def test_empty_containers_asked_into_are_located_and_their_missing_children_left_out(text):
+    import json
+
+    from workbench.jsontext.positions import locate_many
+    value = json.loads(text)
+    pointers = list(dict.fromkeys(_pointers(value)))
+    asked = pointers + [p + "/zz" for p in pointers] + [p + "/0/zz" for p in pointers]
+    spans = locate_many(text, asked)
+    assert sorted(spans) == sorted(pointers)
+    for p, s in spans.items():
+        assert json.loads(text[s.start:s.end]) == _value_at(value, p), p
+
+
+def _visits(text, interesting, **kw):
+    from workbench.jsontext.positions import walk
+    seen: list = []
+    walk(text, interesting, lambda kind, parts, s, e, x: seen.append((kind, tuple(parts), x)), **kw)
+    return seen
+
+
+def test_the_walk_leaves_an_object_once_nothing_wanted_is_ahead():
+    text = '{"o": {"a": "s", "x": 1, "x": 2}, "p": {"y": 1, "y": 2}}'
+    at = text.index('"s"')
+    # by default: no key visits, and the rest of "o" is not read (its duplicate x unseen)
+    assert _visits(text, [at]) == [("string", ("o", "a"), None)]
+    assert _visits(text, [at], keys=True) == [("string", ("o", "a"), None)]
+    key = text.index('"a"')
+    assert _visits(text, [key]) == []                  # a key is visited only when asked for
+    assert _visits(text, [key], keys=True) == [("key", ("o",), "a")]
+    # every key of an entered object with whole_objects; objects holding nothing never entered
+    assert _visits(text, [at], whole_objects=True) == \
+        [("string", ("o", "a"), None), ("duplicate", ("o",), "x")]
+
+
+def test_the_walk_enters_only_the_objects_that_hold_a_wanted_offset():
+    text = WALK_DOCS[-2]
+    values, keys = _tokens(text)
+    last = [k for k in keys if k[2] == [39]]
+    assert _visits(text, [last[0][0]], keys=True, whole_objects=True) == \
+        [("key", (39,), "id"), ("duplicate", (39,), "id")]
+
+
+def test_the_walk_enters_a_container_larger_than_its_window():
+    text = '{"o": {"pad": "' + "x" * 70_000 + '", "k": "s", "k": 1}, "z": 2}'
+    at = text.index('"s"')
+    # too large to measure: walked in to its end, so its duplicate is met on the way
+    assert _visits(text, [at]) == [("string", ("o", "k"), None), ("duplicate", ("o",), "k")]
+    # wanted past it only: it is still too large to measure within the window, so walked through
+    assert _visits(text, [text.index("2}")]) == [("duplicate", ("o",), "k"), ("number", ("z",), None)]
