@@ -352,6 +352,14 @@ EQUIVALENT: list[dict] = [
      "old": 'sub = node.get(key) if key is not None else None',
      "new": 'sub = node.get(key) if (key is not None) or True else None',
      "why": "scanstring always returns a str key: it is never None"},
+    {"group": "gate-agents", "function": "review_step",
+     "old": 'warnings = review_schema(tool.parameters, strict=tool.strict, is_tool=True, limit=g.limits.max_errors)',
+     "new": 'warnings = review_schema(tool.parameters, strict=tool.strict, limit=g.limits.max_errors)',
+     "why": "is_tool defaults to True in review_schema: the same call"},
+    {"group": "gate-agents", "function": "answer",
+     "old": '"check": (tool.name if tool is not None else None) or item.get("name"),',
+     "new": '"check": (tool.name if (tool is not None) and False else None) or item.get("name"),',
+     "why": "a tool is picked by the item's name, so its name is the item's (bare parameters have no name, and fall back to the item's too)"},
 ]
 
 

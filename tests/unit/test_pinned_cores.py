@@ -1025,3 +1025,30 @@ def test_the_walk_enters_a_container_larger_than_its_window():
     assert _visits(text, [at]) == [("string", ("o", "k"), None), ("duplicate", ("o",), "k")]
     # wanted past it only: it is still too large to measure within the window, so walked through
     assert _visits(text, [text.index("2}")]) == [("duplicate", ("o",), "k"), ("number", ("z",), None)]
+
+
+def test_an_original_with_its_arguments_as_a_string_differs_only_where_it_differs():
+    # the arguments compared parsed: the same object written as a string is the same arguments
+    original = dict(PASSING_ACTION, call_id="call_0", arguments=json.dumps(PASSING_ACTION["arguments"]))
+    r = gate(json.dumps(PASSING_ACTION), json.dumps(LOOKUP_ORDER), json.dumps(original))
+    assert r["verdict"] == "replay_mismatch"
+    assert r["tool_result"]["error"] == \
+        "the action differs from the original (call_id); the action was not executed"
+    # the answer's members, exactly
+    assert sorted(r) == ["dialect", "envelope", "execute", "function_call_output", "reason", "report",
+                         "rule", "step", "steps", "tool_result", "tool_result_note", "verdict",
+                         "warnings"]
+
+
+def test_an_action_without_arguments_is_told_they_are_missing():
+    item = {k: v for k, v in PASSING_ACTION.items() if k != "arguments"}
+    r = gate(json.dumps(item), json.dumps(LOOKUP_ORDER))
+    assert (r["verdict"], r["tool_result"]["error"]) == \
+        ("arguments_type", "arguments must be a JSON object, not missing; the action was not executed")
+
+
+def test_an_unknown_tool_lists_every_tool():
+    tools = json.dumps([LOOKUP_ORDER, dict(LOOKUP_ORDER, name="refund")])
+    r = gate(json.dumps(dict(PASSING_ACTION, name="nope")), tools)
+    assert r["tool_result"]["error"] == ("nope is not a tool of this agent (the tools are: "
+                                         "lookup_order, refund); the action was not executed")
