@@ -1052,3 +1052,78 @@ def test_an_unknown_tool_lists_every_tool():
     r = gate(json.dumps(dict(PASSING_ACTION, name="nope")), tools)
     assert r["tool_result"]["error"] == ("nope is not a tool of this agent (the tools are: "
                                          "lookup_order, refund); the action was not executed")
+
+
+# --------------------------------------------------------------------------- transcript/streams.py
+
+def _stream(*events, done=True) -> dict:
+    lines = []
+    for n, (t, kw) in enumerate(events):
+        lines += [f"event: {t}", "data: " + json.dumps(dict(type=t, sequence_number=n, **kw)), ""]
+    if done:
+        lines += ["data: [DONE]", ""]
+    return _transcript("\n".join(lines) + "\n")
+
+
+def _own(r) -> list:
+    return [(f["code"], f["pointer"], f["line"], f.get("event")) for f in r["findings"]
+            if f["code"] != "spec_schema"]
+
+
+CREATED = ("response.created", {"response": {"id": "resp_1", "status": "in_progress", "output": []}})
+
+
+def _fc(index, cid, name):
+    return ("response.output_item.added", {"output_index": index, "item": {
+        "type": "function_call", "id": "fc_" + cid[-1], "call_id": cid, "name": name, "arguments": "",
+        "status": "in_progress"}})
+
+
+def test_a_stream_cut_off_rebuilds_each_item_from_its_deltas():
+    r = _stream(CREATED, _fc(0, "call_1", "f"),
+                ("response.function_call_arguments.delta", {"item_id": "fc_1", "output_index": 0, "delta": '{"a":'}),
+                ("response.function_call_arguments.delta", {"item_id": "fc_1", "output_index": 0, "delta": "1}"}),
+                ("response.output_item.added", {"output_index": 1, "item": {
+                    "type": "message", "id": "msg_1", "role": "assistant", "content": [],
+                    "status": "in_progress"}}),
+                ("response.output_text.delta", {"item_id": "msg_1", "output_index": 1, "content_index": 0,
+                                                "delta": "Hel"}),
+                ("response.output_text.delta", {"item_id": "msg_1", "output_index": 1, "content_index": 0,
+                                                "delta": "lo"}), done=False)
+    assert r["items"] == [
+        {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": '{"a":1}',
+         "status": "in_progress"},
+        {"type": "message", "id": "msg_1", "role": "assistant",
+         "content": [{"type": "output_text", "text": "Hello"}], "status": "in_progress"}]
+    assert _own(r) == [("stream_no_terminal", "", 20, 6)]
+    assert [(t["output_index"], t["item_id"], t["type"], t["name"], t["call_id"], t["status"],
+             t["first_line"], t["last_line"], t["events"], t["broken"]) for t in r["timeline"]] == [
+        (0, "fc_1", "function_call", "f", "call_1", "in_progress", 5, 11,
+         {"response.output_item.added": 1, "response.function_call_arguments.delta": 2}, []),
+        (1, "msg_1", "message", None, None, "in_progress", 14, 20,
+         {"response.output_item.added": 1, "response.output_text.delta": 2}, [])]
+
+
+def test_stream_events_attach_by_item_id_then_to_the_item_added_last():
+    r = _stream(CREATED, _fc(0, "call_1", "f"), _fc(1, "call_2", "g"),
+                ("response.function_call_arguments.delta", {"item_id": "fc_1", "delta": '{"a":1}'}),
+                ("response.function_call_arguments.delta", {"delta": '{"b":'}),
+                ("response.function_call_arguments.delta", {"delta": "2}"}), done=False)
+    assert [(i["id"], i["arguments"]) for i in r["items"]] == [("fc_1", '{"a":1}'), ("fc_2", '{"b":2}')]
+    assert _own(r) == [("stream_no_terminal", "", 17, 5)]
+
+
+def test_deltas_without_an_added_item_rebuild_one_of_their_kind_and_are_out_of_order():
+    r = _stream(CREATED,
+                ("response.function_call_arguments.delta", {"output_index": 0, "item_id": "fc_9", "delta": "{}"}),
+                ("response.output_text.delta", {"output_index": 1, "item_id": "msg_9", "content_index": 0,
+                                                "delta": "hi"}),
+                ("response.completed", {"response": {"id": "resp_1", "status": "completed", "output": []}}))
+    assert r["items"] == [{"type": "function_call", "arguments": "{}", "id": "fc_9"},
+                          {"type": "message", "content": [{"type": "output_text", "text": "hi"}], "id": "msg_9"}]
+    assert _own(r) == [("stream_order", "/type", 5, 1), ("stream_order", "/type", 8, 2)]
+    # each row names the findings about it by their index in the answer's findings
+    assert [r["findings"][i]["code"] for t in r["timeline"] for i in t["broken"]] == ["stream_order"] * 2
+    assert [(t["item_id"], t["type"], t["events"], t["first_line"], t["broken"]) for t in r["timeline"]] == [
+        ("fc_9", "function_call", {"response.function_call_arguments.delta": 1}, 5, [1]),
+        ("msg_9", "message", {"response.output_text.delta": 1}, 8, [2])]
