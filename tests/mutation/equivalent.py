@@ -369,4 +369,11 @@ EQUIVALENT: list[dict] = [
 IMPORT_TIME: dict[tuple[str, str], str] = {
     ("gate-rules-engine", "_numbered"): "builds RULES and AGENTS_RULES at import; rows "
                                         "rules-numbered-from-2 and rules-step-lost",
+    # keyword factories: called at import to make kw_minItems … and unevaluatedProperties
+    ("validate-keywords", "_at_least"): "makes kw_minItems/kw_minProperties at import; row "
+                                        "min-items-inclusive",
+    ("validate-keywords", "_at_most"): "makes kw_maxItems/kw_maxProperties at import; row "
+                                       "max-items-inclusive",
+    ("validate-keywords", "uneval_props"): "makes each draft's unevaluatedProperties at import; "
+                                           "row uneval-evaluated-skipped",
 }
