@@ -42,7 +42,8 @@ GROUPS: dict[str, dict] = {
     },
     "transcript-streams": {
         "mutate": ["workbench/transcript/streams.py"],
-        "tests": [PINNED, CORES, "tests/unit/test_transcript.py"],
+        "tests": [PINNED, CORES, "tests/unit/test_transcript.py",
+                  "tests/unit/test_gate_transcript_cases.py"],
     },
     "transcript-report": {
         "mutate": ["workbench/transcript/report.py"],

@@ -419,10 +419,10 @@ def test_findings_past_the_cap_are_counted_not_listed():
     limits = DEFAULT_LIMITS.with_(max_errors=100)
     items = [{"type": "message", "role": "user", "content": "x"}] + \
         [{"type": "function_call_output", "call_id": f"call_{i}", "output": "o"}
-         for i in range(101)]
+         for i in range(102)]
     r = analyse(json.dumps(items, indent=1), limits=limits)
     assert [f["pointer"] for f in r["findings"]] == [f"/{i}/call_id" for i in range(1, 101)]
-    assert (r["truncated"]["findings"], r["summary"]["errors"]) == (1, 101)
+    assert (r["truncated"]["findings"], r["summary"]["errors"]) == (2, 102)
     # the first 100 exactly fit: nothing left off
     r = analyse(json.dumps(items[:101], indent=1), limits=limits)
     assert (len(r["findings"]), r["truncated"]["findings"], r["summary"]["errors"]) == (100, 0, 100)
@@ -540,3 +540,589 @@ def test_an_ok_action_answers_success_with_the_placeholder():
     assert r["output_note"] == OUTPUT_NOTE and r.get("tool_result_note") is None
     assert r["report"] == {"check": "lookup_order", "schema": "parameters",
                            "pass": ["order_id", "include_lines"], "fail": [], "execute": True}
+
+
+def _transcript(value) -> dict:
+    import json
+
+    from workbench.transcript import analyse
+    return analyse(value if isinstance(value, str) else json.dumps(value, indent=1))
+
+
+def _tcall(cid):
+    return {"type": "function_call", "id": "fc_" + cid, "call_id": cid, "name": "f",
+            "arguments": "{}", "status": "completed"}
+
+
+def _tout(cid):
+    return {"type": "function_call_output", "call_id": cid, "output": "o"}
+
+
+USER_MSG = {"type": "message", "role": "user", "content": "x"}
+
+
+def test_the_counts_start_at_zero_and_count_each_severity_once():
+    r = _transcript([USER_MSG, _tcall("c1"), _tout("c1")])
+    assert r["findings"] == []
+    assert {k: r["summary"][k] for k in ("errors", "warnings", "infos")} == \
+        {"errors": 0, "warnings": 0, "infos": 0}
+    r = _transcript([USER_MSG, _tcall("c1")])          # the last call, pending: one info
+    assert [f["code"] for f in r["findings"]] == ["pending_call"]
+    assert {k: r["summary"][k] for k in ("errors", "warnings", "infos")} == \
+        {"errors": 0, "warnings": 0, "infos": 1}
+
+
+def test_a_finding_given_its_other_severity_is_counted_under_it():
+    # history_incomplete_executed is an error, and a warning while the call is in_progress
+    r = _transcript([USER_MSG, dict(_tcall("c1"), status="in_progress"), _tout("c1")])
+    f = [f for f in r["findings"] if f["code"] == "history_incomplete_executed"]
+    assert [x["severity"] for x in f] == ["warning"]
+    assert (r["summary"]["errors"], r["summary"]["warnings"]) == (0, 1)
+
+
+def test_related_places_are_placed_exactly():
+    r = _transcript([USER_MSG, _tcall("c1"), _tout("c1"), _tout("c1")])
+    f, = r["findings"]
+    assert (f["code"], f["pointer"], f["line"], f["column"]) == ("duplicate_output", "/3/call_id", 22, 14)
+    # the first output is wanted by this finding only: placed at its own line, not the text's start
+    assert f["related"] == [{"role": "call", "call_id": "c1", "pointer": "/1", "line": 7, "column": 2},
+                            {"role": "first", "call_id": "c1", "pointer": "/2", "line": 15, "column": 2}]
+    assert "event" not in f           # one JSON document: findings name no event
+
+
+def test_a_bad_line_is_placed_at_its_line_and_column_with_its_text():
+    r = _transcript('{"type":"response.created","sequence_number":0,"response":{"id":"r",'
+                    '"status":"in_progress","output":[]}}\n{"type": x}\n')
+    f, = [f for f in r["findings"] if f["code"] == "stream_bad_line"]
+    assert (f["pointer"], f["line"], f["column"], f["text"]) == ("", 2, 10, '{"type": x}')
+    assert f["message"].startswith("Line 2 is neither an SSE field nor JSON (Unexpected word 'x'")
+    assert "event" not in f
+
+
+def test_report_places_without_a_piece():
+    from workbench.limits import DEFAULT_LIMITS
+    from workbench.runtime.deadline import Deadline
+    from workbench.transcript.read import Places, read
+    from workbench.transcript.report import Place, Report
+    src = read('{"a": [1, 2]}', DEFAULT_LIMITS, Deadline(None))
+    report = Report(Places(src), 100)
+    none = report.add("bom", "no place", None)
+    bare = report.add("stream_bad_line", "a bare line", Place(None, "/x", 3, None))
+    placed = report.add("unrecognised_shape", "a value", Place(src.pieces[0], "/a/1"),
+                        related=[None, ("first", Place(src.pieces[0], "/a/0"))])
+    assert report.index_of(None) is None
+    found = report.finish()
+    assert [(f["message"], f["pointer"], f["line"], f["column"]) for f in found] == \
+        [("no place", "", 1, 1), ("a value", "/a/1", 1, 11), ("a bare line", "/x", 3, 1)]
+    assert placed["related"] == [{"role": "first", "pointer": "/a/0", "line": 1, "column": 8}]
+    assert [report.index_of(f) for f in (none, placed, bare)] == [0, 1, 2]
+
+
+# --------------------------------------------------------------------------- jsontext/positions.py
+
+LETTERS = "".join(chr(0x41 + i % 26) for i in range(300))
+
+
+@pytest.mark.parametrize("text, offset, width, shown", [
+    ("abc\ndef\nghi", 5, 100, "def\n ^"),
+    ("abc\ndef", 7, 100, "def\n   ^"),               # at the end of the text
+    ("abc", 99, 100, "abc\n   ^"),                     # past the end: at the end
+    ("abc", -5, 100, "abc\n^"),                        # before the start: at the start
+    ("abc\n", 4, 100, "\n^"),                          # on the empty last line
+    ("\ta\tb", 3, 100, "\ta\tb\n\t \t^"),              # tabs kept under tabs
+    ("a\r\nb", 1, 100, "a \n ^"),                      # a CR shown as a space
+    (LETTERS, 150, 20, "…" + LETTERS[140:160] + "…\n" + " " * 11 + "^"),
+    (LETTERS, 5, 20, LETTERS[:20] + "…\n" + " " * 5 + "^"),
+    (LETTERS, 10, 20, LETTERS[:20] + "…\n" + " " * 10 + "^"),
+    (LETTERS, 11, 20, "…" + LETTERS[1:21] + "…\n" + " " * 11 + "^"),
+    (LETTERS, 290, 20, "…" + LETTERS[280:] + "\n" + " " * 11 + "^"),
+    (LETTERS[:20], 10, 20, LETTERS[:20] + "\n" + " " * 10 + "^"),   # exactly the width: whole
+    (LETTERS[:21], 10, 20, LETTERS[:20] + "…\n" + " " * 10 + "^"),
+])
+def test_the_snippet_shows_the_line_and_a_caret_under_the_spot(text, offset, width, shown):
+    from workbench.jsontext.positions import snippet
+    assert snippet(text, offset, width) == shown
+
+
+def test_the_default_snippet_width_is_100():
+    from workbench.jsontext.positions import snippet
+    assert snippet(LETTERS[:100], 50) == LETTERS[:100] + "\n" + " " * 50 + "^"
+    assert snippet(LETTERS[:101], 50) == LETTERS[:100] + "…\n" + " " * 50 + "^"
+
+
+def test_an_error_at_an_offset_carries_its_place():
+    from workbench.jsontext.positions import error_at
+    e = error_at("ab\ncd", 4, "parse_error", "msg", field="text", limit=3)
+    assert (e.code, e.message, e.status, e.field, e.line, e.column, e.offset) == \
+        ("parse_error", "msg", 422, "text", 2, 2, 4)
+    assert e.extra == {"snippet": "cd\n ^", "limit": 3}
+
+
+def _value_at(value, pointer):
+    from workbench.jsontext.pointer import split_pointer
+    for tok in split_pointer(pointer):
+        if isinstance(value, list):
+            if not tok.isdigit() or int(tok) >= len(value):
+                return KeyError
+            value = value[int(tok)]
+        elif isinstance(value, dict):
+            if tok not in value:
+                return KeyError
+            value = value[tok]
+        else:
+            return KeyError
+    return value
+
+
+def _pointers(value, prefix=""):
+    from workbench.jsontext.pointer import escape_token
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _pointers(v, prefix + "/" + escape_token(k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _pointers(v, f"{prefix}/{i}")
+
+
+SPAN_DOCS = [
+    '{"a": 1, "b": [true, {"c": "x"}, [], {}], "d~/e": null}',
+    ' \n [ 1 , [ 2 , [ 3 ] ] , { "k" : [ ] } , "s\\"]" ]\n',
+    '{"a":{"a":{"a":[0,1,2,3,4,5,6,7,8,9,10,11]}},"z":-1.5e3}',
+    '{"dup": 1, "x": {"y": 2}, "dup": {"deep": [3, 4]}}',         # the last of a key is its value
+    '[[], {}, [[]], [{}], "", 0]',
+    '{"": {"": [""]}, " ": 1}',
+    '"just a string"',
+]
+
+
+@pytest.mark.parametrize("text", SPAN_DOCS)
+def test_every_pointer_is_located_at_its_value_and_key(text):
+    import json
+    import re
+    from json.decoder import scanstring
+
+    from workbench.jsontext.positions import locate_many
+    value = json.loads(text)
+    pointers = list(dict.fromkeys(_pointers(value)))
+    spans = locate_many(text, pointers + ["/nope", "/0/9/9", "/a/zz"])
+    assert sorted(spans) == sorted(pointers)        # the missing ones are left out
+    for p, s in spans.items():
+        assert json.loads(text[s.start:s.end]) == _value_at(value, p), p
+        assert re.match(r"[ \t\n\r]*([,\]}]|$)", text[s.end:]), p
+        if p and isinstance(_value_at(value, p.rsplit("/", 1)[0]), dict):
+            name, after = scanstring(text, s.key + 1)
+            assert text[s.key] == '"' and re.fullmatch(r"[ \t\n\r]*:[ \t\n\r]*", text[after:s.start]), p
+        else:
+            assert s.key is None, p
+    # one at a time, each found the same
+    for p in pointers:
+        assert locate_many(text, [p]) == {p: spans[p]}
+
+
+def test_locate_nothing_and_a_pointer_past_an_array():
+    from workbench.jsontext.positions import locate_many
+    assert locate_many('{"a": 1}', []) == {}
+    assert locate_many("[1, 2]", ["/2", "/-", "/x"]) == {}
+    assert locate_many("[]", ["/0"]) == {}
+    assert locate_many("{}", ["/a"]) == {}
+    spans = locate_many("[10, [20, 30], 40]", ["/2", "/1/1"])
+    assert {p: (s.start, s.end) for p, s in spans.items()} == {"/2": (15, 17), "/1/1": (10, 12)}
+
+
+WALK_DOCS = SPAN_DOCS[:-1] + [
+    '[' + ", ".join(f'{{"id": {i}, "s": "v{i}", "id": "again"}}' for i in range(40)) + ']',
+    '{"big": [' + ", ".join(str(i) for i in range(3000)) + '], "tail": "t", "tail": 1}',
+]
+
+
+def _tokens(text):
+    """Every string and number value (start, end, parts) and every member name (start, end,
+    parts of its object, name) of a valid JSON text, read by the standard library's scanner."""
+    import re
+    from json.decoder import scanstring
+
+    from workbench.jsontext.positions import skip_value
+    ws = re.compile(r"[ \t\n\r]*")
+    values, keys = [], []
+
+    def val(i, parts):
+        ch = text[i]
+        if ch == "{":
+            j = ws.match(text, i + 1).end()
+            if text[j] == "}":
+                return j + 1
+            while True:
+                name, k = scanstring(text, j + 1)
+                keys.append((j, k, list(parts), name))
+                j = ws.match(text, ws.match(text, k).end() + 1).end()
+                j = ws.match(text, val(j, parts + [name])).end()
+                if text[j] == "}":
+                    return j + 1
+                j = ws.match(text, j + 1).end()
+        if ch == "[":
+            j = ws.match(text, i + 1).end()
+            if text[j] == "]":
+                return j + 1
+            n = 0
+            while True:
+                j = ws.match(text, val(j, parts + [n])).end()
+                n += 1
+                if text[j] == "]":
+                    return j + 1
+                j = ws.match(text, j + 1).end()
+        end = skip_value(text, i)
+        if ch == '"' or ch == "-" or ch.isdigit():
+            values.append(("string" if ch == '"' else "number", i, end, list(parts)))
+        return end
+
+    val(ws.match(text, 0).end(), [])
+    return values, keys
+
+
+@pytest.mark.parametrize("text", WALK_DOCS, ids=range(len(WALK_DOCS)))
+def test_the_walk_visits_exactly_the_values_and_keys_that_hold_a_wanted_offset(text):
+    import bisect
+
+    from workbench.jsontext.positions import walk
+    values, keys = _tokens(text)
+    starts = sorted({v[1] for v in values} | {k[0] for k in keys})
+    for interesting in ([starts[len(starts) // 2]], starts[::3], starts, [starts[-1]], [starts[0]]):
+        seen: list = []
+        walk(text, interesting, lambda kind, parts, s, e, x, seen=seen:
+             seen.append((kind, s, e, list(parts), x)), keys=True)
+        want = sorted(interesting)
+
+        def holds(s, e, want=want):
+            k = bisect.bisect_left(want, s)
+            return k < len(want) and want[k] < e
+        expect_values = [(k, s, e, p, None) for k, s, e, p in values if holds(s, e)]
+        expect_keys = [("key", s, e, p, n) for s, e, p, n in keys if holds(s, e)]
+        assert [v for v in seen if v[0] in ("string", "number")] == expect_values
+        assert [v for v in seen if v[0] == "key"] == expect_keys
+        for _kind, first, second, parts, name in (v for v in seen if v[0] == "duplicate"):
+            # a duplicate reported is one: two offsets of the same name in the same object
+            same = [k[0] for k in keys if k[2] == parts and k[3] == name]
+            assert first in same and second in same and first < second
+
+
+def test_the_walk_finds_every_duplicate_of_the_objects_it_reads_whole():
+    from workbench.jsontext.positions import walk
+    text = WALK_DOCS[-2]
+    values, keys = _tokens(text)
+    dups = []
+    walk(text, sorted(k[0] for k in keys), lambda kind, parts, s, e, x:
+         dups.append((tuple(parts), s, e, x)) if kind == "duplicate" else None, whole_objects=True)
+    first = {}
+    expect = []
+    for s, _e, parts, name in keys:
+        where = (tuple(parts), name)
+        if where in first:
+            expect.append((tuple(parts), first[where], s, name))
+        else:
+            first[where] = s
+    assert dups == expect and len(expect) == 40
+    # the last value of the document only: the walk still reaches it, past every object
+    big = WALK_DOCS[-1]
+    values, keys = _tokens(big)
+    seen = []
+    walk(big, [keys[-1][0]], lambda kind, parts, s, e, x: seen.append((kind, list(parts), x)),
+         keys=True)
+    assert ("key", [], "tail") in seen and ("duplicate", [], "tail") in seen
+
+
+def _review(r) -> dict:
+    step, = [s for s in r["steps"] if s.get("check") == "review"]
+    assert (step["door"], step["blocking"]) == (1, False)
+    return {k: v for k, v in step.items() if k not in ("check", "rules", "title", "door", "blocking")}
+
+
+OPEN = 'The arguments object accepts any extra property: add "additionalProperties": false'
+WARNS = (": a wide schema lets the model fill in what it likes. Door 1 warns, it does not block: "
+         "door 2 (the host's own check) decides.")
+
+
+def test_door_1_is_skipped_without_tools_or_without_the_tool():
+    assert _review(gate(json.dumps(PASSING_ACTION))) == {
+        "status": "skipped", "skipped_because": "no_schema",
+        "note": "no tools given: there is no schema to review"}
+    assert _review(gate(json.dumps(dict(PASSING_ACTION, name="other")), json.dumps(LOOKUP_ORDER))) == {
+        "status": "skipped", "skipped_because": "no_tool",
+        "note": "no tool of this name was given: there is no schema to review"}
+
+
+def test_door_1_of_a_strict_tool_and_of_a_tool_without_parameters():
+    assert _review(gate(json.dumps(PASSING_ACTION), json.dumps(LOOKUP_ORDER))) == {
+        "status": "pass", "tool": "lookup_order", "schema_at": "/parameters", "strict": True,
+        "warned": False, "warnings": [],
+        "note": "tool lookup_order is strict: every property required, no extra keys, "
+                "identifiers constrained."}
+    bare = {"type": "function", "name": "lookup_order"}
+    assert _review(gate(json.dumps(PASSING_ACTION), json.dumps(bare))) == {
+        "status": "pass", "tool": "lookup_order", "schema_at": "/parameters", "strict": False,
+        "warned": False, "warnings": [], "note": "tool lookup_order has no parameters object to review"}
+
+
+def test_door_1_warnings_are_placed_at_their_keys_in_the_tools_text():
+    loose = {"type": "function", "name": "lookup_order",
+             "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}}
+    text = json.dumps([{"type": "function", "name": "x", "parameters": {"type": "object"}}, loose],
+                      indent=1)
+    step = _review(gate(json.dumps(PASSING_ACTION), text))
+    assert [(w["code"], w["pointer"], w["line"], w["column"]) for w in step["warnings"]] == [
+        ("open_object", "/1/parameters", 12, 3),
+        ("optional_property", "/1/parameters/properties/order_id", 15, 5),
+        ("free_id_string", "/1/parameters/properties/order_id", 15, 5)]
+    assert (step["tool"], step["schema_at"], step["strict"], step["warned"], step["finding"]) == \
+        ("lookup_order", "/1/parameters", False, True, "tool_not_strict")
+    assert step["note"] == "3 open doors in tool lookup_order" + WARNS
+
+
+def test_door_1_of_bare_parameters_places_the_root_at_its_brace():
+    text = json.dumps({"type": "object", "properties": {"order_id": {"type": "string"}}})
+    step = _review(gate(json.dumps(PASSING_ACTION), text))
+    assert (step["tool"], step["schema_at"]) == (None, "")
+    assert [(w["code"], w["pointer"], w["line"], w["column"]) for w in step["warnings"]] == [
+        ("open_object", "", 1, 1), ("optional_property", "/properties/order_id", 1, 35),
+        ("free_id_string", "/properties/order_id", 1, 35)]
+    # at most max_errors warnings
+    import dataclasses
+
+    from workbench.limits import DEFAULT_LIMITS
+    few = gate(json.dumps(PASSING_ACTION), text, limits=dataclasses.replace(DEFAULT_LIMITS, max_errors=1))
+    assert [w["code"] for w in _review(few)["warnings"]] == ["open_object"]
+
+
+def test_door_1_reviews_as_a_tool_in_strict_mode_when_the_tool_is_strict():
+    strict = {"type": "function", "name": "lookup_order", "strict": True,
+              "parameters": {"type": "object", "properties": {"n": {"type": "integer"}},
+                             "additionalProperties": False}}
+    step = _review(gate(json.dumps(PASSING_ACTION), json.dumps(strict)))
+    assert [(w["code"], w["message"], w["column"]) for w in step["warnings"]] == [
+        ("optional_property", 'Property "n" is not in "required": the model may leave it out; strict '
+         "mode requires every property in required (make it nullable instead)", 110)]
+    assert step["note"] == "1 open door in tool lookup_order" + WARNS
+    not_object = {"type": "function", "name": "lookup_order", "parameters": {"type": "string"}}
+    step = _review(gate(json.dumps(PASSING_ACTION), json.dumps(not_object)))
+    assert [(w["code"], w["pointer"], w["column"]) for w in step["warnings"]] == \
+        [("not_object", "/parameters", 46)]
+
+
+def test_door_1_of_parsed_tools_has_no_places():
+    r = gate_value(PASSING_ACTION, {"type": "function", "name": "lookup_order",
+                                    "parameters": {"type": "object"}})
+    assert _review(r)["warnings"] == [{"code": "open_object", "pointer": "/parameters", "message": OPEN}]
+
+
+def test_the_report_names_the_items_tool_when_no_tools_were_given():
+    r = gate(json.dumps(PASSING_ACTION))
+    assert r["report"] == {"check": "lookup_order", "schema": "parameters", "pass": [], "fail": [],
+                           "execute": True}
+    assert "function_call_output" in r and r["function_call_output"] is None
+
+
+@pytest.mark.parametrize("change, listed", [
+    ({"turn_id": "turn_9"}, "turn_id"),
+    ({"arguments": {"order_id": "A-1042", "include_lines": False}}, "arguments"),
+    ({"call_id": "call_9", "name": "other"}, "call_id, name"),
+])
+def test_a_replay_error_lists_what_differs_from_the_original(change, listed):
+    tools = json.dumps([LOOKUP_ORDER, dict(LOOKUP_ORDER, name="other")])
+    r = gate(json.dumps(dict(PASSING_ACTION, **change)), tools, json.dumps(PASSING_ACTION))
+    assert r["verdict"] == "replay_mismatch"
+    assert r["tool_result"]["error"] == \
+        f"the action differs from the original ({listed}); the action was not executed"
+
+
+def test_a_failure_message_keeps_its_last_characters():
+    from workbench.gate.agents import failure_sentence
+    assert failure_sentence({"path": "/first name", "reason": "x", "message": "want X"}, None) == \
+        "first name failed schema (x): want X"
+
+
+@pytest.mark.parametrize("change, verdict, note", [
+    ({"status": "in_progress"}, "not_pending",
+     "Not a pending action: a status is not an action (only required_actions[] are), so nothing "
+     "is run and no tool_result is written."),
+    ({"type": "agent.session.input.tool_result"}, "not_function_call",
+     "Not a pending action: nothing to run, nothing to answer."),
+    ({"type": "openai:web_search_call"}, "namespaced",
+     "Not a pending action: nothing to run, nothing to answer."),
+])
+def test_what_is_not_a_pending_action_says_so(change, verdict, note):
+    r = gate(json.dumps(dict(PASSING_ACTION, **change)), json.dumps(LOOKUP_ORDER), dialect="agents_api")
+    assert (r["verdict"], r["tool_result"], r["tool_result_note"]) == (verdict, None, note)
+
+
+@pytest.mark.parametrize("text, offset, width, shown", [
+    ("abc\ndef\nghi", 9, 100, "ghi\n ^"),          # past two newlines: the line after the last
+    ("\nabc", 2, 100, "abc\n ^"),                    # a newline at offset 0 ends the line before
+    ("a\nb\nc", 0, 100, "a\n^"),                     # the line ends at the first newline after
+    (LETTERS[:20], 15, 20, LETTERS[:20] + "\n" + " " * 15 + "^"),   # exactly the width: not cut
+])
+def test_the_snippet_line_is_the_one_holding_the_offset(text, offset, width, shown):
+    from workbench.jsontext.positions import snippet
+    assert snippet(text, offset, width) == shown
+
+
+def test_line_cols_on_the_first_line_and_out_of_order():
+    from workbench.jsontext.positions import line_cols
+    assert line_cols("abc", [0, 2]) == [(1, 1), (1, 3)]
+    assert line_cols("ab\ncd", [4, 1, 0, 3]) == [(2, 2), (1, 2), (1, 1), (2, 1)]
+
+
+SPAN_EMPTY = ['{"e": {}, "a": [], "n": {"m": {}}}', '[[], {}, 1]']
+
+
+@pytest.mark.parametrize("text", SPAN_EMPTY)
+def test_empty_containers_asked_into_are_located_and_their_missing_children_left_out(text):
+    import json
+
+    from workbench.jsontext.positions import locate_many
+    value = json.loads(text)
+    pointers = list(dict.fromkeys(_pointers(value)))
+    asked = pointers + [p + "/zz" for p in pointers] + [p + "/0/zz" for p in pointers]
+    spans = locate_many(text, asked)
+    assert sorted(spans) == sorted(pointers)
+    for p, s in spans.items():
+        assert json.loads(text[s.start:s.end]) == _value_at(value, p), p
+
+
+def _visits(text, interesting, **kw):
+    from workbench.jsontext.positions import walk
+    seen: list = []
+    walk(text, interesting, lambda kind, parts, s, e, x: seen.append((kind, tuple(parts), x)), **kw)
+    return seen
+
+
+def test_the_walk_leaves_an_object_once_nothing_wanted_is_ahead():
+    text = '{"o": {"a": "s", "x": 1, "x": 2}, "p": {"y": 1, "y": 2}}'
+    at = text.index('"s"')
+    # by default: no key visits, and the rest of "o" is not read (its duplicate x unseen)
+    assert _visits(text, [at]) == [("string", ("o", "a"), None)]
+    assert _visits(text, [at], keys=True) == [("string", ("o", "a"), None)]
+    key = text.index('"a"')
+    assert _visits(text, [key]) == []                  # a key is visited only when asked for
+    assert _visits(text, [key], keys=True) == [("key", ("o",), "a")]
+    # every key of an entered object with whole_objects; objects holding nothing never entered
+    assert _visits(text, [at], whole_objects=True) == \
+        [("string", ("o", "a"), None), ("duplicate", ("o",), "x")]
+
+
+def test_the_walk_enters_only_the_objects_that_hold_a_wanted_offset():
+    text = WALK_DOCS[-2]
+    values, keys = _tokens(text)
+    last = [k for k in keys if k[2] == [39]]
+    assert _visits(text, [last[0][0]], keys=True, whole_objects=True) == \
+        [("key", (39,), "id"), ("duplicate", (39,), "id")]
+
+
+def test_the_walk_enters_a_container_larger_than_its_window():
+    text = '{"o": {"pad": "' + "x" * 70_000 + '", "k": "s", "k": 1}, "z": 2}'
+    at = text.index('"s"')
+    # too large to measure: walked in to its end, so its duplicate is met on the way
+    assert _visits(text, [at]) == [("string", ("o", "k"), None), ("duplicate", ("o",), "k")]
+    # wanted past it only: it is still too large to measure within the window, so walked through
+    assert _visits(text, [text.index("2}")]) == [("duplicate", ("o",), "k"), ("number", ("z",), None)]
+
+
+def test_an_original_with_its_arguments_as_a_string_differs_only_where_it_differs():
+    # the arguments compared parsed: the same object written as a string is the same arguments
+    original = dict(PASSING_ACTION, call_id="call_0", arguments=json.dumps(PASSING_ACTION["arguments"]))
+    r = gate(json.dumps(PASSING_ACTION), json.dumps(LOOKUP_ORDER), json.dumps(original))
+    assert r["verdict"] == "replay_mismatch"
+    assert r["tool_result"]["error"] == \
+        "the action differs from the original (call_id); the action was not executed"
+    # the answer's members, exactly
+    assert sorted(r) == ["dialect", "envelope", "execute", "function_call_output", "reason", "report",
+                         "rule", "step", "steps", "tool_result", "tool_result_note", "verdict",
+                         "warnings"]
+
+
+def test_an_action_without_arguments_is_told_they_are_missing():
+    item = {k: v for k, v in PASSING_ACTION.items() if k != "arguments"}
+    r = gate(json.dumps(item), json.dumps(LOOKUP_ORDER))
+    assert (r["verdict"], r["tool_result"]["error"]) == \
+        ("arguments_type", "arguments must be a JSON object, not missing; the action was not executed")
+
+
+def test_an_unknown_tool_lists_every_tool():
+    tools = json.dumps([LOOKUP_ORDER, dict(LOOKUP_ORDER, name="refund")])
+    r = gate(json.dumps(dict(PASSING_ACTION, name="nope")), tools)
+    assert r["tool_result"]["error"] == ("nope is not a tool of this agent (the tools are: "
+                                         "lookup_order, refund); the action was not executed")
+
+
+# --------------------------------------------------------------------------- transcript/streams.py
+
+def _stream(*events, done=True) -> dict:
+    lines = []
+    for n, (t, kw) in enumerate(events):
+        lines += [f"event: {t}", "data: " + json.dumps(dict(type=t, sequence_number=n, **kw)), ""]
+    if done:
+        lines += ["data: [DONE]", ""]
+    return _transcript("\n".join(lines) + "\n")
+
+
+def _own(r) -> list:
+    return [(f["code"], f["pointer"], f["line"], f.get("event")) for f in r["findings"]
+            if f["code"] != "spec_schema"]
+
+
+CREATED = ("response.created", {"response": {"id": "resp_1", "status": "in_progress", "output": []}})
+
+
+def _fc(index, cid, name):
+    return ("response.output_item.added", {"output_index": index, "item": {
+        "type": "function_call", "id": "fc_" + cid[-1], "call_id": cid, "name": name, "arguments": "",
+        "status": "in_progress"}})
+
+
+def test_a_stream_cut_off_rebuilds_each_item_from_its_deltas():
+    r = _stream(CREATED, _fc(0, "call_1", "f"),
+                ("response.function_call_arguments.delta", {"item_id": "fc_1", "output_index": 0, "delta": '{"a":'}),
+                ("response.function_call_arguments.delta", {"item_id": "fc_1", "output_index": 0, "delta": "1}"}),
+                ("response.output_item.added", {"output_index": 1, "item": {
+                    "type": "message", "id": "msg_1", "role": "assistant", "content": [],
+                    "status": "in_progress"}}),
+                ("response.output_text.delta", {"item_id": "msg_1", "output_index": 1, "content_index": 0,
+                                                "delta": "Hel"}),
+                ("response.output_text.delta", {"item_id": "msg_1", "output_index": 1, "content_index": 0,
+                                                "delta": "lo"}), done=False)
+    assert r["items"] == [
+        {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": '{"a":1}',
+         "status": "in_progress"},
+        {"type": "message", "id": "msg_1", "role": "assistant",
+         "content": [{"type": "output_text", "text": "Hello"}], "status": "in_progress"}]
+    assert _own(r) == [("stream_no_terminal", "", 20, 6)]
+    assert [(t["output_index"], t["item_id"], t["type"], t["name"], t["call_id"], t["status"],
+             t["first_line"], t["last_line"], t["events"], t["broken"]) for t in r["timeline"]] == [
+        (0, "fc_1", "function_call", "f", "call_1", "in_progress", 5, 11,
+         {"response.output_item.added": 1, "response.function_call_arguments.delta": 2}, []),
+        (1, "msg_1", "message", None, None, "in_progress", 14, 20,
+         {"response.output_item.added": 1, "response.output_text.delta": 2}, [])]
+
+
+def test_stream_events_attach_by_item_id_then_to_the_item_added_last():
+    r = _stream(CREATED, _fc(0, "call_1", "f"), _fc(1, "call_2", "g"),
+                ("response.function_call_arguments.delta", {"item_id": "fc_1", "delta": '{"a":1}'}),
+                ("response.function_call_arguments.delta", {"delta": '{"b":'}),
+                ("response.function_call_arguments.delta", {"delta": "2}"}), done=False)
+    assert [(i["id"], i["arguments"]) for i in r["items"]] == [("fc_1", '{"a":1}'), ("fc_2", '{"b":2}')]
+    assert _own(r) == [("stream_no_terminal", "", 17, 5)]
+
+
+def test_deltas_without_an_added_item_rebuild_one_of_their_kind_and_are_out_of_order():
+    r = _stream(CREATED,
+                ("response.function_call_arguments.delta", {"output_index": 0, "item_id": "fc_9", "delta": "{}"}),
+                ("response.output_text.delta", {"output_index": 1, "item_id": "msg_9", "content_index": 0,
+                                                "delta": "hi"}),
+                ("response.completed", {"response": {"id": "resp_1", "status": "completed", "output": []}}))
+    assert r["items"] == [{"type": "function_call", "arguments": "{}", "id": "fc_9"},
+                          {"type": "message", "content": [{"type": "output_text", "text": "hi"}], "id": "msg_9"}]
+    assert _own(r) == [("stream_order", "/type", 5, 1), ("stream_order", "/type", 8, 2)]
+    # each row names the findings about it by their index in the answer's findings
+    assert [r["findings"][i]["code"] for t in r["timeline"] for i in t["broken"]] == ["stream_order"] * 2
+    assert [(t["item_id"], t["type"], t["events"], t["first_line"], t["broken"]) for t in r["timeline"]] == [
+        ("fc_9", "function_call", {"response.function_call_arguments.delta": 1}, 5, [1]),
+        ("msg_9", "message", {"response.output_text.delta": 1}, 8, [2])]

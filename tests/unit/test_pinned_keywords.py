@@ -157,6 +157,7 @@ D2019 = "https://json-schema.org/draft/2019-09/schema"
     ({"additionalProperties": {"type": "string"}, UNEVAL: False}, {"a": "s", "b": 2}, ["/b", "/b"]),
     ({UNEVAL: {"type": "integer"}, "properties": {"a": {}}}, {"a": "s", "b": 1}, []),
     ({"allOf": [{UNEVAL: True}], UNEVAL: False}, {"a": 1}, []),
+    ({"properties": {"a": {}}, UNEVAL: {}}, {"a": 1, "b": 2}, []),     # {} takes any value
     # 2019-09: additionalProperties evaluates the keys it applies to (and passes), not names
     # like its own keywords
     ({"$schema": D2019, "properties": {"a": {}}, "additionalProperties": {"type": "string"},
