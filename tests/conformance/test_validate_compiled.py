@@ -539,7 +539,7 @@ def test_official_suite_quick_path_answers_as_the_full_path(conformance, folder)
             n_tests += 1
             if isinstance(b, dict):
                 assert b["valid"] is test["valid"] or b.get("tool") is not None, name
-                b["warnings"] = []
+                b["warnings"], b["warning_count"] = [], 0   # the quick path reads no warnings
                 n_quick += b["valid"]
             assert a == b, name
     print(f"\n{folder}: {n_tests} tests, {n_quick} valid answered by the quick path, all as the full path")
