@@ -223,9 +223,10 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
             odd_floats.append(token)
         return _make(token)
 
-    if not floats and not keep_duplicates and number_type is None:
-        # nothing to collect (no warnings asked for, last duplicate wins as in a plain dict):
-        # the C scanner builds the objects and the integers itself, without a Python call each
+    if not floats and not keep_duplicates and number_type is None and not share_strings:
+        # nothing to collect (no warnings asked for, last duplicate wins as in a plain dict,
+        # no strings to share): the C scanner builds the objects and the integers itself,
+        # without a Python call each
         decoder = json.JSONDecoder(parse_float=Decimal, parse_constant=_reject_constant)
     else:
         decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_int=int_hook,
