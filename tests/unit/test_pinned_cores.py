@@ -886,10 +886,9 @@ def test_door_1_of_bare_parameters_places_the_root_at_its_brace():
         ("open_object", "", 1, 1), ("optional_property", "/properties/order_id", 1, 35),
         ("free_id_string", "/properties/order_id", 1, 35)]
     # at most max_errors warnings
-    import dataclasses
 
     from workbench.limits import DEFAULT_LIMITS
-    few = gate(json.dumps(PASSING_ACTION), text, limits=dataclasses.replace(DEFAULT_LIMITS, max_errors=1))
+    few = gate(json.dumps(PASSING_ACTION), text, limits=DEFAULT_LIMITS.with_(max_errors=1))
     assert [w["code"] for w in _review(few)["warnings"]] == ["open_object"]
 
 
