@@ -257,6 +257,15 @@ def where(label: str, e: dict) -> str:
     return label
 
 
+def refused(exc: Exception, label: str, args, **options) -> int:
+    """Print why an input was refused — an :class:`Unreadable` file or a core's
+    ``WorkbenchError`` — through :func:`print_error` (``options``: its ``command`` and
+    ``labels``) and give the exit status for it (:data:`EXIT_UNREADABLE`)."""
+    body = exc.body if isinstance(exc, Unreadable) else exc.to_body()
+    print_error(body, label, as_json=args.json, **options)
+    return EXIT_UNREADABLE
+
+
 def print_error(body: dict, label: str, *, command: str | None = None, as_json: bool = False,
                 labels: dict | None = None) -> None:
     """Print an error body: ``file:line:column: message`` (and the caret snippet) on standard

@@ -55,12 +55,10 @@ def run(args) -> int:
         tools = common.read_text(args.tools, "tools") if args.tools else None
         result = convert(text, args.to, tools, source=args.source, limits=common.limits(args))
     except common.Unreadable as exc:
-        common.print_error(exc.body, label, command="convert", as_json=args.json)
-        return common.EXIT_UNREADABLE
+        return common.refused(exc, label, args, command="convert")
     except WorkbenchError as exc:
         shown = args.tools if exc.field == "tools" and args.tools else label
-        common.print_error(exc.to_body(), shown, command="convert", as_json=args.json)
-        return common.EXIT_UNREADABLE
+        return common.refused(exc, shown, args, command="convert")
     if args.json:
         common.write_json(result)
     else:

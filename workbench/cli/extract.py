@@ -88,12 +88,8 @@ def run(args) -> int:
     try:
         text = common.read_text(args.file, "document")
         result = handle({"document": text, "path": args.path, "engine": args.engine}, limits)
-    except common.Unreadable as exc:
-        common.print_error(exc.body, label, as_json=args.json)
-        return common.EXIT_UNREADABLE
-    except WorkbenchError as exc:
-        common.print_error(exc.to_body(), label, as_json=args.json, labels={"path": "PATH"})
-        return common.EXIT_UNREADABLE
+    except (common.Unreadable, WorkbenchError) as exc:
+        return common.refused(exc, label, args, labels={"path": "PATH"})
     if args.json:
         common.write_json(result)
     else:

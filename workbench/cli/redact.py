@@ -42,12 +42,8 @@ def run(args) -> int:
     try:
         text = common.read_text(args.file, "text")
         result = redact(text, args.numbers, max_depth=common.limits(args).max_depth)
-    except common.Unreadable as exc:
-        common.print_error(exc.body, label, as_json=args.json)
-        return common.EXIT_UNREADABLE
-    except WorkbenchError as exc:
-        common.print_error(exc.to_body(), label, as_json=args.json)
-        return common.EXIT_UNREADABLE
+    except (common.Unreadable, WorkbenchError) as exc:
+        return common.refused(exc, label, args)
     if args.json:
         common.write_json(result)
         return common.EXIT_OK

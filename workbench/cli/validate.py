@@ -107,12 +107,8 @@ def run(args) -> int:
             body["tool"] = args.tool
         # the schema read, checked and compiled once; --quiet (and not --json): no warnings looked for
         validation = prepare(body, limits, warnings=args.json or not args.quiet)
-    except common.Unreadable as exc:
-        common.print_error(exc.body, schema_label, as_json=args.json, labels=labels)
-        return common.EXIT_UNREADABLE
-    except WorkbenchError as exc:
-        common.print_error(exc.to_body(), schema_label, as_json=args.json, labels=labels)
-        return common.EXIT_UNREADABLE
+    except (common.Unreadable, WorkbenchError) as exc:
+        return common.refused(exc, schema_label, args, labels=labels)
     if not paths:
         common.print_error(common.error_body("file_not_found", "no document in "
                                              + ", ".join(args.document), "document"),
