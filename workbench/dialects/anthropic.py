@@ -324,17 +324,14 @@ def _image_block(url: str) -> dict:
 def write_conversation(conv, reading) -> dict:
     """The conversation as a Messages request: ``system`` (the system texts, wherever they
     were), ``messages`` (one per turn, tool_result blocks first in a user turn), ``tools``."""
-    from .conversation import output_text
+    from .conversation import output_text, system_texts
     system: list = []
     msgs: list = []
     for t in conv.turns:
         reading.tick()
         if t.role == "system":
-            system += [p for p in t.parts if p.kind == "text"]
-            if msgs:
-                reading.note(t.pointer, "system_moved", "Anthropic takes system text in the "
-                             "request's system field only: this system message was moved there "
-                             "from the middle of the conversation.")
+            system += system_texts(t, reading, moved=bool(msgs),
+                                   field="Anthropic takes system text in the request's system field")
             continue
         blocks: list = []
         results: list = []
@@ -372,8 +369,8 @@ def write_conversation(conv, reading) -> dict:
             msgs.append({"role": t.role, "content": blocks})
     out: dict = {}
     if system:
-        out["system"] = system[0].text if len(system) == 1 else \
-            [{"type": "text", "text": p.text} for p in system]
+        out["system"] = system[0] if len(system) == 1 else \
+            [{"type": "text", "text": text} for text in system]
     out["messages"] = msgs
     if conv.tools:
         out["tools"] = [{k: v for k, v in (("name", t.name), ("description", t.description),

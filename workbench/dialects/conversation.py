@@ -241,6 +241,16 @@ def output_text(content: list) -> str:
                    for c in content)
 
 
+def system_texts(turn, reading, *, moved: bool, field: str) -> list[str]:
+    """The texts of a system turn for a provider that takes system text in one request field
+    (``field``), not as a message: noted ``system_moved`` when the turn stood after the
+    conversation had begun (``moved``)."""
+    if moved:
+        reading.note(turn.pointer, "system_moved", f"{field} only: this system message was moved "
+                     "there from the middle of the conversation.")
+    return [p.text for p in turn.parts if p.kind == "text"]
+
+
 def data_url(mime: Any, data: Any) -> str | None:
     if not (is_text(data) and data):
         return None

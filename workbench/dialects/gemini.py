@@ -320,18 +320,15 @@ def write_conversation(conv, reading) -> dict:
     """The conversation as a ``generateContent`` request: ``systemInstruction`` (the system
     texts, wherever they were), ``contents`` (``model`` for the assistant, one content per
     turn), ``tools`` (one ``functionDeclarations`` list)."""
-    from .conversation import output_json, output_text, split_data_url
+    from .conversation import output_json, output_text, split_data_url, system_texts
     system: list = []
     contents: list = []
     names: dict = {}
     for t in conv.turns:
         reading.tick()
         if t.role == "system":
-            system += [{"text": p.text} for p in t.parts if p.kind == "text"]
-            if contents:
-                reading.note(t.pointer, "system_moved", "Gemini takes system text in "
-                             "systemInstruction only: this system message was moved there from "
-                             "the middle of the conversation.")
+            system += [{"text": text} for text in system_texts(
+                t, reading, moved=bool(contents), field="Gemini takes system text in systemInstruction")]
             continue
         parts: list = []
         for p in t.parts:
