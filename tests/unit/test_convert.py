@@ -335,3 +335,21 @@ def test_not_portable_is_listed_up_to_its_bound_and_counted_whole():
     assert r["summary"]["not_portable"] == n == r["summary"]["not_portable_by_what"]["reasoning"]
     assert r["truncated"]["not_portable"] == n - MAX_LISTED
     assert r["summary"]["calls"] == n
+
+
+@pytest.mark.parametrize("to, field", [("anthropic", "system"), ("gemini", "systemInstruction")])
+def test_a_system_message_after_the_start_moves_to_the_system_field_and_says_where(to, field):
+    text = ('{"model": "m", "input": [\n'
+            ' {"role": "system", "content": "be brief"},\n'
+            ' {"role": "user", "content": "hi"},\n'
+            ' {"role": "system", "content": "answer in French"}\n]}')
+    r = convert(text, to)
+    moved = [n for n in r["notes"] if n["what"] == "system_moved"]
+    assert [(n["pointer"], n["line"]) for n in moved] == [("/input/2", 4)]   # the first one was not moved
+    assert moved[0]["message"].endswith("only: this system message was moved there from the "
+                                        "middle of the conversation.")
+    out = json.loads(r["text"])
+    texts = [out[field]] if to == "anthropic" and type(out[field]) is str else \
+        [b["text"] for b in (out[field] if to == "anthropic" else out[field]["parts"])]
+    assert texts == ["be brief", "answer in French"]
+    assert "answer in French" not in json.dumps(out["messages" if to == "anthropic" else "contents"])
