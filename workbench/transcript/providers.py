@@ -689,6 +689,25 @@ def _part_word(part: dict) -> str:
     return next((k for k in part if k not in gemini.SIGNATURE_KEYS), "part")
 
 
+def _gemini_rows(idx, st: dict, got: list, broken: dict) -> list:
+    """One timeline row per rebuilt part of a candidate: the chunks it took (the lines of its
+    first and last), closed by the finishReason."""
+    rows = []
+    for j, ((part, _place), c) in enumerate(zip(st["parts"], got)):
+        n, first, last = st["spans"][j] if j < len(st["spans"]) else (1, None, None)
+        first, last = first and first.line, last and last.line
+        events = {"chunks": n}
+        if st["reason"] is not None:
+            events["finishReason"] = 1
+        call = c.kind == "call"
+        rows.append({"response": 0, "output_index": j, "candidate": idx,
+                     "item_id": c.call_id if call else None, "type": _part_word(part),
+                     "name": c.name if call else None, "call_id": c.call_id if call else None,
+                     "status": st["reason"], "first_line": first, "last_line": last,
+                     "events": events, "_broken": broken.get(j, [])})
+    return rows
+
+
 def analyse_gemini_stream(ctx) -> None:
     src = _stream_source(ctx, "the chunk is lost; the rebuilt response may miss a piece.")
     cands: dict = {}     # index -> {"parts": [...], "reason", "open": call, "spans", "texts"}
@@ -793,19 +812,7 @@ def analyse_gemini_stream(ctx) -> None:
                          f"{st['reason']!s}" if st["reason"] is not None else
                          "is in a stream that ends without a finishReason")
                 broken[j] = [ctx.report.findings[-1]]
-        # one timeline row per rebuilt part: the chunks it took, closed by the finishReason
-        for j, ((part, _place), c) in enumerate(zip(st["parts"], got)):
-            n, first, last = st["spans"][j] if j < len(st["spans"]) else (1, None, None)
-            first, last = first and first.line, last and last.line
-            events = {"chunks": n}
-            if st["reason"] is not None:
-                events["finishReason"] = 1
-            call = c.kind == "call"
-            rows.append({"response": 0, "output_index": j, "candidate": idx,
-                         "item_id": c.call_id if call else None, "type": _part_word(part),
-                         "name": c.name if call else None, "call_id": c.call_id if call else None,
-                         "status": st["reason"], "first_line": first, "last_line": last,
-                         "events": events, "_broken": broken.get(j, [])})
+        rows += _gemini_rows(idx, st, got, broken)
         entries += got
     ctx.items = [{"candidates": candidates}] if candidates else []
     _list_calls(ctx, entries, exact=False, items={id(e): 0 for e in entries})
