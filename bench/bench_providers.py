@@ -30,7 +30,46 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_transcript import CITIES, make_stream  # noqa: E402
+CITIES = "Lyon Paris Oslo Lima Quito Sofia Perth Dakar Hanoi Lagos Minsk Riga Doha Rome Bern".split()
+
+
+def make_stream(target: float) -> str:
+    """The Open Responses stream these are compared with: the same calls (``get_weather``,
+    8-character argument deltas) as the provider streams below, in the Responses API's SSE.
+    (bench_transcript.py moved to common.realistic_stream; this row keeps the synthetic one the
+    provider streams share, so the ratios compare like with like.)"""
+    rng = random.Random(13)
+    out, size, seq, oi = [], 0, 0, 0
+
+    def ev(d):
+        nonlocal seq, size
+        d["sequence_number"] = seq
+        seq += 1
+        s = f"event: {d['type']}\ndata: {json.dumps(d)}\n\n"
+        out.append(s)
+        size += len(s)
+
+    ev({"type": "response.created", "response": {"id": "resp_1", "object": "response",
+                                                 "status": "in_progress", "output": []}})
+    while size < target:
+        iid = f"fc_{oi:06d}"
+        ev({"type": "response.output_item.added", "output_index": oi,
+            "item": {"type": "function_call", "id": iid, "call_id": f"call_{oi:06d}",
+                     "name": "get_weather", "arguments": "", "status": "in_progress"}})
+        args = json.dumps({"city": rng.choice(CITIES), "days": rng.randint(1, 9),
+                           "note": " ".join(rng.choice(CITIES) for _ in range(20))})
+        for i in range(0, len(args), 8):
+            ev({"type": "response.function_call_arguments.delta", "item_id": iid,
+                "output_index": oi, "delta": args[i:i + 8]})
+        ev({"type": "response.function_call_arguments.done", "item_id": iid, "output_index": oi,
+            "arguments": args})
+        ev({"type": "response.output_item.done", "output_index": oi,
+            "item": {"type": "function_call", "id": iid, "call_id": f"call_{oi:06d}",
+                     "name": "get_weather", "arguments": args, "status": "completed"}})
+        oi += 1
+    ev({"type": "response.completed", "response": {"id": "resp_1", "object": "response",
+                                                   "status": "completed", "output": []}})
+    return "".join(out) + "data: [DONE]\n\n"
 
 
 def make_anthropic(target: float) -> str:

@@ -670,13 +670,14 @@ _PARTIAL_VALUES = ("stringValue", "numberValue", "boolValue", "nullValue")
 
 
 def _grew(st: dict, j: int, piece) -> None:
-    """Part ``j`` of a candidate took a piece from this chunk (for its timeline row)."""
+    """Part ``j`` of a candidate took a piece from this chunk (for its timeline row: the count
+    and the first and last piece, whose lines are read once at the end)."""
     span = st["spans"]
     if j < len(span):
         span[j][0] += 1
-        span[j][2] = piece.line
+        span[j][2] = piece
     else:
-        span.append([1, piece.line, piece.line])
+        span.append([1, piece, piece])
 
 
 def _part_word(part: dict) -> str:
@@ -686,6 +687,25 @@ def _part_word(part: dict) -> str:
     if isinstance(part.get("text"), str):
         return "thought" if part.get("thought") else "text"
     return next((k for k in part if k not in gemini.SIGNATURE_KEYS), "part")
+
+
+def _gemini_rows(idx, st: dict, got: list, broken: dict) -> list:
+    """One timeline row per rebuilt part of a candidate: the chunks it took (the lines of its
+    first and last), closed by the finishReason."""
+    rows = []
+    for j, ((part, _place), c) in enumerate(zip(st["parts"], got)):
+        n, first, last = st["spans"][j] if j < len(st["spans"]) else (1, None, None)
+        first, last = first and first.line, last and last.line
+        events = {"chunks": n}
+        if st["reason"] is not None:
+            events["finishReason"] = 1
+        call = c.kind == "call"
+        rows.append({"response": 0, "output_index": j, "candidate": idx,
+                     "item_id": c.call_id if call else None, "type": _part_word(part),
+                     "name": c.name if call else None, "call_id": c.call_id if call else None,
+                     "status": st["reason"], "first_line": first, "last_line": last,
+                     "events": events, "_broken": broken.get(j, [])})
+    return rows
 
 
 def analyse_gemini_stream(ctx) -> None:
@@ -707,8 +727,11 @@ def analyse_gemini_stream(ctx) -> None:
             key = idx if type(idx) is int else repr(idx)
             st = cands.get(key)
             if st is None:
+                # "run": the text part later text parts join, as [thought, its index in
+                # parts, its pieces (None until a second one), its span]; None when the last
+                # part kept was no text part
                 st = cands[key] = {"parts": [], "reason": None, "open": None, "spans": [],
-                                   "texts": {}, "last_text": False}
+                                   "texts": {}, "run": None}
             if "finishReason" in cand:
                 st["reason"] = cand["finishReason"]
             content = cand.get("content")
@@ -720,23 +743,24 @@ def analyse_gemini_stream(ctx) -> None:
                 if type(part) is not dict:
                     continue
                 text = part.get("text")
-                if type(text) is str and st["last_text"] and \
-                        bool(part.get("thought")) == st["last_text"][1] and \
-                        not (signed[0] in part or signed[1] in part):
+                run = st["run"]
+                if run is not None and type(text) is str and (
+                        (len(part) == 1 and not run[0]) or   # {"text": …}: the common chunk
+                        (bool(part.get("thought")) == run[0] and
+                         not (signed[0] in part or signed[1] in part))):
                     # joined once at the end (no copy of the growing text per chunk)
-                    n = len(kept) - 1
-                    pieces = st["texts"].get(n)
+                    pieces = run[2]
                     if pieces is None:
-                        pieces = st["texts"][n] = [kept[n][0]["text"]]
+                        n = run[1]
+                        pieces = run[2] = st["texts"][n] = [kept[n][0]["text"]]
                     pieces.append(text)
-                    grown = st["spans"][n]      # (_grew, inline: the most frequent piece)
+                    grown = run[3]      # (_grew, inline: the most frequent piece)
                     grown[0] += 1
-                    grown[2] = p.line
+                    grown[2] = p
                     continue
                 place = Place(p, f"/candidates/{i}/content/parts/{j}")
                 fc = part_call(part)
-                st["last_text"] = (True, bool(part.get("thought"))) if type(text) is str \
-                    and fc is None else False
+                st["run"] = None
                 if fc is not None and type(fc) is dict:
                     partial = fc.get("partialArgs")
                     if st["open"] is not None and (not fc or isinstance(partial, list)):
@@ -763,7 +787,10 @@ def analyse_gemini_stream(ctx) -> None:
                                           a.get("jsonPath"), val, True)
                     continue
                 kept.append((dict(part), place))
-                _grew(st, len(kept) - 1, p)
+                n = len(kept) - 1
+                _grew(st, n, p)
+                if type(text) is str and fc is None:
+                    st["run"] = [bool(part.get("thought")), n, None, st["spans"][n]]
     ctx.events += len(src.pieces)
     finished = any(st["reason"] is not None for st in cands.values())
     candidates = []
@@ -785,18 +812,7 @@ def analyse_gemini_stream(ctx) -> None:
                          f"{st['reason']!s}" if st["reason"] is not None else
                          "is in a stream that ends without a finishReason")
                 broken[j] = [ctx.report.findings[-1]]
-        # one timeline row per rebuilt part: the chunks it took, closed by the finishReason
-        for j, ((part, _place), c) in enumerate(zip(st["parts"], got)):
-            n, first, last = st["spans"][j] if j < len(st["spans"]) else (1, None, None)
-            events = {"chunks": n}
-            if st["reason"] is not None:
-                events["finishReason"] = 1
-            call = c.kind == "call"
-            rows.append({"response": 0, "output_index": j, "candidate": idx,
-                         "item_id": c.call_id if call else None, "type": _part_word(part),
-                         "name": c.name if call else None, "call_id": c.call_id if call else None,
-                         "status": st["reason"], "first_line": first, "last_line": last,
-                         "events": events, "_broken": broken.get(j, [])})
+        rows += _gemini_rows(idx, st, got, broken)
         entries += got
     ctx.items = [{"candidates": candidates}] if candidates else []
     _list_calls(ctx, entries, exact=False, items={id(e): 0 for e in entries})

@@ -186,10 +186,13 @@ def split_array(src: Source) -> list[Piece]:
     append = pieces.append
     line, at = 1, 0   # the line of each element, counted on from the one before
     count = text.count
+    table = array("q")    # one table for all (as _settle's), not an array per piece
+    row = table.extend
     for i, (v, (start, end)) in enumerate(zip(value, spans)):
         line += count("\n", at, start)
         at = start
-        append(Piece(v, start, end, line, None, i, f"/{i}"))
+        row((start, end, line))
+        append(Piece(v, None, None, None, None, i, f"/{i}", table=table))
     src.pieces = pieces
     src.sequence = list(pieces)
     return pieces
