@@ -14,6 +14,7 @@ SECURITY = "tests/unit/test_pinned_security.py"
 CORES = "tests/unit/test_pinned_cores.py"  # written below, with the survivors of each group
 VALIDATE_KEYWORDS = "tests/unit/test_pinned_keywords.py"   # the survivors of validate-keywords
 DIFF_OPTIONS = "tests/unit/test_pinned_diff_options.py"    # the survivors of diff-options
+WARNINGS = "tests/unit/test_pinned_warnings.py"            # the survivors of jsontext-warnings
 
 GROUPS: dict[str, dict] = {
     "web-security": {
@@ -26,7 +27,7 @@ GROUPS: dict[str, dict] = {
     },
     "jsontext-warnings": {
         "mutate": ["workbench/jsontext/warnings.py"],
-        "tests": [PINNED, CORES, "tests/unit/test_format.py"],
+        "tests": [PINNED, CORES, WARNINGS, "tests/unit/test_format.py"],
     },
     "jsontext-positions": {
         "mutate": ["workbench/jsontext/positions.py"],
