@@ -620,3 +620,108 @@ def test_a_stream_of_only_a_final_response_is_rebuilt_from_its_output():
     pending = own(r, "pending_call")
     assert [f[2:4] for f in pending] == [("/response/output/2", line(1)),
                                          ("/response/output/3", line(1))]
+
+
+# --------------------------------------------------------------------------- items never added
+
+def test_findings_about_an_item_never_added_name_no_added_place():
+    # (a related "added" without a place used to be printed at line 1, column 1)
+    r = analyse(sse(CREATED, delta("{", output_index=0, item_id="fc_1"),
+                    delta("}", output_index=0, item_id="fc_2"),
+                    ("response.output_item.done", {"output_index": 0, "item_id": "fc_1",
+                                                   "item": fc(id="fc_Y", arguments="{}x",
+                                                              status="completed")}),
+                    delta("x", item_id="fc_2"), completed()))
+    assert [f[:6] for f in own(r, "stream_item_id_changed", "stream_arguments_mismatch")] == [
+        ("stream_item_id_changed",
+         'This response.function_call_arguments.delta event names item_id "fc_2", but output item 0 '
+         'was added as "fc_1": a client attaching deltas by item_id loses them. The ids of one '
+         "item must not change.", "/item_id", line(2), 2, []),
+        ("stream_item_id_changed",
+         'The done item\'s id "fc_Y" differs from "fc_1", the id it was added with: the ids of one '
+         "item must not change between its events.", "/item/id", line(3), 3, []),
+        ("stream_arguments_mismatch", mismatch(2, "response.output_item.done", 3, 2),
+         "/item/arguments", line(3), 3, [])]
+    # the changed id still finds the item: the late delta (naming only fc_2) is that item's
+    assert [f[:4] for f in own(r, "stream_order")] == [
+        ("stream_order", BEFORE_ADDED.format("response.function_call_arguments.delta"), "/type",
+         line(1)),
+        ("stream_order", "response.function_call_arguments.delta arrives after "
+                         "response.output_item.done for this item: a done item never changes "
+                         "again.", "/type", line(4))]
+    assert len(r["timeline"]) == 1 and r["timeline"][0]["events"] == {
+        "response.function_call_arguments.delta": 3, "response.output_item.done": 1}
+
+
+def test_a_message_added_with_content_and_cut_off_keeps_its_content():
+    m = {"type": "message", "id": "m", "role": "assistant", "status": "in_progress",
+         "content": [{"type": "output_text", "text": "kept"}]}
+    r = analyse(sse(CREATED, added(0, m), done=False))
+    assert r["items"] == [m]
+    # a call added and cut off keeps its (empty) arguments, and gets no content
+    r = analyse(sse(CREATED, added(0, fc()), done=False))
+    assert r["items"] == [fc()]
+
+
+def test_arguments_done_alone_rebuilds_a_call():
+    r = analyse(sse(CREATED, args_done("{}", output_index=0, item_id="fc_1"), completed(),
+                    done=False))
+    assert r["items"] == [{"type": "function_call", "arguments": "{}", "id": "fc_1"}]
+    assert [(t[1], t[2], t[3]) for t in rows(r)] == [(0, "fc_1", "function_call")]
+
+
+def test_an_item_added_without_index_keeps_none_when_its_events_name_one():
+    r = analyse(sse(CREATED, ("response.output_item.added", {"item": fc()}),
+                    delta("{}", output_index=0, item_id="fc_1"),
+                    done(0, fc(arguments="{}", status="completed")), completed()))
+    assert own(r, "stream_item_id_changed", "stream_order") == []
+    assert [(t[1], t[2], t[7]) for t in rows(r)] == [(None, "fc_1", {
+        "response.output_item.added": 1, "response.function_call_arguments.delta": 1,
+        "response.output_item.done": 1})]
+
+
+def test_an_output_index_that_is_no_integer_is_missing():
+    r = analyse(sse(CREATED, added("0", fc()), delta("{}", output_index="0", item_id="fc_1"),
+                    completed(), done=False))
+    assert [f[1] for f in own(r, "stream_order")] == [
+        NEVER_DONE.format("output item (its output_index missing) (fc_1)")]
+    assert [(t[1], t[2]) for t in rows(r)] == [(None, "fc_1")]
+    assert r["items"][0]["arguments"] == "{}"
+
+
+def test_a_done_call_with_arguments_that_are_no_string_is_not_compared():
+    r = analyse(sse(CREATED, added(0, fc()), delta("{}", output_index=0),
+                    done(0, fc(arguments=5, status="completed")),
+                    completed([fc(arguments=5), fc(arguments=6)])))
+    assert own(r, "stream_arguments_mismatch") == []
+
+
+def test_the_event_line_names_an_event_whose_data_has_no_type():
+    text = ('event: response.created\ndata: {"response": {"id": "r"}}\n\n'
+            'event: response.completed\ndata: {"response": {"id": "r", "status": "completed"}}\n\n')
+    r = analyse(text)
+    assert own(r) == []
+    r = analyse(text.replace("response.completed", "response.output_item.added"))
+    assert [f[0] for f in own(r)] == ["stream_no_terminal"]
+
+
+def test_only_event_objects_are_counted_as_events():
+    r = analyse(sse(CREATED, "data: [1]", "data: 2", completed()))
+    assert r["summary"]["events"] == 2
+    assert [f[3] for f in own(r, "stream_order")] == [4, 6]
+
+
+def test_a_bad_line_says_what_a_client_does_with_it():
+    r = analyse('event: x\ndata: {"type": \n\n')
+    (f,) = [f for f in r["findings"] if f["code"] == "stream_bad_line"]
+    assert f["message"] == ("Line 2 is neither an SSE field nor JSON (Unexpected end of the input: "
+                            "the document stops before it is complete): a client reading this "
+                            "stream stops or drops the event here (a cut-off line, or junk "
+                            "between events).")
+    assert (f["line"], f["pointer"]) == (2, "")
+
+
+def test_no_terminal_without_events_is_at_the_last_line_column_one():
+    r = analyse("\n\ndata: [DONE]\n\n")
+    (f,) = r["findings"]
+    assert (f["line"], f["column"], f["pointer"]) == (4, 1, "")
