@@ -725,3 +725,25 @@ def test_no_terminal_without_events_is_at_the_last_line_column_one():
     r = analyse("\n\ndata: [DONE]\n\n")
     (f,) = r["findings"]
     assert (f["line"], f["column"], f["pointer"]) == (4, 1, "")
+
+
+def test_an_item_type_or_id_that_is_no_string_is_not_printed():
+    r = analyse(sse(CREATED, added(0, {"type": 7, "id": 5}), added(1, {"type": ["x"], "id": ""}),
+                    completed()))
+    assert [f[1] for f in own(r, "stream_order")] == [
+        NEVER_DONE.format("output item 0 (no item id or type)"),
+        NEVER_DONE.format("output item 1 (no item id or type)")]
+
+
+def test_two_responses_one_after_another_are_each_walked_alone():
+    first = sse(CREATED, added(0, fc()), delta("{}", output_index=0),
+                done(0, fc(arguments="{}", status="completed")), completed(), done=False)
+    r = analyse(first + sse(CREATED, added(0, fc(2)), delta("[]", output_index=0), completed(),
+                            seq=False))
+    # no event of the second is "after the terminal" of the first, nor its sequence a gap
+    assert [f[0] for f in own(r, "stream_order", "stream_after_terminal", "stream_sequence")] == [
+        "stream_order"]
+    assert own(r, "stream_order")[0][1:4] == (NEVER_DONE.format("output item 0 (fc_2)"), "/type",
+                                              26)
+    assert [(t[0], t[1], t[2], t[4]) for t in rows(r)] == [(0, 0, "fc_1", "completed"),
+                                                           (1, 0, "fc_2", "in_progress")]
