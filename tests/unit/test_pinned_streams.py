@@ -747,3 +747,12 @@ def test_two_responses_one_after_another_are_each_walked_alone():
                                               26)
     assert [(t[0], t[1], t[2], t[4]) for t in rows(r)] == [(0, 0, "fc_1", "completed"),
                                                            (1, 0, "fc_2", "in_progress")]
+
+
+def test_the_new_id_of_a_done_item_is_said_once_even_when_later_events_name_it():
+    r = analyse(sse(CREATED, added(0, fc()),
+                    ("response.output_item.done", {"output_index": 0, "item_id": "fc_1",
+                                                   "item": fc(id="fc_Y", status="completed")}),
+                    delta("x", output_index=0, item_id="fc_Y"), completed()))
+    assert [(f[2], f[3]) for f in own(r, "stream_item_id_changed")] == [("/item/id", line(2))]
+    assert [f[3] for f in own(r, "stream_order")] == [line(3)]  # the delta after done
