@@ -360,6 +360,23 @@ EQUIVALENT: list[dict] = [
      "old": '"check": (tool.name if tool is not None else None) or item.get("name"),',
      "new": '"check": (tool.name if (tool is not None) and False else None) or item.get("name"),',
      "why": "a tool is picked by the item's name, so its name is the item's (bare parameters have no name, and fall back to the item's too)"},
+    # transcript-streams (workbench/transcript/streams.py)
+    {"group": "transcript-streams", "function": "_slot_words",
+     "old": 't = slot.added.get("type") if type(slot.added) is dict else None',
+     "new": 't = slot.added.get("type") if (type(slot.added) is dict) or True else None',
+     "why": "finish() names only slots with an added item, and added is always a dict there (the item or {})"},
+    {"group": "transcript-streams", "function": "_slot_words",
+     "old": 'name = slot.item_id if isinstance(slot.item_id, str) and slot.item_id else (',
+     "new": 'name = slot.item_id if isinstance(slot.item_id, str) or slot.item_id else (',
+     "why": "an item_id is a str or None: None falls through as before, and an empty id is taken but printed as nothing either way (`if name`)"},
+    {"group": "transcript-streams", "function": "ResponsesStream._item_done",
+     "old": '_added(slot, lambda: Place(slot.added_piece, "/item/id")), slot)',
+     "new": '_added(slot, lambda: Place(slot.added_piece, "/item/id")), None)',
+     "why": "the finding is placed at the slot's done piece, and analyse_response_stream files every non-info finding placed at a slot's added or done piece under that slot's row (rows list their findings sorted): the same timeline"},
+    {"group": "transcript-streams", "function": "ResponsesStream._item_done",
+     "old": '_added(slot, lambda: Place(slot.added_piece, "/item/id")), slot)',
+     "new": '_added(slot, lambda: Place(slot.added_piece, "/item/id")), )',
+     "why": "the finding is placed at the slot's done piece, and analyse_response_stream files every non-info finding placed at a slot's added or done piece under that slot's row (rows list their findings sorted): the same timeline"},
 ]
 
 

@@ -32,6 +32,13 @@ def _slot_words(slot) -> str:
         t if isinstance(t, str) and t else None)
     return f"output item{index}" + (f" ({name})" if name else " (no item id or type)")
 
+
+def _added(slot, place) -> list:
+    """The related place ``added`` of a finding about ``slot``: none for an item never added
+    (a related entry without a place would be printed at line 1)."""
+    return [("added", place())] if slot.added_piece is not None else []
+
+
 TERMINAL = {"response.completed": "completed", "response.failed": "failed",
             "response.incomplete": "incomplete"}
 STARTS = ("response.created", "response.queued", "response.in_progress")
@@ -166,7 +173,7 @@ class ResponsesStream:
                       f"{slot.output_index} was added as \"{slot.item_id}\": a client attaching "
                       "deltas by item_id loses them. The ids of one item must not change.",
                       Place(piece, "/item_id" if "item_id" in ev else "/item/id"),
-                      [("added", slot.place() if slot.added_piece else None)], slot)
+                      _added(slot, slot.place), slot)
             self.by_id.setdefault(iid, slot)
         elif type(oi) is int and slot.output_index is not None and oi != slot.output_index:
             self._add("stream_item_id_changed",
@@ -236,7 +243,6 @@ class ResponsesStream:
     def _item_event(self, piece: Piece, ev: dict, t: str) -> None:
         added = t == "response.output_item.added"
         slot = self._slot_for(ev, piece, t)
-        first_event = not slot.events
         slot.events[t] = slot.events.get(t, 0) + 1
         slot.last_line = piece.line
         if added:
@@ -250,7 +256,7 @@ class ResponsesStream:
                 slot.item_id = slot.added["id"]
                 self.by_id.setdefault(slot.item_id, slot)
             return
-        if first_event or slot.added is None:
+        if slot.added is None:  # (a slot's first event is its added event, or it has none)
             if not slot.warned:
                 slot.warned = True
                 self._order(piece, f"{t} arrives before its item was added "
@@ -314,8 +320,7 @@ class ResponsesStream:
                   f"arguments of {what} ({len(final)} characters) from character {k} on: a "
                   "client that joined the deltas runs a different call than the one finished. "
                   "Use the done arguments and report the provider's stream.",
-                  Place(piece, pointer), [("added", slot.place() if slot.added_piece else None)],
-                  slot, at=k)
+                  Place(piece, pointer), _added(slot, slot.place), slot, at=k)
 
     def _item_done(self, piece, ev, slot: Slot) -> None:
         item = ev.get("item")
@@ -330,8 +335,7 @@ class ResponsesStream:
                       f"The done item's id \"{item['id']}\" differs from \"{slot.item_id}\", the "
                       "id it was added with: the ids of one item must not change between its "
                       "events.", Place(piece, "/item/id"),
-                      [("added", Place(slot.added_piece, "/item/id") if slot.added_piece
-                        else None)], slot)
+                      _added(slot, lambda: Place(slot.added_piece, "/item/id")), slot)
         added = slot.added or {}
         if isinstance(added.get("call_id"), str) and isinstance(item.get("call_id"), str) and \
                 item["call_id"] != added["call_id"]:
