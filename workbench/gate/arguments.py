@@ -115,13 +115,13 @@ def read_fast(text: str, limits: Limits):
     except _Duplicate:
         return BAD
     except (StopIteration, ValueError, _Constant, RecursionError, ArithmeticError):
-        return _strict(text, limits)
+        return read_strict(text, limits)
     if end != len(text):
-        return _strict(text, limits)
+        return read_strict(text, limits)
     if not text.isascii() and not _encodable(text):
         return BAD
     if len(text) > limits.max_depth and text.count("{") + text.count("[") > limits.max_depth:
-        return _strict(text, limits)
+        return read_strict(text, limits)
     return value
 
 
@@ -133,7 +133,9 @@ def _encodable(text: str) -> bool:
         return False
 
 
-def _strict(text: str, limits: Limits):
+def read_strict(text: str, limits: Limits):
+    """The strict parser's answer alone (what read_fast is tested against): the value, or
+    ``BAD`` for a text it refuses or one with a repeated key."""
     try:
         parsed = parse_text(text, "arguments", limits)
     except WorkbenchError:

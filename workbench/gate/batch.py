@@ -26,19 +26,35 @@ in ``--json``) while counting all of them (:class:`Counted`).
 
 from __future__ import annotations
 
+import re
+
 from ..errors import WorkbenchError
 from ..jsontext import parse
-from .engine import Gate
+from .arguments import read_fast, read_strict
+from .engine import Gate, decide
+from .rules import AGENTS
 
 KEEP = 10_000  # line numbers kept per list (the --json summary prints 10,000)
 
 
-def gate_lines(lines, gate, *, on_progress=None, dialect="auto", records=None):
+# A line orjson's value may differ on from the strict parser's: a fraction, an exponent, an
+# integer beyond 64 bits (orjson gives a float64).  Only an Agents API action's ``arguments``
+# object can reach a numeric check with them (every field an Open Responses verdict reads must
+# be a string first), so such a line is read again exactly when it is an action.
+_FLOATISH = re.compile(rb"[0-9][.eE]|[0-9]{19}")
+
+
+def gate_lines(lines, gate, *, on_progress=None, dialect="auto", records=None, exact=False):
     """Gate an iterable of raw lines (bytes).  Returns a dict: ``counts`` per verdict, the line
     numbers of lines that are ``not_json``, of ``blocked`` items and of items the gate could
     not finish (``unchecked``: a schema pattern over its time limit…), and ``blank`` lines.
     ``records``: a list to which each non-blank line's :func:`record` is appended, in order
-    (for a per-line answer)."""
+    (for a per-line answer).
+
+    Each line is read by orjson, and by the strict parser when orjson refuses it, it may be too
+    deep, or (an Agents API action) it holds a number orjson would round (:data:`_FLOATISH`);
+    arguments strings by :func:`.arguments.read_fast`.  ``exact``: every line and arguments
+    string by the strict parser alone — the same answer, slower (the tests compare the two)."""
     import orjson
 
     counts: dict[str, int] = {}
@@ -46,34 +62,38 @@ def gate_lines(lines, gate, *, on_progress=None, dialect="auto", records=None):
     blocked: list[int] = []
     unchecked: list[tuple[int, str]] = []
     blank = 0
-    verdict = gate.verdict
-    if dialect != "auto":
-        def verdict(item, _v=gate.verdict):
-            return _v(item, dialect)
-    loads = orjson.loads
+    dialect = dialect or "auto"
+    auto, agents = dialect == "auto", dialect == AGENTS  # as engine.dialect_of reads an item
+    read_args = read_strict if exact else read_fast
+    decide_ = decide
+    loads = _to_strict if exact else orjson.loads
     max_depth = gate.limits.max_depth
+    floatish = _FLOATISH.search
     get = counts.get
     record = records.append if records is not None else None
     n = 0
-    for n, line in enumerate(lines, 1):
+    for line in lines:
+        n += 1
         try:
             item = loads(line)
             if len(line) > max_depth and line.count(b"{") + line.count(b"[") > max_depth:
                 raise ValueError("maybe too deep: let the strict parser decide")
+            if type(item) is dict and ("turn_id" in item if auto else agents) and \
+                    floatish(line) is not None:
+                raise ValueError("an action with numbers orjson may round: read exactly")
         except (ValueError, TypeError):
             if not line.strip():
                 blank += 1
                 continue
             try:
-                item = parse(line.decode("utf-8"), field="item", max_depth=max_depth,
-                             warnings=False).value
+                item = strict_line(line, max_depth)
             except (UnicodeDecodeError, WorkbenchError, ArithmeticError):
                 not_json.append(n)
                 if record is not None:
                     record({"line": n, "verdict": "not_json"})
                 continue
         try:
-            v = verdict(item)
+            v = decide_(gate, item, dialect, read_args).verdict
         except WorkbenchError as exc:
             unchecked.append((n, exc.code))
             if record is not None:
@@ -88,6 +108,18 @@ def gate_lines(lines, gate, *, on_progress=None, dialect="auto", records=None):
             on_progress(n)
     return {"counts": counts, "not_json": not_json, "blocked": blocked, "blank": blank,
             "unchecked": unchecked, "lines": n}
+
+
+def _to_strict(line: bytes):
+    raise ValueError("exact: the strict parser reads every line")
+
+
+def strict_line(line: bytes, max_depth: int):
+    """One line's value by the strict parser (raises as it does; ValueError for a blank line,
+    so both readers of :func:`gate_lines` take it the same way)."""
+    if not line.strip():
+        raise ValueError("blank")
+    return parse(line.decode("utf-8"), field="item", max_depth=max_depth, warnings=False).value
 
 
 def line_record(n: int, verdict: str, item, code: str | None = None) -> dict:
