@@ -201,7 +201,8 @@ def test_memory_stays_flat_as_the_log_grows(logs, tmp_path):
     print("peak memory (VmHWM, KB, the command and its workers):", peaks)
     for jobs in (1, 2):
         # three times the log, and the memory the same (within the sampling's jitter)
-        # flat: the bigger log adds at most 12 MB, or a tenth of the peak with two workers
-        # (their summed peaks vary by ~10% run to run: 134 -> 146 MB once in CI)
-        assert peaks["big", jobs] - peaks["small", jobs] < max(12_000, peaks["small", jobs] // 10), peaks
+        # flat: the bigger log adds at most 12 MB, or a fifth of the peak with two workers
+        # (their summed peaks vary by 10-15% run to run: 134 -> 146 and 134 -> 150 MB seen;
+        # a leak in step with the 48 MB of extra input is still well past it)
+        assert peaks["big", jobs] - peaks["small", jobs] < max(12_000, peaks["small", jobs] // 5), peaks
         assert peaks["big", jobs] < 60_000 * jobs + 60_000, peaks
