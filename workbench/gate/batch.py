@@ -31,7 +31,7 @@ import re
 from ..errors import WorkbenchError
 from ..jsontext import parse
 from .arguments import read_fast, read_strict
-from .engine import Gate, decide
+from .engine import Gate, decide, dialect_of
 from .rules import AGENTS
 
 KEEP = 10_000  # line numbers kept per list (the --json summary prints 10,000)
@@ -63,7 +63,6 @@ def gate_lines(lines, gate, *, on_progress=None, dialect="auto", records=None, e
     unchecked: list[tuple[int, str]] = []
     blank = 0
     dialect = dialect or "auto"
-    auto, agents = dialect == "auto", dialect == AGENTS  # as engine.dialect_of reads an item
     read_args = read_strict if exact else read_fast
     decide_ = decide
     loads = _to_strict if exact else orjson.loads
@@ -78,8 +77,7 @@ def gate_lines(lines, gate, *, on_progress=None, dialect="auto", records=None, e
             item = loads(line)
             if len(line) > max_depth and line.count(b"{") + line.count(b"[") > max_depth:
                 raise ValueError("maybe too deep: let the strict parser decide")
-            if type(item) is dict and ("turn_id" in item if auto else agents) and \
-                    floatish(line) is not None:
+            if dialect_of(item, dialect) == AGENTS and floatish(line) is not None:
                 raise ValueError("an action with numbers orjson may round: read exactly")
         except (ValueError, TypeError):
             if not line.strip():
