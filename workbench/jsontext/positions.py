@@ -292,6 +292,14 @@ def walk(text: str, interesting: list[int], visit, *, keys: bool = False,
         return k < count and interesting[k] < end
 
     measure = partial(_measure, text, interesting)
+    if whole_objects:
+        # nothing wanted ahead does not end the walk: the objects entered still have keys to
+        # read (a repeated key after a member array), so what follows is skipped, not left
+        def measure(i: int, _measure=measure) -> tuple[bool, int | None]:
+            try:
+                return _measure(i)
+            except _StopWalk:
+                return True, skip_value(text, i)
 
     def walk_value(i: int, parts: list, end: int | None = None, measured: bool = False) -> int:
         ch = text[i]
@@ -334,7 +342,7 @@ def walk(text: str, interesting: list[int], visit, *, keys: bool = False,
             if text[j] != "]":
                 while True:
                     k = bisect.bisect_left(interesting, j)
-                    if k >= count:
+                    if k >= count and not whole_objects:
                         raise _StopWalk
                     if text[j] in "{[":
                         # measured in C; entered only when it holds the next wanted offset
