@@ -224,7 +224,8 @@ function plainOptions() {
 /** The first places where a large pair's values surely differ (diffScan, in a worker, over the
  *  files' bytes or the texts), shown as provisional rows side by side. */
 async function firstChanges(pair, { file = null, side = null } = {}) {
-  const of = (s) => (typeof s === "string" ? { text: s } : { file: s });
+  // a side's File: read strictly by the page already, but the one being chosen now
+  const of = (s) => (typeof s === "string" ? { text: s } : { file: s, utf8: s !== file });
   pass.start(pair, { mode: "diff", left: of(pair[0]), right: of(pair[1]), maxRows: PROVISIONAL_ROWS,
     parseStrings: optStrings.checked });
   const found = await pass.of(pair);

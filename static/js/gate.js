@@ -159,7 +159,7 @@ onRun(form, () => { markNext = true; run(); });
  *  shown as provisional rows — each call's place, name and call_id, never a verdict — when the
  *  page is sure they are the first calls the server lists. */
 async function firstCalls(source, { file = null } = {}) {
-  pass.start(source, { mode: "items", maxRows: PROVISIONAL_ITEMS });
+  pass.start(source, { mode: "items", maxRows: PROVISIONAL_ITEMS, utf8: !file });   // (a File not being chosen now: read strictly already)
   const found = await pass.of(source);
   const rows = found && await callRows(found);
   if (!rows?.length || pass.source !== source) return;

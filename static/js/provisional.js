@@ -19,7 +19,7 @@
 // "workbench:provisional" (the rows drawn) and "workbench:answer" (the answer shown).
 
 import { h } from "./dom.js";
-import { scanInWorker } from "./scan.js";
+import { scanInWorker, warmWorker } from "./scan.js";
 
 export class Provisional {
   constructor(after, { id = "provisional", results = after } = {}) {
@@ -80,8 +80,9 @@ export class Provisional {
 /** One pass of scan.js over a large input in a worker (scanInWorker), for the input's source of
  *  the moment: a File (its bytes, read in the worker before the page decodes them) or a text. */
 export class PagePass {
-  constructor() { this.source = null; this.done = null; this.controller = null; }
+  constructor() { this.source = null; this.done = null; this.controller = null; warmWorker(); }
 
+  /** `options.utf8`: a File the page has decoded strictly already (its bytes are not checked again). */
   start(source, options) {
     this.stop();
     this.source = source;

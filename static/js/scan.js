@@ -20,8 +20,9 @@
 //         the document's log (a top-level array, or the top-level object's first array member)
 //   diffScan(leftBytes, rightBytes, { maxRows, parseStrings }) → { rows, stopped } | null : the
 //         first places the two documents' values surely differ, read in step
-//   await scanInWorker({ mode, file | text, segs, maxRows, left, right, signal }) → the same, from
-//         a worker of its own (a file's bytes that are not UTF-8: null)
+//   await scanInWorker({ mode, file | text, utf8, segs, maxRows, left, right, signal }) → the same,
+//         from a worker of its own (a file's bytes that are not UTF-8: null); warmWorker() starts
+//         one ahead
 //
 // Plain code, no dependencies; the numbers are never read as JavaScript numbers.
 
@@ -539,15 +540,16 @@ async function scanMatches(t, segs, maxRows, sliceMs, signal, wantKeys) {   // t
 /**
  * A pass of scan.js in a worker of its own (scan-worker.js): extractScan (the default) on
  * `file`'s bytes or on `text`; `mode: "items"` (itemsScan); `mode: "diff"` (diffScan of `left`
- * and `right`, each {file} or {text}).  Resolves to its answer, or null (no worker, it gave up, a
- * file's bytes are not UTF-8, or `signal` was aborted: the worker is stopped).
+ * and `right`, each {file, utf8} or {text}).  `utf8`: the page has decoded the file strictly
+ * already (DocumentInput.file), its bytes are not checked again.  Resolves to its answer, or null
+ * (no worker, it gave up, a file's bytes are not UTF-8, or `signal` was aborted: the worker is
+ * stopped).  A worker started ahead (warmWorker) is taken first.
  */
-export function scanInWorker({ mode = "extract", file = null, text = null, segs, maxRows = 200, left, right,
+export function scanInWorker({ mode = "extract", file = null, text = null, utf8 = false, segs, maxRows = 200, left, right,
   parseStrings, signal } = {}) {
-  let worker;
-  try { worker = new Worker(new URL("./scan-worker.js", import.meta.url), { type: "module" }); }
-  catch { return Promise.resolve(null); }
-  const side = (s) => (s.file ? { file: s.file } : { text: s.text });
+  const worker = takeWorker();
+  if (!worker) return Promise.resolve(null);
+  const side = (s) => (s.file ? { file: s.file, utf8: Boolean(s.utf8) } : { text: s.text });
   return new Promise((resolve) => {
     const done = (found) => { worker.terminate(); signal?.removeEventListener("abort", stop); resolve(found); };
     const stop = () => done(null);
@@ -556,8 +558,28 @@ export function scanInWorker({ mode = "extract", file = null, text = null, segs,
     worker.onmessage = (e) => done(e.data.found);
     worker.onerror = () => done(null);
     worker.postMessage(mode === "diff" ? { mode, left: side(left), right: side(right), maxRows, parseStrings }
-      : { mode, file, text: file ? null : text, segs, maxRows });
+      : { mode, source: side({ file, text, utf8 }), segs, maxRows });
   });
+}
+
+let spare = null;   // a worker started ahead, its modules loaded while the page waits for a file
+let keepWarm = false;
+
+function newWorker() {
+  try { return new Worker(new URL("./scan-worker.js", import.meta.url), { type: "module" }); } catch { return null; }
+}
+
+function takeWorker() {
+  const w = spare || newWorker();
+  spare = keepWarm ? newWorker() : null;
+  return w;
+}
+
+/** Start a worker ahead (and another after each pass), so that a large file's pass does not
+ *  wait for one to start and load its modules. */
+export function warmWorker() {
+  keepWarm = true;
+  spare ??= newWorker();
 }
 
 // ------------------------------------------------------------------ Validate, Gate: the first items

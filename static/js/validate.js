@@ -229,7 +229,7 @@ async function go() {
  *  as provisional rows: where each starts and its text — the items the server is about to check,
  *  never a verdict. */
 async function firstItems(source, { file = null } = {}) {
-  pass.start(source, { mode: "items", maxRows: PROVISIONAL_ROWS });
+  pass.start(source, { mode: "items", maxRows: PROVISIONAL_ROWS, utf8: !file });   // (a File not being chosen now: read strictly already)
   if (file) summary.replaceChildren(busyHeadline(`Reading ${file.name}…`));
   const found = await pass.of(source);
   if (!found || !found.rows.length || pass.source !== source) return;
