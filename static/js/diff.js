@@ -10,12 +10,14 @@ import { watchStale } from "./stale.js";
 import { AlignedGrid } from "./diffgrid.js";
 import { ViewRuns } from "./runs.js";
 import { threshold } from "./thresholds.js";
+import { Provisional, PagePass, rowsTable, clipped } from "./provisional.js";
 
 const LIVE_LIMIT = threshold("live");     // characters (both sides): compare as you type below this
 const KEEP_LIMIT = threshold("keep");   // characters: larger inputs are not kept in session storage
 const BIG_LIMIT = threshold("big");    // characters: a larger file or paste is held in memory
 const LIST_STEP = 500;          // change-list rows rendered at a time
 const PATCH_SHOWN = 200_000;    // characters of the patch shown in the page (copy/download: all)
+const PROVISIONAL_ROWS = 10;    // places where a large pair differs, found by the page while the server compares
 
 // the sample pair: two providers' answers to one request (the message item is the same in both)
 const SAMPLE_MESSAGE = `    {
@@ -80,6 +82,14 @@ function makeSide(name) {
     bigId: `${name}-big`, liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT, keepLimit: KEEP_LIMIT,
     largeStatus: "large input: press Ctrl/⌘+Enter or Compare",
     bigHint: "Press Compare (or Ctrl/⌘+Enter).",
+    // a large file with the other side given: the first places they differ, from both files'
+    // bytes (a pass in a worker), before the page decodes this one
+    onFile: (file) => {
+      const other = sides[name === "left" ? "right" : "left"];
+      if (other.isEmpty || file.size + other.text.length <= LIVE_LIMIT) return null;
+      const pair = name === "left" ? [file, sourceOf(other)] : [sourceOf(other), file];
+      return pair.includes(null) || !plainOptions() ? null : firstChanges(pair, { file, side: input });
+    },
     onChange: ({ reason }) => {
       if (reason === "sample" || reason === "swap") return;   // the page runs once both sides are set
       // a file, or a paste too large for the text box, compares at once
@@ -93,7 +103,11 @@ function makeSide(name) {
 
 const sides = { left: makeSide("left"), right: makeSide("right") };
 const bothSides = Object.values(sides);
-watchStale({ form, results: [summary, viewEl] });   // a result the input no longer matches is marked at once
+// a large pair's first differences, found by the page (scan.js) while the server compares: the
+// places both values surely differ, each checked against the answer's changes when it comes
+const prov = new Provisional(summary, { results: viewEl });
+const pass = new PagePass();
+watchStale({ form, results: [summary, prov.box, viewEl] });   // a result the input no longer matches is marked at once
 for (const el of [optOrder, optKey, optStrings, optIgnore, optPreset, optTolerance, optEngine]) persist(el, `diff:${el.id}`);
 for (const el of [optOrder, optStrings, optPreset, optEngine]) el.addEventListener("change", () => onInput(true));
 for (const el of [optKey, optIgnore, optTolerance]) el.addEventListener("input", () => onInput());
@@ -182,16 +196,62 @@ async function run() {
   }
   viewEl.setAttribute("aria-busy", "true");
   const request = { left, right, ...options() };
+  const pair = size > LIVE_LIMIT && plainOptions() ? [sourceOf(sides.left), sourceOf(sides.right)] : null;
+  if (!pair || pair.includes(null)) { pass.stop(); prov.drop(); }
+  else if (!(pass.source && pass.source[0] === pair[0] && pass.source[1] === pair[1])) firstChanges(pair);
   const got = await runs.send(request);
   if (!got) return;
   const { res } = got;
+  pass.stop();
+  if (!res.ok || res.body.engine === "deepdiff") prov.drop();
   viewEl.removeAttribute("aria-busy");
   if (res.ok) showResult(res.body, request);
   else showError(answerError(res));
 }
 
+/** What the page's pass reads of a side: the File its text was decoded from, else the text. */
+function sourceOf(side) {
+  return side.file || (side.text.isWellFormed?.() === false ? null : side.text);
+}
+
+/** Options under which a place where both values differ is surely one of the answer's changes
+ *  (no order ignored, no paths, preset or tolerance, the Workbench engine). */
+function plainOptions() {
+  return !optOrder.checked && !optKey.value.trim() && !optIgnore.value.trim() && !optPreset.checked
+    && !optTolerance.value.trim() && optEngine.value === "workbench";
+}
+
+/** The first places where a large pair's values surely differ (diffScan, in a worker, over the
+ *  files' bytes or the texts), shown as provisional rows side by side. */
+async function firstChanges(pair, { file = null, side = null } = {}) {
+  // a side's File: read strictly by the page already, but the one being chosen now
+  const of = (s) => (typeof s === "string" ? { text: s } : { file: s, utf8: s !== file });
+  pass.start(pair, { mode: "diff", left: of(pair[0]), right: of(pair[1]), maxRows: PROVISIONAL_ROWS,
+    parseStrings: optStrings.checked });
+  const found = await pass.of(pair);
+  if (!found || pass.source !== pair) return;
+  if (file && side.loading !== file) return;   // another input came
+  const cell = (s) => [h("code", {}, clipped(s.json, 60)), h("span", { class: "line-no", title: s.text.slice(0, 2000) }, ` line ${s.line}, column ${s.column}`)];
+  prov.show(`the first ${plural(found.rows.length, "place")} where the two documents differ`,
+    "Found by this page reading both texts in step while the server compares them: each value differs on the two sides "
+    + "at the same place. The server's answer replaces these rows with its changes (or says where a document is not valid JSON).",
+    rowsTable("provisional-changes", ["#", "pointer", "left", "right"], found.rows.map((r, n) => [
+      String(n + 1), h("code", {}, r.pointer || "/"), cell(r.left), cell(r.right)])),
+    { rows: found.rows });
+}
+
+/** Each provisional place is one of the answer's changes, or inside one (a changed item replaced whole). */
+function placesConfirmed(body) {
+  if (body.equal) return false;
+  const covered = (p) => body.changes.some((c) => c.pointer === p || p.startsWith(c.pointer + "/") || c.pointer === "");
+  const rows = body.truncated ? prov.rows.slice(0, 1) : prov.rows;
+  return rows.every((r) => covered(r.pointer));
+}
+
 function showMessage(text) {
   runs.drop();
+  pass.stop();
+  prov.drop();
   document.getElementById("server-result")?.remove();
   summary.replaceChildren(h("p", { class: "muted", id: "placeholder" }, text || "Paste or open two documents and press Compare. The differences appear here, side by side."));
   viewEl.hidden = true;
@@ -263,6 +323,7 @@ function showResult(body, request) {
   if (body.across) extra.push(acrossPanel(body.across));
   summary.replaceChildren(head, ...extra);
   buildView(body, request);
+  if (prov.shown) prov.conclude(placesConfirmed(body), body.changes);
 }
 
 // two answers of different dialects (the providers preset): compared in the neutral form; each

@@ -8,17 +8,28 @@
 // marked, "walk this call" for envelopes and transcripts, and copying the function_call_output
 // (or, for the Agents API dialect, the tool_result event).
 
-import { debounce, latestOnly, networkAnswer, onRun, postLarge, renderError, copyText, h, shortList, DocumentInput, markInTextarea } from "./app.js";
+import { debounce, latestOnly, networkAnswer, onRun, postLarge, renderError, copyText, h, shortList, DocumentInput, markInTextarea, plural } from "./app.js";
 import { JsonViewer } from "./viewer.js";
 import { watchStale } from "./stale.js";
 import { sniff, renderReport, callItem, KIND_LABEL } from "./transcript.js";
 import { threshold } from "./thresholds.js";
+import { Provisional, PagePass, rowsTable } from "./provisional.js";
+import { extractScan } from "./scan.js";
 
 const LIVE_LIMIT = threshold("live");   // characters in all panes: larger inputs run on Ctrl/Cmd+Enter
 const BIG_LIMIT = threshold("big");  // characters: a larger file or paste is held in memory, not in the
                               // textarea (laying out 20 MB in a textarea blocks the tab for seconds)
 const MARKS = { pass: "✓", fail: "✗", skipped: "–", warn: "!", warning: "!", info: "i" };
 const SAID = { pass: "passed", fail: "failed", skipped: "skipped", warn: "a warning", warning: "a warning", info: "a note" };
+const PROVISIONAL_CALLS = 50;   // calls of a large request body listed by the page while the server gates them
+const PROVISIONAL_ITEMS = 400;  // items read for them
+// the page lists a large text's first calls only for a Responses request body: an object of these
+// members, no other (its "input" the items), items of these types — where it is not sure which
+// kind the server reads, or which items it counts as calls, it lists none
+const REQUEST_KEYS = new Set(["model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls",
+  "temperature", "top_p", "max_output_tokens", "store", "stream", "metadata", "previous_response_id", "reasoning",
+  "text", "user", "truncation", "include", "service_tier"]);
+const ITEM_TYPES = new Set(["function_call", "function_call_output", "message", "reasoning"]);
 
 const form = document.getElementById("gate-form");
 const panes = { schema: document.getElementById("schema-pane"), original: document.getElementById("original-pane") };
@@ -31,7 +42,11 @@ const rulesOf = (r) => (r?.dialect === "agents_api" ? AGENTS_RULES : RULES);
 const GALLERY = data.gallery;
 
 document.body.dataset.liveView = "1";
-watchStale({ form, results: [live, body], freshOn: body });   // a verdict the input no longer matches is marked at once
+// a large request body's first calls, read by the page (scan.js) while the server gates them: no
+// verdict, only the calls about to be gated; the report replaces them
+const prov = new Provisional(live, { results: body });
+const pass = new PagePass();
+watchStale({ form, results: [live, prov.box, body], freshOn: body });   // a verdict the input no longer matches is marked at once
 
 // ------------------------------------------------------------------ inputs
 
@@ -51,6 +66,8 @@ for (const name of ["item", "schema", "original"]) {
     field: name, storageKey: `gate:${name}`, what: name,
     bigId: `${name}-big`, liveLimit: LIVE_LIMIT, bigLimit: BIG_LIMIT, keepLimit: BIG_LIMIT,
     largeStatus: "large input: press Ctrl/⌘+Enter or Gate", bigHint: "Press Gate (or Ctrl/⌘+Enter).",
+    // a large file: its first calls from its bytes (a pass in a worker), before the page decodes it
+    onFile: name === "item" ? (file) => (file.size > LIVE_LIMIT ? firstCalls(file, { file }) : null) : undefined,
     onChange: ({ reason, explicit }) => {
       markNext = explicit;
       if (reason === "sample" || reason === "walk") return;   // the page runs once every pane is set
@@ -116,11 +133,17 @@ async function run() {
   const mark = markNext; markNext = false;
   setStates({ kind: "busy" });
   body.setAttribute("aria-busy", "true");
+  const item = inputs.item;
+  const source = item.isBig ? (item.file || (item.text.isWellFormed?.() === false ? null : item.text)) : null;
+  if (!source) { pass.stop(); prov.drop(); }
+  else if (pass.source !== source) firstCalls(source);   // (a pasted text: the rows come when they come)
   let got;
   try { got = await runLatest(inputs.item.text); }
   catch (err) { got = { mode: "item", answer: networkAnswer(err) }; }
   if (!got || inputs.item.isEmpty) return;  // a newer run is on its way, or the item was emptied (showEmpty ran)
   const { mode, answer } = got;
+  pass.stop();
+  if (!(answer.ok && mode === "transcript")) prov.drop();
   body.removeAttribute("aria-busy");
   if (answer.ok) (mode === "transcript" ? renderTranscript : render)(answer.body);
   else {
@@ -132,7 +155,47 @@ async function run() {
 
 onRun(form, () => { markNext = true; run(); });
 
+/** The first calls of a large request body (itemsScan, in a worker: a file's bytes or a text),
+ *  shown as provisional rows — each call's place, name and call_id, never a verdict — when the
+ *  page is sure they are the first calls the server lists. */
+async function firstCalls(source, { file = null } = {}) {
+  pass.start(source, { mode: "items", maxRows: PROVISIONAL_ITEMS, utf8: !file });   // (a File not being chosen now: read strictly already)
+  const found = await pass.of(source);
+  const rows = found && await callRows(found);
+  if (!rows?.length || pass.source !== source) return;
+  if (file && inputs.item.loading !== file) return;   // another input came
+  prov.show(`the first ${plural(rows.length, "call")} of the request body's input`,
+    "Read by this page from the text while the server gates every call: no verdict here. Its report replaces these "
+    + "rows (or says where the text cannot be read).",
+    rowsTable("provisional-calls", ["#", "call", "call_id", "pointer", "at"], rows.map((c, n) => [
+      String(n + 1), h("strong", {}, c.name), h("code", {}, c.call_id), h("code", {}, c.pointer), `line ${c.line}, column ${c.column}`])),
+    { rows });
+}
+
+/** The function_call items among the first items (itemsScan's answer) — pointer, line, column,
+ *  name, call_id — up to the first item the page is not sure of; null for any other shape. */
+async function callRows(found) {
+  if (found.member !== "input" || !found.keys.every((k) => REQUEST_KEYS.has(k))) return null;
+  const rows = [];
+  for (const r of found.rows) {
+    let it;
+    try { it = JSON.parse(r.json); } catch { return null; }
+    if (!it || typeof it !== "object" || Array.isArray(it) || !ITEM_TYPES.has(it.type)) break;
+    // a repeated member in the item: which one the server reads is its to say
+    if (!await extractScan(new TextEncoder().encode(r.json), [{ wild: true }], { maxRows: 1 })) break;
+    if (it.type !== "function_call") continue;
+    if (typeof it.name !== "string" || typeof it.call_id !== "string") break;
+    rows.push({ pointer: r.pointer, line: r.line, column: r.column, name: it.name, call_id: it.call_id });
+    if (rows.length >= PROVISIONAL_CALLS) break;
+  }
+  return rows;
+}
+
+const callRow = (c) => ({ pointer: c.pointer, line: c.line, column: c.column, name: c.name, call_id: c.call_id });
+
 function showEmpty() {
+  pass.stop();
+  prov.drop();
   live.textContent = ""; live.className = "headline";
   body.removeAttribute("aria-busy");
   body.replaceChildren(h("p", { class: "muted", id: "placeholder" },
@@ -445,6 +508,7 @@ function renderTranscript(r) {
   live.className = `headline ${report.good ? "good" : "bad"}`;
   live.textContent = report.headline;
   body.replaceChildren(...report.nodes);
+  if (prov.shown) prov.settle((r.calls || []).slice(0, prov.rows.length).map(callRow));
   walkCtx = null;
   inputs.item.note = h("span", { class: "good" }, `read as ${KIND_LABEL[r.kind] || r.kind}`);
   setStates(null);

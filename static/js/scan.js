@@ -16,8 +16,13 @@
 //         text's UTF-8 bytes (a file's, read as they are: scan-worker.js runs it off the main
 //         thread while the page decodes the file), the first maxRows matches in the server's order
 //         (RFC 9535: descendants in pre-order), `json` the value's text as written.
-//   await scanInWorker({ file | text, segs, maxRows, signal }) → the same, from a worker of its own
-//         (a file's bytes that are not UTF-8: null)
+//   await itemsScan(bytes, { maxRows }) → { member, rows, count, keys } | null : the first items of
+//         the document's log (a top-level array, or the top-level object's first array member)
+//   diffScan(leftBytes, rightBytes, { maxRows, parseStrings }) → { rows, stopped } | null : the
+//         first places the two documents' values surely differ, read in step
+//   await scanInWorker({ mode, file | text, utf8, segs, maxRows, left, right, signal }) → the same,
+//         from a worker of its own (a file's bytes that are not UTF-8: null); warmWorker() starts
+//         one ahead
 //
 // Plain code, no dependencies; the numbers are never read as JavaScript numbers.
 
@@ -236,9 +241,9 @@ class Abort extends Error {}
  * `count`: every match (the server's count, when it lists all).  Yields every `sliceMs`
  * (scan-worker.js runs it off the page's main thread, without yielding).
  */
-export async function extractScan(u8, segs, { maxRows = 200, sliceMs = 8, signal } = {}) {
+export async function extractScan(u8, segs, { maxRows = 200, sliceMs = 8, signal, keys = false } = {}) {
   try {
-    return await scanMatches(u8, segs, maxRows, sliceMs, signal);
+    return await scanMatches(u8, segs, maxRows, sliceMs, signal, keys);
   } catch (e) {
     if (e instanceof Abort) return null;
     throw e;
@@ -327,7 +332,7 @@ function skipInside(u8, i, depth, limit) {
   return [i, depth];
 }
 
-async function scanMatches(t, segs, maxRows, sliceMs, signal) {   // t: the bytes
+async function scanMatches(t, segs, maxRows, sliceMs, signal, wantKeys) {   // t: the bytes
   const n = segs.length;
   if (!n) return null;   // "$" alone: the whole document
   const last = segs[n - 1];
@@ -348,6 +353,7 @@ async function scanMatches(t, segs, maxRows, sliceMs, signal) {   // t: the byte
   let order = 0;
   const best = [];     // the first matches in order: {key, start, end, parts}
   let count = 0;
+  const topKeys = wantKeys ? [] : null;   // the top-level object's keys, in order (`keys`)
   let nextBs = t.indexOf(BS);
   const hasEscape = (s, e) => {   // keys are asked about in text order
     if (nextBs >= 0 && nextBs < s) nextBs = t.indexOf(BS, s);
@@ -472,6 +478,7 @@ async function scanMatches(t, segs, maxRows, sliceMs, signal) {   // t: the byte
       const e = bytesStringEnd(t, i);
       if (e < 0) return null;
       keyS[depth] = i; keyE[depth] = e;
+      if (topKeys && depth === 0) topKeys.push(keyText(i, e));
       const lv = level[depth];
       if (allKeys(lv)) checkNew(depth, i, e);
       else if (segs[lv].name !== undefined && keyIs(i, e, segs[lv].name) && ++hits[depth] > 1) throw new Abort();
@@ -521,21 +528,28 @@ async function scanMatches(t, segs, maxRows, sliceMs, signal) {   // t: the byte
     for (; colPos < r.start; colPos++) if ((t[colPos] & 0xc0) !== 0x80) col++;   // not a continuation byte
     r.line = line; r.column = col;
   }
-  return {
+  const out = {
     count,
     rows: rows.map((r) => ({ path: normalizedPath(r.m.parts), pointer: jsonPointer(r.m.parts),
       json: decoder.decode(t.subarray(r.m.start, r.m.end)), line: r.line, column: r.column })),
   };
+  if (topKeys) out.keys = topKeys;
+  return out;
 }
 
 /**
- * extractScan in a worker of its own (scan-worker.js), on `file`'s bytes or on `text`: resolves to
- * its answer, or null (no worker, it gave up, or `signal` was aborted: the worker is stopped).
+ * A pass of scan.js in a worker of its own (scan-worker.js): extractScan (the default) on
+ * `file`'s bytes or on `text`; `mode: "items"` (itemsScan); `mode: "diff"` (diffScan of `left`
+ * and `right`, each {file, utf8} or {text}).  `utf8`: the page has decoded the file strictly
+ * already (DocumentInput.file), its bytes are not checked again.  Resolves to its answer, or null
+ * (no worker, it gave up, a file's bytes are not UTF-8, or `signal` was aborted: the worker is
+ * stopped).  A worker started ahead (warmWorker) is taken first.
  */
-export function scanInWorker({ file = null, text = null, segs, maxRows = 200, signal } = {}) {
-  let worker;
-  try { worker = new Worker(new URL("./scan-worker.js", import.meta.url), { type: "module" }); }
-  catch { return Promise.resolve(null); }
+export function scanInWorker({ mode = "extract", file = null, text = null, utf8 = false, segs, maxRows = 200, left, right,
+  parseStrings, signal } = {}) {
+  const worker = takeWorker();
+  if (!worker) return Promise.resolve(null);
+  const side = (s) => (s.file ? { file: s.file, utf8: Boolean(s.utf8) } : { text: s.text });
   return new Promise((resolve) => {
     const done = (found) => { worker.terminate(); signal?.removeEventListener("abort", stop); resolve(found); };
     const stop = () => done(null);
@@ -543,6 +557,289 @@ export function scanInWorker({ file = null, text = null, segs, maxRows = 200, si
     signal?.addEventListener("abort", stop, { once: true });
     worker.onmessage = (e) => done(e.data.found);
     worker.onerror = () => done(null);
-    worker.postMessage({ file, text: file ? null : text, segs, maxRows });
+    worker.postMessage(mode === "diff" ? { mode, left: side(left), right: side(right), maxRows, parseStrings }
+      : { mode, source: side({ file, text, utf8 }), segs, maxRows });
   });
+}
+
+let spare = null;   // a worker started ahead, its modules loaded while the page waits for a file
+let keepWarm = false;
+
+function newWorker() {
+  try { return new Worker(new URL("./scan-worker.js", import.meta.url), { type: "module" }); } catch { return null; }
+}
+
+function takeWorker() {
+  const w = spare || newWorker();
+  spare = keepWarm ? newWorker() : null;
+  return w;
+}
+
+/** Start a worker ahead (and another after each pass), so that a large file's pass does not
+ *  wait for one to start and load its modules. */
+export function warmWorker() {
+  keepWarm = true;
+  spare ??= newWorker();
+}
+
+// ------------------------------------------------------------------ Validate, Gate: the first items
+
+/** The member of the top-level object whose value is its first array (its items are the log's),
+ *  read from the start of the text: [name]; [] for a top-level array; null when the start holds
+ *  neither (or is not JSON there). */
+export function logArray(text) {
+  let i = skipWs(text, 0);
+  const c = text.charCodeAt(i);
+  if (c === LBRACK) return [];
+  if (c !== LBRACE) return null;
+  i++;
+  for (;;) {
+    i = skipWs(text, i);
+    if (text.charCodeAt(i) !== Q) return null;
+    const e = stringEnd(text, i);
+    if (e < 0) return null;
+    let key;
+    try { key = JSON.parse(text.slice(i, e)); } catch { return null; }
+    i = skipWs(text, e);
+    if (text.charCodeAt(i) !== COLON) return null;
+    i = skipWs(text, i + 1);
+    const v = text.charCodeAt(i);
+    if (v === LBRACK) return [key];
+    if (v === Q) { i = stringEnd(text, i); if (i < 0) return null; }
+    else if (v === LBRACE) {
+      let open = 0;
+      for (; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === Q) { i = stringEnd(text, i) - 1; if (i < 0) return null; }
+        else if (d === LBRACE || d === LBRACK) open++;
+        else if ((d === RBRACE || d === RBRACK) && --open === 0) break;
+      }
+      if (i >= text.length) return null;
+      i++;
+    } else {
+      const e2 = scalarEnd(text, i);
+      if (e2 >= text.length || !SCALAR.test(text.slice(i, e2))) return null;
+      i = e2;
+    }
+    i = skipWs(text, i);
+    if (text.charCodeAt(i) !== COMMA) return null;
+    i++;
+  }
+}
+
+const HEAD_CHARS = 1 << 17;   // characters of the start in which the log's array is looked for
+
+/**
+ * The first `maxRows` items of the document's log — a top-level array's elements, or those of
+ * the top-level object's first member that is an array (found in its first HEAD_CHARS) — from
+ * extractScan's one pass over the whole text (a repeated key that matters: null), with the count
+ * of all of them and the top-level object's keys:
+ *   { member: name | null (a top-level array), rows: [{path, pointer, json, line, column}], count, keys }
+ */
+export async function itemsScan(u8, { maxRows = 50, sliceMs = 8, signal } = {}) {
+  const at = logArray(decoder.decode(u8.subarray(0, HEAD_CHARS)));
+  if (!at) return null;
+  const found = await extractScan(u8, [...at.map((name) => ({ name })), { wild: true }], { maxRows, sliceMs, signal, keys: true });
+  return found && { member: at.length ? at[0] : null, ...found };
+}
+
+// ------------------------------------------------------------------ Diff: the first places the values part
+
+/** The string the string token t[i, e) stands for (null: not a valid token). */
+function decodeToken(t, i, e) {
+  if (e - i <= 66) {   // a short ASCII string without escapes (most keys): no decoder
+    let plain = true;
+    for (let q = i + 1; plain && q < e - 1; q++) plain = t[q] < 0x80 && t[q] !== BS && t[q] >= 0x20;
+    if (plain) return String.fromCharCode.apply(null, t.subarray(i + 1, e - 1));
+  }
+  const raw = decoder.decode(t.subarray(i, e));
+  if (raw.indexOf("\\") < 0) return raw.slice(1, -1);
+  try { return JSON.parse(raw); } catch { return null; }
+}
+
+const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
+/** Two different scalar tokens: "differ" when their values surely differ, "equal" when they are
+ *  the same value written differently, "unsure" otherwise; null when one is not a token. */
+function compareScalars(a, i, ea, b, j, eb, parseStrings) {
+  const sa = a[i] === Q, sb = b[j] === Q;
+  if (sa && sb) {
+    const x = decodeToken(a, i, ea), y = decodeToken(b, j, eb);
+    if (x === null || y === null) return null;
+    if (parseStrings) {   // the server compares JSON held in strings as parsed JSON
+      for (const s of [x, y]) { try { JSON.parse(s); return "unsure"; } catch { /* text */ } }
+    }
+    return x === y ? "equal" : "differ";
+  }
+  const x = sa ? null : decoder.decode(a.subarray(i, ea)), y = sb ? null : decoder.decode(b.subarray(j, eb));
+  if ((x !== null && !SCALAR.test(x)) || (y !== null && !SCALAR.test(y))) return null;
+  if (x !== null && y !== null && NUMBER.test(x) && NUMBER.test(y)) {
+    return Number(x) !== Number(y) ? "differ" : "unsure";   // equal as float64s: maybe one value
+  }
+  return "differ";   // a string and a literal or number, or two different literals / kinds
+}
+
+/** From t[p] (state `want`, the open frames `frames`: {kind, keys: Set}), the rest of the text
+ *  read: true when it is one JSON value to its end and no object of `frames` repeats a key
+ *  (deeper containers are skipped whole: the server's answer says when they are not JSON). */
+function finishes(t, p, frames, want) {
+  const N = t.length;
+  let depth = frames.length - 1;
+  for (;;) {
+    p = bytesSkipWs(t, p);
+    if (p >= N) return depth < 0;
+    const c = t[p];
+    if (depth < 0) return false;   // more after the value
+    const f = frames[depth];
+    if (want === W_AFTER) {
+      if (c === COMMA) { p++; want = f.kind === OBJ ? W_KEY : W_VALUE; continue; }
+      if ((c === RBRACE && f.kind === OBJ) || (c === RBRACK && f.kind === ARR)) { p++; depth--; continue; }
+      return false;
+    }
+    if (want === W_KEY) {
+      if (c !== Q) return false;
+      const e = bytesStringEnd(t, p);
+      if (e < 0) return false;
+      const k = decodeToken(t, p, e);
+      if (k === null || f.keys.has(k)) return false;
+      f.keys.add(k);
+      p = bytesSkipWs(t, e);
+      if (t[p] !== COLON) return false;
+      p++; want = W_VALUE; continue;
+    }
+    if (c === LBRACE || c === LBRACK) {
+      const [at, open] = skipInside(t, p + 1, 1, N);
+      if (at < 0 || open) return false;
+      p = at;
+    } else if (c === Q) {
+      p = bytesStringEnd(t, p);
+      if (p < 0) return false;
+    } else {
+      const e = bytesScalarEnd(t, p);
+      if (!SCALAR.test(decoder.decode(t.subarray(p, e)))) return false;
+      p = e;
+    }
+    want = W_AFTER;
+  }
+}
+
+/** Lines, columns (characters) and the line's text of the offsets `at` (sorted) in t. */
+function places(t, at) {
+  const out = [];
+  let line = 1, start = 0, nextNl = t.indexOf(10);
+  for (const p of at) {
+    while (nextNl !== -1 && nextNl < p) { line++; start = nextNl + 1; nextNl = t.indexOf(10, start); }
+    let col = 1;
+    for (let q = start; q < p; q++) if ((t[q] & 0xc0) !== 0x80) col++;
+    const end = nextNl === -1 ? t.length : nextNl;
+    out.push({ line, column: col, text: decoder.decode(t.subarray(start, Math.min(end, start + 4000))).replace(/\r$/, "") });
+  }
+  return out;
+}
+
+/**
+ * The first places where the values of two JSON texts (UTF-8 bytes `a`, `b`) surely differ,
+ * read in step from their starts while their structure is the same: each a value at the same
+ * JSON Pointer on both sides that differs for sure (two strings that decode differently — with
+ * `parseStrings`, neither holding JSON —, numbers whose float64 values differ, a string against
+ * a number…).  The reading stops at the first place the structure parts, at a pair it cannot be
+ * sure of, or after `maxRows`; then the rest of each text is read for the objects still open
+ * (a key repeated later would replace a value: no rows).
+ *   { rows: [{pointer, left: {json, line, column, text}, right: {…}}], stopped: "end" | "structure" | "unsure" | "rows" } | null
+ * null: no place found, not JSON, a byte order mark, a repeated key on the way.
+ */
+export function diffScan(a, b, { maxRows = 20, parseStrings = true } = {}) {
+  if ((a[0] === 0xef && a[1] === 0xbb) || (b[0] === 0xef && b[1] === 0xbb)) return null;
+  const A = a.length, B = b.length;
+  const frames = [];   // {kind, idx, key, keys: Set}: the same on both sides while in step
+  const found = [];    // {parts, i, ea, j, eb}
+  let i = 0, j = 0, want = W_VALUE, stopped = "end";
+  const parts = () => frames.map((f) => (f.kind === ARR ? f.idx : f.key));
+  // a[i, alike) is b[j, alike - i + j): a container that closes in there is the same on both sides
+  // (and holds no row): it is skipped whole, not read token by token
+  let alike = 0, shift = 0;
+  const sync = () => {
+    let q = 0;
+    while (i + q < A && j + q < B && a[i + q] === b[j + q]) q++;
+    alike = i + q; shift = j - i;
+  };
+  outer: for (;;) {
+    i = bytesSkipWs(a, i); j = bytesSkipWs(b, j);
+    if (want === W_AFTER && !frames.length) {
+      if (i < A || j < B) return null;   // more after the value (JSON Lines, or not JSON)
+      break;
+    }
+    if (i >= A || j >= B) return null;   // ends early
+    const ca = a[i], cb = b[j];
+    if (want === W_AFTER) {
+      const f = frames[frames.length - 1];
+      if (ca !== cb) { stopped = "structure"; break; }
+      if (ca === COMMA) { i++; j++; if (f.kind === OBJ) want = W_KEY; else { f.idx++; want = W_VALUE; } continue; }
+      if ((ca === RBRACE && f.kind === OBJ) || (ca === RBRACK && f.kind === ARR)) { i++; j++; frames.pop(); continue; }
+      return null;
+    }
+    if (want === W_KEY) {
+      if (ca !== Q || cb !== Q) return null;
+      const ea = bytesStringEnd(a, i), eb = bytesStringEnd(b, j);
+      if (ea < 0 || eb < 0) return null;
+      if (ea - i !== eb - j) { stopped = "structure"; break; }
+      for (let q = 1; q < ea - i; q++) if (a[i + q] !== b[j + q]) { stopped = "structure"; break outer; }
+      const f = frames[frames.length - 1];
+      const k = decodeToken(a, i, ea);
+      if (k === null || f.keys.has(k)) return null;   // a repeated key: the later value is the one read
+      f.keys.add(k); f.key = k;
+      i = bytesSkipWs(a, ea); j = bytesSkipWs(b, eb);
+      if (a[i] !== COLON || b[j] !== COLON) return null;
+      i++; j++; want = W_VALUE; continue;
+    }
+    // a value on each side
+    if (ca === LBRACE || ca === LBRACK || cb === LBRACE || cb === LBRACK) {
+      if (ca !== cb) { stopped = "structure"; break; }
+      if (j - i !== shift || i >= alike) sync();
+      if (i + 1 < alike) {
+        const [at, open] = skipInside(a, i + 1, 1, alike);
+        if (at < 0) return null;
+        if (!open) { j += at - i; i = at; want = W_AFTER; continue; }
+      }
+      if (frames.length >= MAX_DEPTH) return null;
+      frames.push({ kind: ca === LBRACE ? OBJ : ARR, idx: 0, key: null, keys: new Set() });
+      i++; j++;
+      const ni = bytesSkipWs(a, i), nj = bytesSkipWs(b, j);
+      const close = ca === LBRACE ? RBRACE : RBRACK;
+      if (a[ni] === close || b[nj] === close) {
+        if (a[ni] !== b[nj]) { stopped = "structure"; break; }   // one empty, the other not
+        i = ni + 1; j = nj + 1; frames.pop(); want = W_AFTER; continue;
+      }
+      want = ca === LBRACE ? W_KEY : W_VALUE;
+      continue;
+    }
+    const ea = ca === Q ? bytesStringEnd(a, i) : bytesScalarEnd(a, i);
+    const eb = cb === Q ? bytesStringEnd(b, j) : bytesScalarEnd(b, j);
+    if (ea <= i || eb <= j) return null;
+    let same = ea - i === eb - j;
+    for (let q = 0; same && q < ea - i; q++) same = a[i + q] === b[j + q];
+    if (!same) {
+      const how = compareScalars(a, i, ea, b, j, eb, parseStrings);
+      if (how === null) return null;
+      if (how === "unsure") { stopped = "unsure"; break; }
+      if (how === "differ") {
+        found.push({ parts: parts(), i, ea, j, eb });
+        if (found.length >= maxRows) { i = ea; j = eb; want = W_AFTER; stopped = "rows"; break; }
+      }
+    }
+    i = ea; j = eb; want = W_AFTER;   // (the same token twice: the server's answer says if it is not JSON)
+  }
+  if (!found.length) return null;
+  if (stopped !== "end") {
+    // the objects still open hold rows: the rest of each side must not repeat one of their keys
+    const copy = () => frames.map((f) => ({ kind: f.kind, keys: new Set(f.keys) }));
+    if (!finishes(a, i, copy(), want) || !finishes(b, j, copy(), want)) return null;
+  }
+  const pa = places(a, found.map((r) => r.i)), pb = places(b, found.map((r) => r.j));
+  return {
+    stopped,
+    rows: found.map((r, n) => ({ pointer: jsonPointer(r.parts),
+      left: { json: decoder.decode(a.subarray(r.i, r.ea)), ...pa[n] },
+      right: { json: decoder.decode(b.subarray(r.j, r.eb)), ...pb[n] } })),
+  };
 }

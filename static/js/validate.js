@@ -8,11 +8,14 @@ import { JsonViewer } from "./viewer.js";
 import { watchStale } from "./stale.js";
 import { ViewRuns } from "./runs.js";
 import { threshold } from "./thresholds.js";
+import { Provisional, PagePass, rowsTable, clipped } from "./provisional.js";
+import { jsonPointer } from "./jsonmodel.js";
 
 const LIVE_LIMIT = threshold("live");   // characters (both panes): larger inputs run on Ctrl/⌘+Enter or the button
 const BIG_LIMIT = threshold("big");    // characters: a larger document is held in memory, not in the textarea
 const WARNINGS_SHOWN = 5;       // document warnings listed before a "show more" button
                                 // (laying out 20 MB in a textarea blocks the tab for seconds)
+const PROVISIONAL_ROWS = 50;    // items of a large document listed by the page while the server validates
 
 const EXAMPLES = {
   lookup_order: {
@@ -99,7 +102,11 @@ const [form, summary, formatBox, reviewSel, toolSel, toolLabel, exampleSel, draf
 document.body.dataset.liveView = "1";
 
 const viewer = new JsonViewer(viewerEl, { label: "Document", filename: "document.json", maxAutoExpandDepth: 3 });
-watchStale({ form, results: [summary, viewerEl] });   // a result the input no longer matches is marked at once
+// a large document's first items, read by the page (scan.js) while the server validates: no
+// verdict, only what is about to be checked; the answer replaces them
+const prov = new Provisional(summary, { results: summary });
+const pass = new PagePass();
+watchStale({ form, results: [summary, prov.box, viewerEl] });   // a result the input no longer matches is marked at once
 let viewerFor = null;   // the document text the viewer shows
 
 // ------------------------------------------------------------------ inputs: kept, opened, dropped
@@ -133,6 +140,8 @@ const doc = new DocumentInput({
   ...shared, field: "document", storageKey: "validate:document", what: "document",
   bigHint: "Press Validate (or Ctrl/⌘+Enter); errors are shown in the viewer.",
   onChange: (e) => onChange.call(doc, e),
+  // a large file: its first items from its bytes (a pass in a worker), before the page decodes it
+  onFile: (file) => (file.size > LIVE_LIMIT && !schema.isEmpty ? firstItems(file, { file }) : null),
 });
 const schema = new SchemaInput({
   ...shared, field: "schema", storageKey: "validate:schema", what: "schema", bigId: "schema-big",
@@ -198,6 +207,9 @@ async function go() {
     summary.replaceChildren(busyHeadline(`Validating${doc.isBig ? ` ${formatBytes(doc.text.length)}` : ""}…`));
   }
   summary.setAttribute("aria-busy", "true");
+  const source = doc.isBig && target === "document" ? (doc.file || (doc.text.isWellFormed?.() === false ? null : doc.text)) : null;
+  if (!source) { pass.stop(); prov.drop(); }
+  else if (pass.source !== source) firstItems(source);   // (a pasted text: the rows come when they come)
   const sending = runs.send(body());
   // a large document: the viewer reads it while the server validates (hidden until the answer),
   // rather than after the answer
@@ -208,12 +220,34 @@ async function go() {
   const got = await sending;
   if (!got) return;
   summary.removeAttribute("aria-busy");
+  pass.stop();
   if (got.res.ok) showResult(got.res.body);
   else showError(answerError(got.res), got.mark);
 }
 
+/** The first items of a large document (itemsScan, in a worker: a file's bytes or a text), shown
+ *  as provisional rows: where each starts and its text — the items the server is about to check,
+ *  never a verdict. */
+async function firstItems(source, { file = null } = {}) {
+  pass.start(source, { mode: "items", maxRows: PROVISIONAL_ROWS, utf8: !file });   // (a File not being chosen now: read strictly already)
+  if (file) summary.replaceChildren(busyHeadline(`Reading ${file.name}…`));
+  const found = await pass.of(source);
+  if (!found || !found.rows.length || pass.source !== source) return;
+  if (file && doc.loading !== file) return;   // another input came
+  if (file) summary.replaceChildren(busyHeadline(`Validating ${formatBytes(file.size)}…`));
+  const where = found.member === null ? "the top-level array" : jsonPointer([found.member]);
+  prov.show(`the first ${plural(found.rows.length, "item")} of ${plural(found.count, "item")} in ${where}`,
+    "Read by this page from the text while the server checks every item against the schema: no verdict here. "
+    + "Its answer replaces these rows (or says where the document is not valid JSON).",
+    rowsTable("provisional-items", ["#", "pointer", "at", "item"], found.rows.map((r, n) => [
+      String(n + 1), h("code", {}, r.pointer), `line ${r.line}, column ${r.column}`, h("code", { class: "mono" }, clipped(r.json))])),
+    { rows: found.rows });
+}
+
 function showPlaceholder() {
   runs.drop();
+  pass.stop();
+  prov.drop();
   summary.removeAttribute("aria-busy");
   summary.replaceChildren(h("p", { class: "muted", id: "placeholder" },
     "Paste a document and a schema (or a tool definition): every error is listed here with its place in the document."));
@@ -237,6 +271,7 @@ function shownPointer(e) {
 }
 
 function showResult(r) {
+  prov.replaced();
   doc.setState({ kind: "ok" });
   schema.setState({ kind: "ok", note: `${draftLabel(r.draft)}${r.tool ? ` · tool ${r.tool}` : ""}` });
   draftEl.textContent = draftLabel(r.draft);
@@ -343,6 +378,8 @@ async function draftSchema() {
 }
 
 function showDraft(d, fn) {
+  pass.stop();
+  prov.drop();
   const area = h("textarea", { class: "json", id: "drafted-schema", spellcheck: "false", rows: "16",
     "aria-label": "Drafted schema (edit before using it)" });
   area.value = d.text;
@@ -417,6 +454,7 @@ function showError(error, mark) {
     ref_unresolvable: "A reference does not resolve",
     timeout: "Stopped: took too long",
   };
+  prov.drop();
   const title = parseLike ? `The ${field || "input"} is not valid JSON` : (titles[error.code] || "Could not validate");
   const box = h("div", { id: "error", "data-field": error.field || "", "data-code": error.code });
   renderError(box, error, input && !input.isBig ? { onJump: (e) => input.select(e.line, e.column) } : {});
