@@ -120,7 +120,7 @@ def text_headers(answer: dict) -> dict:
     import json
     dump = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
     warnings = answer.get("warnings", [])
-    listed, size = [], 2
+    listed, size = [], 1       # the header's length so far: "[", each warning and its "," or "]"
     for w in warnings:
         text = dump(w)
         size += len(text) + 1
