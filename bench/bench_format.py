@@ -11,6 +11,8 @@ In one run it times, on the same file (indent 2, non-ASCII kept):
 * ``workbench API (HTTP)``: one ``POST /api/format`` to the real server started on a free port,
   from sending the request to the decoded response (the request body is encoded before the clock
   starts);
+* ``workbench API, answer text (HTTP)``: the same with ``"answer": "text"`` (the formatted text
+  itself as the body, decoded from UTF-8; the rest of the answer in headers);
 * ``workbench format FILE``: the command, a subprocess writing to a file (interpreter start,
   imports, reading, formatting and writing included: what a user at a terminal waits for);
 * ``python -m json.tool``: a subprocess, ``--indent 2 --no-ensure-ascii FILE OUT``;
@@ -138,6 +140,18 @@ def time_format_text(text: str) -> tuple[float, str]:
 def time_api(server: Server, payload: bytes) -> tuple[float, str]:
     t, body = server.api("format", payload)
     return t, body["formatted"]
+
+
+def time_api_text(server: Server, payload: bytes) -> tuple[float, str]:
+    """``answer: "text"``: the formatted text itself as the body, read and decoded (as the JSON
+    answer is read and decoded)."""
+    t0 = time.perf_counter()
+    _, status, data = server.post("/api/format", payload)
+    out = data.decode("utf-8")
+    elapsed = time.perf_counter() - t0
+    if status != 200:
+        raise RuntimeError(f"/api/format answered {status}: {data[:300]!r}")
+    return elapsed, out
 
 
 def _tree(pid: int) -> list[int]:
@@ -270,6 +284,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
             payload = json.dumps({"text": text, "indent": 2}, ensure_ascii=False).encode("utf-8")
             t, out = best(lambda: time_api(server, payload), args.repeat)
             results.append(("workbench API (HTTP)", t, out, None))
+            del out
+            payload = json.dumps({"text": text, "indent": 2, "answer": "text"}, ensure_ascii=False).encode("utf-8")
+            t, out = best(lambda: time_api_text(server, payload), args.repeat)
+            results.append(("workbench API, answer text (HTTP)", t, out, None))
 
     out_file = DATA / "format_out.json"
 

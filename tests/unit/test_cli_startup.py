@@ -75,7 +75,28 @@ def test_format_imports_only_the_format_core(tmp_path):
 
 # what `workbench format` on a small document does without (most of a start-up before, issue 25)
 LEAN = {"orjson", "dataclasses", "typing", "inspect", "ctypes", "uuid", "workbench.format.lenient",
-        "workbench.format.request", "workbench.fields"}
+        "workbench.format.request", "workbench.fields",
+        # the work deadline (and threading), the messages for faults, JSON Lines, the diff's equality
+        "threading", "workbench.runtime.deadline", "workbench.jsontext.diagnose", "workbench.jsontext.lines",
+        "workbench.jsontext.equal"}
+# what a small document without a warning does without too: the places and the warnings
+NO_WARNING = {"workbench.jsontext.positions", "workbench.jsontext.warnings"}
+
+
+def test_format_without_warnings_imports_no_positions(tmp_path):
+    doc = tmp_path / "plain.json"
+    doc.write_text('{"a": [1, 2.50, "Zürich", -0.0, 1.5], "id": 123456789012345}\n', encoding="utf-8")
+    names, done = imported(tmp_path, "format", str(doc))
+    assert done.returncode == 0 and done.stderr == "", done.stderr[-2000:]
+    assert '"a": [\n    1,\n    2.50,\n    "Zürich",\n    -0.0,\n    1.5\n  ]' in done.stdout
+    assert roots(names, LEAN | NO_WARNING) == set()
+    # the same imports what it needs when there is something to say: a fault, a warning
+    doc.write_text('{"a": 1, "a": 2}\n')
+    names, done = imported(tmp_path, "format", str(doc))
+    assert done.returncode == 0 and "warning" in done.stderr and NO_WARNING <= names
+    doc.write_text('{"a": 1,}\n')
+    names, done = imported(tmp_path, "format", str(doc))
+    assert done.returncode == 2 and ":1:8: " in done.stderr and "workbench.jsontext.diagnose" in names
 
 
 @pytest.mark.parametrize("argv, needs, never", [

@@ -10,17 +10,17 @@ generated realistic data.
 
 from __future__ import annotations
 
+import importlib
 import random
-import sys
 
 import pytest
 
-import workbench.jsontext  # noqa: F401  (the modules below)
 from workbench.format import format_text
 from workbench.jsontext import parse
 from workbench.limits import FORMAT_MAX_WARNINGS
 
-warnings_mod = sys.modules["workbench.jsontext.warnings"]
+# (the module, not the name warnings: read where it is used, start-up, issue 25)
+warnings_mod = importlib.import_module("workbench.jsontext.warnings")
 
 
 def every_escape(text):
@@ -170,7 +170,7 @@ def test_the_command_lists_the_first_warnings_and_says_how_many_more():
 # A document up to PLAIN_MAX_CHARS is written by the plain writer (numbers kept as text), so a small
 # command starts without importing orjson (issue 25); it must write the very bytes orjson writes.
 
-format_core = sys.modules["workbench.format.core"]
+format_core = importlib.import_module("workbench.format.core")
 
 
 def both_writers(text, monkeypatch, **options):

@@ -67,7 +67,7 @@ from .patch import Export, merge_patch, patch_ops
 from .render import Render
 from .suggest import suggest_match_key
 from .texts import SourceTexts, ValueTexts, public
-from .walk import Differ
+from .walk import PROVEN_DEPTH, Differ
 
 REQUEST = Fields(
     Field("left", required=True, text=True),
@@ -116,9 +116,9 @@ def compare(left, right, opts: Options, *, limits: Limits = DEFAULT_LIMITS, view
                     match_items=bool(opts.preset), tolerance=opts.tolerance,
                     parse_string=lambda text, depth: texts.parse_string(parse, text, depth))
     node = differ.diff(left, right)
-    # the canonical writes of the whole roots prove a depth of at most 254 (orjson's limit), which
-    # settles only limits of 254 or more
-    if depth_check is not None and not (differ.root_proven and limits.max_depth >= 254):
+    # the walk and its canonical writes (orjson refuses more than 254 levels) may have proven the
+    # depth already: then a limit of PROVEN_DEPTH or more is settled without a walk of its own
+    if depth_check is not None and not (differ.depth_proven and limits.max_depth >= PROVEN_DEPTH):
         depth_check()
     deadline.check_now()
     render = Render(max_changes=limits.max_changes, view=view,

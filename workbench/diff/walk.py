@@ -32,7 +32,7 @@ from collections import deque
 from decimal import MAX_EMAX, MIN_EMIN, ROUND_DOWN, ROUND_UP, Context, Decimal, localcontext
 
 from ..errors import WorkbenchError
-from ..jsontext import ctext, ctext_fast, identical, parse, same_json
+from ..jsontext import ORJSON_MAX_DEPTH, ctext, ctext_fast, identical, parse, same_json
 from ..limits import DIFF_DEPTH_CAP as DEPTH_CAP
 from ..runtime import Deadline
 from .align import lcs_pairs, pair_gap, pair_unordered
@@ -46,6 +46,11 @@ RUN_MIN = 32                    # removals or additions in a row written as one 
 # DEPTH_CAP: deeper differing subtrees are one replace (the walk takes up to 5 Python frames per
 # level; Python's recursion limit is 1,000)
 IGN_ID = b"\x00ignored"
+#: the deepest nesting two trees can have when the walk proved their depth (``depth_proven``): the
+#: walk descends at most DEPTH_CAP levels, and every subtree it did not descend into was written
+#: whole by orjson, which refuses more than ORJSON_MAX_DEPTH levels
+PROVEN_DEPTH = DEPTH_CAP + ORJSON_MAX_DEPTH
+_CONTAINER = (dict, list)
 # arrays of items: the providers preset aligns them by type, name (parts: the neutral form's)
 ITEM_LISTS = ("output", "input", "parts")
 
@@ -129,10 +134,10 @@ class Differ:
         self.match_items = match_items          # the providers preset: output items by type, name
         self.tolerance = tolerance              # (absolute, relative) Decimals, or None
         self.parse_string = parse_string
-        self.fallback = False
-        # True when every item of a root array went through orjson's writer, which proves
-        # the nesting is at most 254 levels (the caller can skip its own depth walk)
-        self.root_proven = False
+        # after diff(): True when every container of both trees was walked (above DEPTH_CAP)
+        # or written whole by orjson (ctext_fast), which proves they nest at most PROVEN_DEPTH
+        # levels -- the caller's own depth check can be skipped (issue 25)
+        self.depth_proven = False
 
     # ---------------------------------------------------------------- housekeeping
     def _child_state(self, st, part):
@@ -144,7 +149,14 @@ class Differ:
     # ---------------------------------------------------------------- values
     def diff(self, left, right):
         st = self.ignore.start() if self.ignore else None
+        self.depth_proven = True
         return self._walk_child(left, right, st, 0)
+
+    def unproven(self, *values) -> None:
+        """A container among ``values`` is left without a walk or a write: the depth is not
+        proven (no argument: whatever the values)."""
+        if not values or any(type(v) in _CONTAINER for v in values):
+            self.depth_proven = False
 
     def walk(self, l, r, st, depth):
         tl, tr = type(l), type(r)
@@ -174,6 +186,7 @@ class Differ:
                 return (REP, l, r)
         elif tl is tr and l == r:      # true, false, null
             return None
+        self.unproven(l, r)            # (a container replaced whole: neither side written)
         return (REP, l, r)
 
     def near(self, l, r) -> bool:
@@ -201,9 +214,10 @@ class Differ:
                 eq = x == y
             except RecursionError:
                 eq = False
+                self.unproven()
                 if ctext(x) == ctext(y):
                     return None
-            if eq and identical(x, y):
+            if eq and identical(x, y, self._ctf):
                 return None
             if tx is dict:
                 return self.walk_obj(x, y, st, depth)
@@ -214,6 +228,7 @@ class Differ:
     def walk_obj(self, l, r, st, depth):
         self.tick()
         if depth >= DEPTH_CAP:
+            self.unproven()
             return None if same_json(l, r) else (REP, l, r)
         entries = []
         ignored = []
@@ -222,6 +237,7 @@ class Differ:
             if st is not None:
                 skip, cst, acc = self._child_state(st, k)
                 if skip:
+                    self.unproven(l.get(k), r.get(k))
                     ignored.append(k)
                     if not (k in l and k in r and same_json(l[k], r[k])):
                         hidden.append((k, acc))
@@ -238,8 +254,10 @@ class Differ:
                     if sub is not None:
                         entries.append((k, SUB, sub))
                 else:
+                    self.unproven(l[k])
                     entries.append((k, DEL, l[k]))
             else:
+                self.unproven(r[k])
                 entries.append((k, ADD, r[k]))
         if entries or hidden:
             return (OBJ, entries, l, r, ignored, hidden)
@@ -334,8 +352,8 @@ class Differ:
 
     def _ctf(self, value) -> bytes:
         text = ctext_fast(value)
-        if text[:1] == b"\x01":
-            self.fallback = True
+        if text[:1] == b"\x01":     # orjson refused it (deeper than it writes, a big integer…)
+            self.depth_proven = False
         return text
 
     def same_item(self, x, y, fast: bool) -> bool:
@@ -394,11 +412,11 @@ class Differ:
         return [("type", type(x).__name__)]
 
     _keyed = False
-    _all_written = False
 
     def walk_arr(self, l, r, st, depth, keyed=False, pyeq=False):
         self.tick()
         if depth >= DEPTH_CAP:
+            self.unproven()
             return None if same_json(l, r) else (REP, l, r)
         if pyeq:
             # equal values item by item, some written differently ([0, -0.0] / [-0.0, 0]):
@@ -411,14 +429,6 @@ class Differ:
         saved = self._keyed
         self._keyed = keyed
         try:
-            if depth == 0:
-                self.fallback = False
-                self._all_written = False
-                node = self._walk_arr(l, r, st, depth, keyed)
-                # with ignore patterns, the positional path still writes every item (content ids)
-                self.root_proven = (not self.fallback and self.match_key is None and not keyed
-                                    and (st is None or self._all_written))
-                return node
             return self._walk_arr(l, r, st, depth, keyed)
         finally:
             self._keyed = saved
@@ -431,10 +441,12 @@ class Differ:
         if content_ids and not self.ignore_order and n == m and n >= 32:
             positional = self._positional(l, r, st)
         if positional is not None:
-            self._all_written = depth == 0
+            # (with ignore patterns too, every item is written: content identities, anchors)
             anchors, lid, rid, sure = positional
             entries = self._ordered(l, r, lid, rid, st, depth, content_ids, fast, anchors, sure)
         else:
+            if not fast:    # identities from match keys, (type, name) or stripped copies
+                self.unproven()
             lid = self.ids(l, st, keyed)
             rid = self.ids(r, st, keyed)
             if self.ignore_order:

@@ -2,14 +2,15 @@
 
 from .core import check_indent, format_text
 
-__all__ = ["REQUEST", "format_text", "check_indent", "handle", "written_answer"]
+_REQUEST_NAMES = ("REQUEST", "handle", "respond", "written_answer")
+__all__ = ["format_text", "check_indent", *_REQUEST_NAMES]
 
 
 def __getattr__(name: str):
     # the request (its fields and the work deadline) is read when first asked for: the command
     # line calls format_text alone, and starts without it (issue 25)
-    if name in ("REQUEST", "handle", "written_answer"):
+    if name in _REQUEST_NAMES:
         from . import request
-        globals().update(REQUEST=request.REQUEST, handle=request.handle, written_answer=request.written_answer)
+        globals().update({n: getattr(request, n) for n in _REQUEST_NAMES})
         return globals()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from ..errors import WorkbenchError, bad_request
 from ..jsontext import ORJSON_MAX_DEPTH, check_depth, dumps_tree, parse, plain_dumps
-from ..jsontext import lines as jsonl
 from ..limits import DEFAULT_MAX_DEPTH, FORMAT_MAX_WARNINGS
 from ..runtime.memory import collector_paused
 
@@ -54,6 +53,7 @@ def _format_text(text, indent, sort_keys: bool, max_depth: int, field: str, as_b
     except WorkbenchError as exc:
         if exc.code != "parse_error" or not isinstance(text, str):
             raise
+        from ..jsontext import lines as jsonl  # (text that is not one value: read only then)
         at = jsonl.looks_like_sse(text)
         if at is not None:
             raise jsonl.sse_error(text, at, field, exc.message) from None
@@ -140,6 +140,7 @@ def _write(parsed, text: str, indent, sort_keys: bool, max_depth: int, field: st
 def _first_line_is_a_value(text: str, max_depth: int, field: str) -> bool:
     """Two or more non-blank lines, and the first one is a JSON value by itself: then the text is
     taken for JSON Lines, and a fault is reported at its own line."""
+    from ..jsontext import lines as jsonl
     lines = jsonl.value_lines(text)
     first, second = next(lines, None), next(lines, None)
     if first is None or second is None:
@@ -153,6 +154,7 @@ def _first_line_is_a_value(text: str, max_depth: int, field: str) -> bool:
 
 def _format_lines(text: str, indent, sort_keys: bool, max_depth: int, field: str,
                   as_bytes: bool = False) -> dict:
+    from ..jsontext import lines as jsonl
     log = jsonl.read_json_lines(text, max_depth=max_depth, forced=True, field=field,
                                 numbers=_numbers(text), check_depth=False, keep_duplicates=True,
                                 warning_limit=FORMAT_MAX_WARNINGS)

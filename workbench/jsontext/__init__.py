@@ -13,22 +13,29 @@ Every view reads and writes JSON through this package and nowhere else:
   and "the same JSON, spelled the same" (:func:`same_json`, :func:`ctext`, :func:`identical`) for the diff.
 """
 
-from .equal import ctext, ctext_fast, identical, json_equal, same_json
 from .parse import NOT_QUICK, ORJSON_MAX_DEPTH, NumberText, Parsed, check_depth, parse, quick_value
-from .pointer import escape_token, normalized_path, pointer_of, split_pointer, unescape_token
-from .positions import (  # noqa: E501
-    LineIndex,
-    Span,
-    element_spans,
-    error_at,
-    line_col,
-    line_cols,
-    locate_many,
-    skip_value,
-    snippet,
-    walk,
-)
 from .write import dumps_tree, dumps_value, encode_string, plain_dumps, scalar_text
+
+# the rest is read from its module when first asked for: formatting a small document needs only
+# the parser and the writer (start-up, issue 25)
+_LAZY = {
+    **dict.fromkeys(("ctext", "ctext_fast", "identical", "json_equal", "same_json"), "equal"),
+    **dict.fromkeys(("escape_token", "normalized_path", "pointer_of", "split_pointer", "unescape_token"),
+                    "pointer"),
+    **dict.fromkeys(("LineIndex", "Span", "element_spans", "error_at", "line_col", "line_cols", "locate_many",
+                     "skip_value", "snippet", "walk"), "positions"),
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "parse", "Parsed", "NumberText", "check_depth", "ORJSON_MAX_DEPTH",

@@ -65,10 +65,11 @@ def ctext_fast(value) -> bytes:
         return _py_canon(value)
 
 
-def identical(x, y) -> bool:
+def identical(x, y, write=None) -> bool:
     """For two containers already equal for Python (``x == y``): are they the same JSON,
     types and number spellings included?  Small flat containers are checked item by item
-    (no serialization); anything else by :func:`ctext_fast`."""
+    (no serialization); anything else by :func:`ctext_fast` (or ``write``, a caller's own
+    wrapping of it: the diff's walk notes what orjson refused)."""
     tx = type(x)
     if len(x) <= 16:
         if tx is list:
@@ -88,7 +89,8 @@ def identical(x, y) -> bool:
                     return False
             else:
                 return True
-    return ctext_fast(x) == ctext_fast(y)
+    write = write or ctext_fast
+    return write(x) == write(y)
 
 
 def _py_canon(value) -> bytes:

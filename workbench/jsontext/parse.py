@@ -26,9 +26,14 @@ from itertools import compress
 from ..errors import WorkbenchError
 from ..limits import DEFAULT_MAX_DEPTH
 from ..runtime.memory import collector_paused
-from .diagnose import constant_error, diagnose, exponent_error, too_deep
-from .positions import LineIndex, Span, error_at, locate_many
-from .warnings import find_warnings_counted
+
+TYPE_CHECKING = False   # (typing itself is not imported at start-up)
+if TYPE_CHECKING:
+    from .positions import LineIndex, Span
+
+# positions, the messages for faults and the warnings are read where they are needed (a fault, a
+# warning, a place asked for): a small document without any formats without them (start-up,
+# issue 25)
 
 
 class NumberText(str):
@@ -69,10 +74,12 @@ class Parsed:
     @property
     def lines(self) -> LineIndex:
         if self._lines is None:
+            from .positions import LineIndex
             self._lines = LineIndex(self.text)
         return self._lines
 
     def spans(self, pointers: Iterable[str]) -> dict[str, Span]:
+        from .positions import locate_many
         return locate_many(self.text, pointers)
 
 
@@ -102,7 +109,8 @@ def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT
                                share_strings=share_strings)
         if check_depth:
             _check_depth(parsed, max_depth, field)
-        if warnings:
+        if warnings and (any(found) or "\\ud" in text or "\\uD" in text):
+            from .warnings import find_warnings_counted
             duplicates, long_ints, floats = found
             parsed.warnings, parsed.warning_count = find_warnings_counted(
                 text, duplicates, long_ints, parsed.lines, floats,
@@ -146,14 +154,21 @@ def _decoded(decoder, text: str, max_depth: int, field):
     (an integer past Python's digit limit) is let through, for the Decimal reading."""
     try:
         return decoder.decode(text)
-    except json.JSONDecodeError as exc:  # (after the long integer, the second time)
-        raise diagnose(text, exc, field) from None
-    except _Constant as exc:
-        raise constant_error(text, str(exc), field) from None
-    except RecursionError:
-        raise too_deep(text, max_depth, field) from None
-    except InvalidOperation:
-        raise exponent_error(text, field) from None
+    except (json.JSONDecodeError, _Constant, RecursionError, InvalidOperation) as exc:
+        raise _fault(exc, text, max_depth, field) from None
+
+
+def _fault(exc: Exception, text: str, max_depth: int, field) -> WorkbenchError:
+    """The located error of a fault :func:`_decoded` met (the messages' module is read only
+    then)."""
+    from .diagnose import constant_error, diagnose, exponent_error, too_deep
+    if isinstance(exc, json.JSONDecodeError):   # (after the long integer, the second time)
+        return diagnose(text, exc, field)
+    if isinstance(exc, _Constant):
+        return constant_error(text, str(exc), field)
+    if isinstance(exc, RecursionError):
+        return too_deep(text, max_depth, field)
+    return exponent_error(text, field)
 
 
 def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
@@ -170,6 +185,7 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
         raise WorkbenchError("bad_request", f"'{field}' must be a string holding JSON text",
                              status=400, field=field)
     if text.startswith("\ufeff"):
+        from .positions import error_at
         raise error_at(text, 0, "parse_error",
                        "The text starts with a byte order mark (U+FEFF); JSON text must not",
                        field=field)
@@ -177,6 +193,7 @@ def _parse(text: str, *, field: str | None, max_depth: int, numbers: str,
         try:
             text.encode("utf-8")
         except UnicodeEncodeError as exc:
+            from .positions import error_at
             raise error_at(text, exc.start, "parse_error",
                            f"The text holds U+{ord(text[exc.start]):04X}, a lone surrogate that is "
                            "not a character: the input was not valid UTF-8 or UTF-16",
@@ -307,6 +324,7 @@ def check_depth(parsed: "Parsed", max_depth: int, field=None) -> None:
         except TypeError:  # (orjson.JSONEncodeError is a TypeError)
             pass  # deeper than orjson writes, integers beyond 64 bits, lone surrogates
     if _deeper_than(parsed.value, max_depth):
+        from .diagnose import too_deep
         raise too_deep(text, max_depth, field)
 
 

@@ -7,9 +7,9 @@ import contextlib
 import gc
 import os
 import sys
-import threading
+from _thread import allocate_lock
 
-_gc_lock = threading.Lock()
+_gc_lock = allocate_lock()   # (threading.Lock itself, without importing threading: start-up, issue 25)
 _gc_pausers = 0
 
 

@@ -94,8 +94,8 @@ def create_app(limits: Limits | None = None, *, port: int | None = None,
             response.call_on_close(lambda: threading.Timer(0.5, release_free_memory).start())
         for name, value in security.SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
-        if response.mimetype in ("application/json", PROBLEM):
-            response.headers["Cache-Control"] = "no-store"
+        if response.mimetype in ("application/json", PROBLEM) or request.path.startswith("/api/"):
+            response.headers["Cache-Control"] = "no-store"   # (Format's text answer too)
         return response
 
     @app.errorhandler(WorkbenchError)

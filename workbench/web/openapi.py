@@ -68,6 +68,13 @@ ENDPOINTS = {
     "format": {
         "summary": "Format or minify JSON exactly",
         "response": _obj(["formatted", "warnings"], formatted=STRING, warnings=_list("Warning")),
+        # ``answer: "text"``: the formatted text itself, the rest of the answer in headers
+        "text": {"schema": STRING, "headers": {
+            name: {"description": what, "schema": STRING} for name, what in (
+                ("Workbench-Warnings", "the first warnings (JSON, ASCII) that fit in 16 kB"),
+                ("Workbench-Warning-Count", "all the warnings (JSON: a number)"),
+                ("Workbench-Truncated", "true when Workbench-Warnings lists fewer than all"),
+                ("Workbench-Stats", "chars_in, chars_out, lines_out (a JSON object)"))}},
     },
     "extract": {
         "summary": "Evaluate an RFC 9535 JSONPath expression",
@@ -140,6 +147,17 @@ def _refusal(description: str) -> dict:
                         "application/problem+json": {"schema": ref("Problem")}}}
 
 
+def _result(e: dict) -> dict:
+    """The 200 answer: the answer object, and for Format's ``answer: "text"`` the text itself."""
+    out = {"description": "the result", "content": {"application/json": {"schema": e["response"]}}}
+    if "text" in e:
+        out["description"] += ('; with "answer": "text", the formatted text itself (text/plain), '
+                               "every other member of the answer in a Workbench-* header")
+        out["content"]["text/plain"] = {"schema": e["text"]["schema"]}
+        out["headers"] = e["text"]["headers"]
+    return out
+
+
 def spec() -> dict:
     paths, schemas = {}, dict(COMPONENTS)
     for path in API:  # every POST route; a route without a description here is a KeyError
@@ -153,8 +171,7 @@ def spec() -> dict:
             "summary": e["summary"],
             "requestBody": {"required": True, "content": {"application/json": {"schema": ref(request_name)}}},
             "responses": {
-                "200": {"description": "the result",
-                        "content": {"application/json": {"schema": e["response"]}}},
+                "200": _result(e),
                 **{status: _refusal(text) for status, text in REFUSALS.items()},
             },
         }}

@@ -67,11 +67,13 @@ def error_response(code: str, message: str, status: int, **extra) -> Response:
 
 def answer(path: str) -> Response:
     """A core's answer to the request's JSON body (``core.handle(body, limits)``; a core that
-    writes its answer itself has ``written_answer(body, limits)`` → bytes: Format, issue 25)."""
+    writes its answer itself has ``respond(body, limits)`` → ``(bytes, media type, headers)``:
+    Format, issue 25)."""
     core = core_of(path)
-    written = getattr(core, "written_answer", None)
-    if written is not None:
-        return Response(written(json_body(), g.limits), mimetype="application/json")
+    respond = getattr(core, "respond", None)
+    if respond is not None:
+        data, media_type, headers = respond(json_body(), g.limits)
+        return Response(data, content_type=media_type, headers=headers)
     return json_response(core.handle(json_body(), g.limits))
 
 
