@@ -14,7 +14,17 @@ Every view reads and writes JSON through this package and nowhere else:
 """
 
 from .equal import ctext, ctext_fast, identical, json_equal, same_json
-from .parse import NOT_QUICK, ORJSON_MAX_DEPTH, NumberText, Parsed, check_depth, parse, quick_value
+from .parse import (
+    NOT_QUICK,
+    ORJSON_MAX_DEPTH,
+    NotQuickArray,
+    NumberText,
+    Parsed,
+    array_elements,
+    check_depth,
+    parse,
+    quick_value,
+)
 from .pointer import escape_token, normalized_path, pointer_of, split_pointer, unescape_token
 from .positions import (  # noqa: E501
     LineIndex,
@@ -32,7 +42,7 @@ from .write import dumps_tree, dumps_value, encode_string, plain_dumps, scalar_t
 
 __all__ = [
     "parse", "Parsed", "NumberText", "check_depth", "ORJSON_MAX_DEPTH",
-    "quick_value", "NOT_QUICK",
+    "quick_value", "NOT_QUICK", "array_elements", "NotQuickArray",
     "LineIndex", "Span", "line_col", "line_cols", "snippet", "error_at", "locate_many", "skip_value", "walk",
     "element_spans",
     "pointer_of", "split_pointer", "escape_token", "unescape_token", "normalized_path",

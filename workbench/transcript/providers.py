@@ -669,15 +669,15 @@ def _set_path(target: dict, path: Any, value: Any, append: bool) -> None:
 _PARTIAL_VALUES = ("stringValue", "numberValue", "boolValue", "nullValue")
 
 
-def _grew(st: dict, j: int, piece) -> None:
-    """Part ``j`` of a candidate took a piece from this chunk (for its timeline row: the count
-    and the first and last piece, whose lines are read once at the end)."""
+def _grew(st: dict, j: int, k: int) -> None:
+    """Part ``j`` of a candidate took a piece from chunk ``k`` (for its timeline row: the count
+    and the first and last chunk, whose lines are read once at the end)."""
     span = st["spans"]
     if j < len(span):
         span[j][0] += 1
-        span[j][2] = piece
+        span[j][2] = k
     else:
-        span.append([1, piece, piece])
+        span.append([1, k, k])
 
 
 def _part_word(part: dict) -> str:
@@ -689,13 +689,13 @@ def _part_word(part: dict) -> str:
     return next((k for k in part if k not in gemini.SIGNATURE_KEYS), "part")
 
 
-def _gemini_rows(idx, st: dict, got: list, broken: dict) -> list:
+def _gemini_rows(idx, st: dict, got: list, broken: dict, lines: dict) -> list:
     """One timeline row per rebuilt part of a candidate: the chunks it took (the lines of its
-    first and last), closed by the finishReason."""
+    first and last: ``lines``, chunk index to line), closed by the finishReason."""
     rows = []
     for j, ((part, _place), c) in enumerate(zip(st["parts"], got)):
         n, first, last = st["spans"][j] if j < len(st["spans"]) else (1, None, None)
-        first, last = first and first.line, last and last.line
+        first, last = lines.get(first), lines.get(last)
         events = {"chunks": n}
         if st["reason"] is not None:
             events["finishReason"] = 1
@@ -709,14 +709,29 @@ def _gemini_rows(idx, st: dict, got: list, broken: dict) -> list:
 
 
 def analyse_gemini_stream(ctx) -> None:
-    src = _stream_source(ctx, "the chunk is lost; the rebuilt response may miss a piece.")
+    """A Gemini stream: the chunks' parts joined per candidate (text runs, calls, Vertex
+    ``partialArgs``), each part's timeline row, each call gated.  A JSON array of chunks that
+    was only begun (``src.scan``) is read here one chunk at a time: a piece is made for the
+    chunks a place points into, lines for the chunks a row names."""
+    src = ctx.src
+    scan = src.scan
+    if scan is None:
+        src = _stream_source(ctx, "the chunk is lost; the rebuilt response may miss a piece.")
+        read_pieces = src.pieces
+        chunks = enumerate(p.value for p in read_pieces)
+
+        def piece_of(k, _v):
+            return read_pieces[k]
+    else:
+        chunks, piece_of = scan.values(), scan.piece
     cands: dict = {}     # index -> {"parts": [...], "reason", "open": call, "spans", "texts"}
     check = ctx.deadline.check
     signed = gemini.SIGNATURE_KEYS
     part_call = gemini.part_call
-    for p in src.pieces:
+    n_chunks = 0
+    for k, v in chunks:
         check()
-        v = p.value
+        n_chunks += 1
         cs = v.get("candidates") if type(v) is dict else None
         if type(cs) is not list:
             continue
@@ -756,16 +771,16 @@ def analyse_gemini_stream(ctx) -> None:
                     pieces.append(text)
                     grown = run[3]      # (_grew, inline: the most frequent piece)
                     grown[0] += 1
-                    grown[2] = p
+                    grown[2] = k
                     continue
-                place = Place(p, f"/candidates/{i}/content/parts/{j}")
+                place = Place(piece_of(k, v), f"/candidates/{i}/content/parts/{j}")
                 fc = part_call(part)
                 st["run"] = None
                 if fc is not None and type(fc) is dict:
                     partial = fc.get("partialArgs")
                     if st["open"] is not None and (not fc or isinstance(partial, list)):
                         call = st["open"]
-                        _grew(st, call[2], p)
+                        _grew(st, call[2], k)
                         for a in partial or ():
                             if type(a) is dict:
                                 val = next((a[k] for k in _PARTIAL_VALUES if k in a), None)
@@ -777,7 +792,7 @@ def analyse_gemini_stream(ctx) -> None:
                     new = {**part, "functionCall": {k: x for k, x in fc.items()
                                                      if k not in ("partialArgs", "willContinue")}}
                     kept.append((new, place))
-                    _grew(st, len(kept) - 1, p)
+                    _grew(st, len(kept) - 1, k)
                     if fc.get("willContinue") or isinstance(partial, list):
                         st["open"] = (place, new, len(kept) - 1)
                         for a in partial or ():
@@ -788,10 +803,16 @@ def analyse_gemini_stream(ctx) -> None:
                     continue
                 kept.append((dict(part), place))
                 n = len(kept) - 1
-                _grew(st, n, p)
+                _grew(st, n, k)
                 if type(text) is str and fc is None:
                     st["run"] = [bool(part.get("thought")), n, None, st["spans"][n]]
-    ctx.events += len(src.pieces)
+    ctx.events += n_chunks
+    if scan is not None:
+        src.pieces = scan.pieces()
+        lines = scan.lines(k for st in cands.values() for _n, *ks in st["spans"] for k in ks)
+    else:
+        lines = {k: read_pieces[k].line for st in cands.values() for _n, *ks in st["spans"]
+                 for k in ks}
     finished = any(st["reason"] is not None for st in cands.values())
     candidates = []
     entries: list = []
@@ -812,7 +833,7 @@ def analyse_gemini_stream(ctx) -> None:
                          f"{st['reason']!s}" if st["reason"] is not None else
                          "is in a stream that ends without a finishReason")
                 broken[j] = [ctx.report.findings[-1]]
-        rows += _gemini_rows(idx, st, got, broken)
+        rows += _gemini_rows(idx, st, got, broken, lines)
         entries += got
     ctx.items = [{"candidates": candidates}] if candidates else []
     _list_calls(ctx, entries, exact=False, items={id(e): 0 for e in entries})
