@@ -708,22 +708,39 @@ def _gemini_rows(idx, st: dict, got: list, broken: dict, lines: dict) -> list:
     return rows
 
 
+class _GeminiChunks:
+    """The chunks of a Gemini stream as ``(index, value)``: the pieces read (SSE, JSON Lines, an
+    array split into them), or an array only begun (``src.scan``), read here one chunk at a
+    time; the piece of a chunk a place points into (made then), the lines of the chunks the
+    timeline rows name (read once at the end)."""
+
+    def __init__(self, ctx):
+        self.src, self.scan = ctx.src, ctx.src.scan
+        if self.scan is None:
+            self.src = _stream_source(ctx, "the chunk is lost; the rebuilt response may miss "
+                                      "a piece.")
+            self.pieces = self.src.pieces
+
+    def __iter__(self):
+        if self.scan is not None:
+            return self.scan.values()
+        return enumerate(p.value for p in self.pieces)
+
+    def piece(self, k: int, value: Any):
+        return self.pieces[k] if self.scan is None else self.scan.piece(k, value)
+
+    def lines(self, ks) -> dict:
+        if self.scan is None:
+            return {k: self.pieces[k].line for k in ks}
+        self.src.pieces = self.scan.pieces()   # (the pieces made: the answer's first is one)
+        return self.scan.lines(ks)
+
+
 def analyse_gemini_stream(ctx) -> None:
     """A Gemini stream: the chunks' parts joined per candidate (text runs, calls, Vertex
-    ``partialArgs``), each part's timeline row, each call gated.  A JSON array of chunks that
-    was only begun (``src.scan``) is read here one chunk at a time: a piece is made for the
-    chunks a place points into, lines for the chunks a row names."""
-    src = ctx.src
-    scan = src.scan
-    if scan is None:
-        src = _stream_source(ctx, "the chunk is lost; the rebuilt response may miss a piece.")
-        read_pieces = src.pieces
-        chunks = enumerate(p.value for p in read_pieces)
-
-        def piece_of(k, _v):
-            return read_pieces[k]
-    else:
-        chunks, piece_of = scan.values(), scan.piece
+    ``partialArgs``), each part's timeline row, each call gated (:class:`_GeminiChunks`)."""
+    chunks = _GeminiChunks(ctx)
+    piece_of = chunks.piece
     cands: dict = {}     # index -> {"parts": [...], "reason", "open": call, "spans", "texts"}
     check = ctx.deadline.check
     signed = gemini.SIGNATURE_KEYS
@@ -807,17 +824,18 @@ def analyse_gemini_stream(ctx) -> None:
                 if type(text) is str and fc is None:
                     st["run"] = [bool(part.get("thought")), n, None, st["spans"][n]]
     ctx.events += n_chunks
-    if scan is not None:
-        src.pieces = scan.pieces()
-        lines = scan.lines(k for st in cands.values() for _n, *ks in st["spans"] for k in ks)
-    else:
-        lines = {k: read_pieces[k].line for st in cands.values() for _n, *ks in st["spans"]
-                 for k in ks}
+    lines = chunks.lines([k for st in cands.values() for _n, *ks in st["spans"] for k in ks])
+    _gemini_finish(ctx, cands, lines)
+
+
+def _gemini_finish(ctx, cands: dict, lines: dict) -> None:
+    """Each candidate's rebuilt parts (text runs joined once), paired and cut off by its
+    finishReason; the rebuilt response, the timeline rows and the calls."""
     finished = any(st["reason"] is not None for st in cands.values())
     candidates = []
     entries: list = []
     rows = []
-    for _k, (idx, st) in enumerate(cands.items()):
+    for idx, st in cands.items():
         for j, pieces in st["texts"].items():
             part, place = st["parts"][j]
             st["parts"][j] = ({**part, "text": "".join(pieces)}, place)
