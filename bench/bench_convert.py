@@ -1,4 +1,5 @@
-"""Conversion benchmark: a 20 MB Open Responses transcript (bench_transcript's, seeded) converted to
+"""Conversion benchmark: a 20 MB Open Responses transcript (bench_transcript's seeded generator,
+without the shared fixtures' calls a conversion refuses: ``common.convertible``) converted to
 each other dialect in-process, against ``json.loads`` of the same text, in the same run.
 
     python bench/bench_convert.py                 # 20 MB
@@ -17,8 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_transcript import generate  # noqa: E402
-from common import arguments, best, print_table, rel  # noqa: E402
+from common import arguments, best, print_table, realistic_transcript, rel  # noqa: E402
 
 
 def convert_only(text: str, to: str):
@@ -45,7 +45,7 @@ def whole(text: str, to: str):
 
 def main(argv=None) -> list:
     args = arguments(__doc__, repeat=1, size="size of the generated transcript").parse_args(argv)
-    path = generate("transcript", args.size_mb)
+    path = realistic_transcript(args.size_mb, for_conversion=True)
     text = path.read_text(encoding="utf-8")
     t0 = time.perf_counter()
     json.loads(text)

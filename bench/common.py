@@ -102,12 +102,29 @@ def _decimal(rng: random.Random, whole: int, digits: int) -> str:
     return f"{whole}.{rng.randrange(10 ** digits):0{digits}d}"
 
 
-def realistic_items(seed: int = SEED):
+def convertible(item: dict) -> bool:
+    """Whether a fixture item may stand in a transcript that is to be converted: not a
+    ``function_call`` whose ``arguments`` the conversion refuses (absent, not JSON, not an
+    object: ``{"type": "function_call", "name": "test_tool"}`` and ``"arguments": "original"``
+    are fragments of SDK tests that exercise bad input).  The rule is the converter's own
+    (``Reading.arguments``: api.md's 422 ``arguments_type`` / ``arguments_parse``)."""
+    if item.get("type") != "function_call":
+        return True
+    from workbench.dialects.conversation import Reading, Refused
+    try:
+        Reading("open_responses").arguments(item.get("arguments"), "")
+    except Refused:
+        return False
+    return True
+
+
+def realistic_items(seed: int = SEED, keep=None):
     """Endless Open Responses items, seeded: function calls (``arguments`` a JSON string with
     non-ASCII, decimals and a 64-bit id) each followed by its output, messages with long text,
-    reasoning, and every so often a real item of the shared fixtures."""
+    reasoning, and every so often a real item of the shared fixtures (those ``keep`` keeps:
+    all of them by default)."""
     rng = random.Random(seed)
-    fixtures = [json.dumps(i, ensure_ascii=False) for i in fixture_items()]
+    fixtures = [json.dumps(i, ensure_ascii=False) for i in fixture_items() if keep is None or keep(i)]
     n = 0
     while True:
         r = rng.random()
@@ -204,12 +221,15 @@ def realistic_documents(count: int, seed: int = SEED) -> list[str]:
     return [line for line, _ in zip(realistic_entries(seed), range(count))]
 
 
-def realistic_transcript(size_mb: float, seed: int = SEED) -> Path:
+def realistic_transcript(size_mb: float, seed: int = SEED, for_conversion: bool = False) -> Path:
     """A request body ``{"model", "input": [...]}`` of :func:`realistic_items` (calls paired
-    with their outputs), one item a line."""
-    path = DATA / f"realistic_transcript_{size_mb:g}mb_{seed}.json"
+    with their outputs), one item a line.  ``for_conversion``: without the fixtures' calls a
+    conversion refuses (:func:`convertible`), a file of its own (the others' data unchanged)."""
+    name = "convertible_transcript" if for_conversion else "transcript"
+    path = DATA / f"realistic_{name}_{size_mb:g}mb_{seed}.json"
     if not path.exists():
-        items = (json.dumps(i, ensure_ascii=False) for i in realistic_items(seed))
+        keep = convertible if for_conversion else None
+        items = (json.dumps(i, ensure_ascii=False) for i in realistic_items(seed, keep))
         write_atomic(path, '{"model": "gpt-5", "input": [\n' + ",\n".join(_sized(items, size_mb, 2)) + "\n]}\n")
     return path
 

@@ -6,6 +6,7 @@
 // Beside the picture: the same content as a list for screen readers (and for copying).
 
 import { clickable, figure, s, short, textEquivalent } from "./svg.js";
+import { plural } from "./text.js";
 
 // sized for 12–13 px text at scale 1 (the picture scrolls in its box rather than shrink: issue 27)
 const ROW_H = 36, LABEL_W = 210, SEG_W = [64, 120, 64], GAP = 12, PAD = 8, END_W = 128;
@@ -50,6 +51,13 @@ export function fold(events = {}, row = {}) {
   return seg;
 }
 
+/** The middle of a row counted in chunks (a Gemini part, a Chat text or tool call): the chunks
+ *  after the first that carried it -- a part that came whole in one chunk has none more (not
+ *  "0 chunks": it came in one). */
+function moreChunks(n) {
+  return n ? `${n} more chunk${n === 1 ? "" : "s"}` : "no more chunks";
+}
+
 /** The findings that break a row: the stream's own (order, ids, arguments, bad lines) and any
  *  error; a spec warning or a note about the item does not break its row. */
 export function breaking(row, findings) {
@@ -72,7 +80,7 @@ export function breaking(row, findings) {
 export const ROW_WORDS = {
   chat_stream: ["part", "parts", " of the rebuilt message (its text and each tool call)"],
   anthropic_stream: ["content block", "content blocks", ""],
-  gemini_stream: ["function call", "function calls", ""],
+  gemini_stream: ["part", "parts", " of the rebuilt response (its text, thoughts and each function call)"],
 };
 
 export function drawTimeline(rows, findings, { terminal = null, onFinding = () => {}, onLine = null, kind = null } = {}) {
@@ -112,9 +120,10 @@ export function drawTimeline(rows, findings, { terminal = null, onFinding = () =
       const missing = n === 0 && !(k === 1 && !broken) && !(seg.chat && !broken);   // no deltas is fine (an empty text)
       const cls = `tl-seg tl-${names[k]}${missing ? " missing" : ""}`;
       g.append(s("rect", { x, y: y + 4, width: w, height: ROW_H - 10, rx: 4, class: cls },
-        s("title", {}, `${names[k]}: ${n} event${n === 1 ? "" : "s"}`)));
+        s("title", {}, seg.chat ? ["the chunk that opened it", `chunks after the first: ${n}`, `closed by its finish: ${n}`][k]
+          : `${names[k]}: ${n} event${n === 1 ? "" : "s"}`)));
       g.append(s("text", { x: x + w / 2, y: y + 22, class: "tl-count", "text-anchor": "middle" },
-        seg.chat ? (k === 0 ? (n ? "first chunk" : "—") : k === 1 ? `${n} chunk${n === 1 ? "" : "s"}` : n ? short(row.status || "finish", 10) : "—")
+        seg.chat ? (k === 0 ? (n ? "first chunk" : "—") : k === 1 ? moreChunks(n) : n ? short(row.status || "finish", 10) : "—")
           : k === 1 ? `${n} delta${n === 1 ? "" : "s"}` : n ? (n > 1 ? `${names[k]} ×${n}` : names[k]) : "missing"));
       if (k < 2) {
         const ax = x + w, bx = x + w + GAP;
@@ -165,7 +174,8 @@ export function drawTimeline(rows, findings, { terminal = null, onFinding = () =
     const li = document.createElement("li");
     const broken = breaking(row, findings).map((fi) => findings[fi]?.code).filter(Boolean);
     li.textContent = `${row.type || "?"}${row.name ? " " + row.name : ""} ${row.item_id || ""} (output ${row.output_index ?? "?"}, lines ${row.first_line}–${row.last_line}): `
-      + `${seg.added} added, ${seg.deltas} deltas, ${seg.done} done${row.status ? ", " + row.status : ""}`
+      + (seg.chat ? `in ${plural(seg.added + seg.deltas, "chunk")}${seg.done ? ", closed by " + (row.status || "its finish") : ""}`
+        : `${seg.added} added, ${seg.deltas} deltas, ${seg.done} done${row.status ? ", " + row.status : ""}`)
       + (broken.length ? `; broken: ${broken.join(", ")}` : "");
     list.append(li);
   }

@@ -341,3 +341,34 @@ def test_gemini_stream_timeline_draws_its_parts_and_calls(page, server, shared):
     assert page.locator("#timeline .tl-row.broken").count() == 0
     assert page.locator("#timeline .tl-seg.missing").count() == 0
     assert "finishReason STOP" in page.locator("#timeline .tl-end").text_content()
+
+
+def test_gemini_timeline_counts_the_chunks_each_part_came_in(page, server, shared):
+    """The deltas column of a Gemini part row counts the chunks after the first: a part that
+    came whole in one chunk says "no more chunks" (it showed "0 chunks", which reads as none at
+    all, beside the API's ``chunks: 1``), a text joined from three says "2 more chunks"; the
+    text equivalent says what the API says ("in 1 chunk"), and the caption counts parts (it
+    called every row a function call)."""
+    recorded = json.loads((shared / "reference" / REAL2[1]).read_text())
+    words = [{"candidates": [{"content": {"role": "model", "parts": [{"text": w}]}, "index": 0}]}
+             for w in ("Two ", "pelican ", "names.")]
+    text = json.dumps(recorded[:1] + words + recorded[1:], indent=2)
+    report = api_report(server, text)
+    rows = report["timeline"]
+    assert [(r["type"], r["events"]["chunks"]) for r in rows] == [
+        ("thought", 1), ("text", 3), ("function_call", 1)]
+    paste_report(page, text, "Gemini stream")
+    page.wait_for_selector("#timeline svg")
+    drawn = page.locator("#timeline .tl-row")
+    assert [drawn.nth(i).locator(".tl-count").all_text_contents() for i in range(drawn.count())] == [
+        ["first chunk", "no more chunks", "STOP"], ["first chunk", "2 more chunks", "STOP"],
+        ["first chunk", "no more chunks", "STOP"]]
+    assert drawn.nth(1).locator(".tl-seg.tl-deltas title").text_content() == "chunks after the first: 2"
+    listed = page.locator("#timeline .timeline-text li").all_text_contents()
+    assert listed[0].endswith("): in 1 chunk, closed by STOP"), listed[0]
+    assert listed[1].endswith("): in 3 chunks, closed by STOP"), listed[1]
+    assert listed[2].startswith("function_call pelican_name_generator") and \
+        listed[2].endswith("): in 1 chunk, closed by STOP"), listed[2]
+    assert "0 chunks" not in page.locator("#timeline").text_content()
+    assert page.locator("#timeline figcaption").text_content().startswith(
+        "Timeline: 3 parts of the rebuilt response")

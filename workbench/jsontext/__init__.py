@@ -13,7 +13,17 @@ Every view reads and writes JSON through this package and nowhere else:
   and "the same JSON, spelled the same" (:func:`same_json`, :func:`ctext`, :func:`identical`) for the diff.
 """
 
-from .parse import NOT_QUICK, ORJSON_MAX_DEPTH, NumberText, Parsed, check_depth, parse, quick_value
+from .parse import (
+    NOT_QUICK,
+    ORJSON_MAX_DEPTH,
+    NotQuickArray,
+    NumberText,
+    Parsed,
+    array_elements,
+    check_depth,
+    parse,
+    quick_value,
+)
 from .write import dumps_tree, dumps_value, encode_string, plain_dumps, scalar_text
 
 # the rest is read from its module when first asked for: formatting a small document needs only
@@ -39,7 +49,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "parse", "Parsed", "NumberText", "check_depth", "ORJSON_MAX_DEPTH",
-    "quick_value", "NOT_QUICK",
+    "quick_value", "NOT_QUICK", "array_elements", "NotQuickArray",
     "LineIndex", "Span", "line_col", "line_cols", "snippet", "error_at", "locate_many", "skip_value", "walk",
     "element_spans",
     "pointer_of", "split_pointer", "escape_token", "unescape_token", "normalized_path",

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from itertools import compress
@@ -147,6 +148,53 @@ def quick_value(text: str, max_depth: int = DEFAULT_MAX_DEPTH):
     if end != len(text) and text[end:].strip(_JSON_SPACE):
         return NOT_QUICK
     return value
+
+
+class NotQuickArray(Exception):
+    """:func:`array_elements` met something it leaves to :func:`parse` (which reports it)."""
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+_NEXT = re.compile(r"[ \t\n\r]*,[ \t\n\r]*")   # between two elements
+
+
+def array_elements(text: str, max_depth: int = DEFAULT_MAX_DEPTH):
+    """The elements of the JSON array ``text`` one at a time, as ``(value, start, end)``: the
+    values ``parse(text, warnings=False)`` holds, and where each sits in the text, from one C
+    scan per element (:func:`quick_value`'s scanner) -- nothing is kept, so a caller that
+    consumes a long array as it goes holds one element at a time, and needs no second scan
+    for the places.  Raises :class:`NotQuickArray` (possibly after some elements) for anything
+    :func:`parse` should read and report itself: a text that is not one array, a fault, a byte
+    order mark, a lone surrogate, an element with more brackets than ``max_depth`` allows
+    below the array, an integer past Python's digit limit, an empty array."""
+    if text.startswith("\ufeff"):
+        raise NotQuickArray
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise NotQuickArray from None
+    i = _WS.match(text, 0).end()
+    if text[i:i + 1] != "[":
+        raise NotQuickArray
+    j = _WS.match(text, i + 1).end()
+    scan, nxt, count = _QUICK_SCAN, _NEXT.match, text.count
+    below = max_depth - 1   # the array is the first level
+    while True:
+        try:
+            value, end = scan(text, j)
+        except (StopIteration, ValueError, _Constant, RecursionError, InvalidOperation):
+            raise NotQuickArray from None
+        if end - j > below and count("[", j, end) + count("{", j, end) > below:
+            raise NotQuickArray   # (a shorter text cannot nest deeper)
+        yield value, j, end
+        m = nxt(text, end)
+        if m is None:
+            k = _WS.match(text, end).end()
+            if text[k:k + 1] != "]" or _WS.match(text, k + 1).end() != len(text):
+                raise NotQuickArray
+            return
+        j = m.end()
 
 
 def _decoded(decoder, text: str, max_depth: int, field):

@@ -65,6 +65,8 @@ def _list_kind(values: list, form: str) -> str:
 def detect(src: Source) -> str:
     if src.form != "json":
         return _list_kind([p.value for p in src.pieces], src.form)
+    if src.scan is not None:   # an array begun: its first values tell (as they do when whole)
+        return _list_kind(src.scan.head, "json")
     return kind_of_value(src.value)
 
 

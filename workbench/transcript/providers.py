@@ -669,15 +669,15 @@ def _set_path(target: dict, path: Any, value: Any, append: bool) -> None:
 _PARTIAL_VALUES = ("stringValue", "numberValue", "boolValue", "nullValue")
 
 
-def _grew(st: dict, j: int, piece) -> None:
-    """Part ``j`` of a candidate took a piece from this chunk (for its timeline row: the count
-    and the first and last piece, whose lines are read once at the end)."""
+def _grew(st: dict, j: int, k: int) -> None:
+    """Part ``j`` of a candidate took a piece from chunk ``k`` (for its timeline row: the count
+    and the first and last chunk, whose lines are read once at the end)."""
     span = st["spans"]
     if j < len(span):
         span[j][0] += 1
-        span[j][2] = piece
+        span[j][2] = k
     else:
-        span.append([1, piece, piece])
+        span.append([1, k, k])
 
 
 def _part_word(part: dict) -> str:
@@ -689,13 +689,13 @@ def _part_word(part: dict) -> str:
     return next((k for k in part if k not in gemini.SIGNATURE_KEYS), "part")
 
 
-def _gemini_rows(idx, st: dict, got: list, broken: dict) -> list:
+def _gemini_rows(idx, st: dict, got: list, broken: dict, lines: dict) -> list:
     """One timeline row per rebuilt part of a candidate: the chunks it took (the lines of its
-    first and last), closed by the finishReason."""
+    first and last: ``lines``, chunk index to line), closed by the finishReason."""
     rows = []
     for j, ((part, _place), c) in enumerate(zip(st["parts"], got)):
         n, first, last = st["spans"][j] if j < len(st["spans"]) else (1, None, None)
-        first, last = first and first.line, last and last.line
+        first, last = lines.get(first), lines.get(last)
         events = {"chunks": n}
         if st["reason"] is not None:
             events["finishReason"] = 1
@@ -708,15 +708,47 @@ def _gemini_rows(idx, st: dict, got: list, broken: dict) -> list:
     return rows
 
 
+class _GeminiChunks:
+    """The chunks of a Gemini stream as ``(index, value)``: the pieces read (SSE, JSON Lines, an
+    array split into them), or an array only begun (``src.scan``), read here one chunk at a
+    time; the piece of a chunk a place points into (made then), the lines of the chunks the
+    timeline rows name (read once at the end)."""
+
+    def __init__(self, ctx):
+        self.src, self.scan = ctx.src, ctx.src.scan
+        if self.scan is None:
+            self.src = _stream_source(ctx, "the chunk is lost; the rebuilt response may miss "
+                                      "a piece.")
+            self.pieces = self.src.pieces
+
+    def __iter__(self):
+        if self.scan is not None:
+            return self.scan.values()
+        return enumerate(p.value for p in self.pieces)
+
+    def piece(self, k: int, value: Any):
+        return self.pieces[k] if self.scan is None else self.scan.piece(k, value)
+
+    def lines(self, ks) -> dict:
+        if self.scan is None:
+            return {k: self.pieces[k].line for k in ks}
+        self.src.pieces = self.scan.pieces()   # (the pieces made: the answer's first is one)
+        return self.scan.lines(ks)
+
+
 def analyse_gemini_stream(ctx) -> None:
-    src = _stream_source(ctx, "the chunk is lost; the rebuilt response may miss a piece.")
+    """A Gemini stream: the chunks' parts joined per candidate (text runs, calls, Vertex
+    ``partialArgs``), each part's timeline row, each call gated (:class:`_GeminiChunks`)."""
+    chunks = _GeminiChunks(ctx)
+    piece_of = chunks.piece
     cands: dict = {}     # index -> {"parts": [...], "reason", "open": call, "spans", "texts"}
     check = ctx.deadline.check
     signed = gemini.SIGNATURE_KEYS
     part_call = gemini.part_call
-    for p in src.pieces:
+    n_chunks = 0
+    for k, v in chunks:
         check()
-        v = p.value
+        n_chunks += 1
         cs = v.get("candidates") if type(v) is dict else None
         if type(cs) is not list:
             continue
@@ -756,16 +788,16 @@ def analyse_gemini_stream(ctx) -> None:
                     pieces.append(text)
                     grown = run[3]      # (_grew, inline: the most frequent piece)
                     grown[0] += 1
-                    grown[2] = p
+                    grown[2] = k
                     continue
-                place = Place(p, f"/candidates/{i}/content/parts/{j}")
+                place = Place(piece_of(k, v), f"/candidates/{i}/content/parts/{j}")
                 fc = part_call(part)
                 st["run"] = None
                 if fc is not None and type(fc) is dict:
                     partial = fc.get("partialArgs")
                     if st["open"] is not None and (not fc or isinstance(partial, list)):
                         call = st["open"]
-                        _grew(st, call[2], p)
+                        _grew(st, call[2], k)
                         for a in partial or ():
                             if type(a) is dict:
                                 val = next((a[k] for k in _PARTIAL_VALUES if k in a), None)
@@ -777,7 +809,7 @@ def analyse_gemini_stream(ctx) -> None:
                     new = {**part, "functionCall": {k: x for k, x in fc.items()
                                                      if k not in ("partialArgs", "willContinue")}}
                     kept.append((new, place))
-                    _grew(st, len(kept) - 1, p)
+                    _grew(st, len(kept) - 1, k)
                     if fc.get("willContinue") or isinstance(partial, list):
                         st["open"] = (place, new, len(kept) - 1)
                         for a in partial or ():
@@ -788,15 +820,22 @@ def analyse_gemini_stream(ctx) -> None:
                     continue
                 kept.append((dict(part), place))
                 n = len(kept) - 1
-                _grew(st, n, p)
+                _grew(st, n, k)
                 if type(text) is str and fc is None:
                     st["run"] = [bool(part.get("thought")), n, None, st["spans"][n]]
-    ctx.events += len(src.pieces)
+    ctx.events += n_chunks
+    lines = chunks.lines([k for st in cands.values() for _n, *ks in st["spans"] for k in ks])
+    _gemini_finish(ctx, cands, lines)
+
+
+def _gemini_finish(ctx, cands: dict, lines: dict) -> None:
+    """Each candidate's rebuilt parts (text runs joined once), paired and cut off by its
+    finishReason; the rebuilt response, the timeline rows and the calls."""
     finished = any(st["reason"] is not None for st in cands.values())
     candidates = []
     entries: list = []
     rows = []
-    for _k, (idx, st) in enumerate(cands.items()):
+    for idx, st in cands.items():
         for j, pieces in st["texts"].items():
             part, place = st["parts"][j]
             st["parts"][j] = ({**part, "text": "".join(pieces)}, place)
@@ -812,7 +851,7 @@ def analyse_gemini_stream(ctx) -> None:
                          f"{st['reason']!s}" if st["reason"] is not None else
                          "is in a stream that ends without a finishReason")
                 broken[j] = [ctx.report.findings[-1]]
-        rows += _gemini_rows(idx, st, got, broken)
+        rows += _gemini_rows(idx, st, got, broken, lines)
         entries += got
     ctx.items = [{"candidates": candidates}] if candidates else []
     _list_calls(ctx, entries, exact=False, items={id(e): 0 for e in entries})

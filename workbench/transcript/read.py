@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import WorkbenchError
-from ..jsontext import LineIndex, element_spans, locate_many, parse
+from ..jsontext import LineIndex, NotQuickArray, array_elements, element_spans, locate_many, parse
 from ..limits import (
     TRANSCRIPT_CHARS_PER_LINE,
     TRANSCRIPT_CHARS_PER_PIECE,
@@ -84,6 +84,7 @@ class Source:
         self.done: list[tuple[int, int]] = []   # (line, offset) of each data: [DONE]
         self.lines = LineIndex(text)
         self.value: Any = None
+        self.scan: ArrayScan | None = None   # a JSON array read element by element (no value)
         self.line_count = 0
         self.bom = False    # the pasted text began with a byte-order mark, dropped before reading
         # the text's pieces, bad lines and data: [DONE] lines, in text order: a Piece, a
@@ -125,18 +126,99 @@ def one_line_ending(text: str) -> str:
     return _LONE_CR.sub("\n", text) if "\r" in text else text
 
 
-def read(text: str, limits, deadline) -> Source:
+def read(text: str, limits, deadline, *, scan: bool = False) -> Source:
     """Read ``text`` as one JSON value, JSON Lines or SSE (in that order of preference).  Line
     endings may be LF, CRLF or CR (:func:`one_line_ending`); a byte-order mark before the text
-    is dropped first (``bom``: places are in the text after it, as an editor shows it)."""
+    is dropped first (``bom``: places are in the text after it, as an editor shows it).
+    ``scan``: a JSON array is only begun (:class:`ArrayScan`, ``src.scan``; no ``value``) when
+    its first elements read quickly; the caller reads it whole (``scan=False``) unless it
+    consumes it as a stream."""
     bom = text.startswith("\ufeff")
     text = one_line_ending(text[1:] if bom else text)
-    src = _read(text, limits, deadline)
+    src = _read(text, limits, deadline, scan)
     src.bom = bom
     return src
 
 
-def _read(text: str, limits, deadline) -> Source:
+class ArrayScan:
+    """A JSON array read one element at a time (:func:`~workbench.jsontext.array_elements`): its
+    first :data:`HEAD` values (which tell the kind), then the rest as a stream consumes them,
+    none of those kept -- one C scan per element gives both the values and their places
+    (no second scan of the text, and no tree of the whole array in memory).  Each element's
+    ``start``/``end`` are kept (16 bytes); a :class:`Piece` is made only for an element
+    something points into (:meth:`piece`), lines only where asked (:meth:`lines`).
+    Anything the quick reading leaves to the parser raises ``NotQuickArray``: the caller reads
+    the text whole then (and reports its fault, at its place, as before)."""
+
+    HEAD = 500   # the values the kind is told from (kinds._list_kind reads the first 500)
+
+    def __init__(self, text: str, limits):
+        self.text = text
+        self._elements = array_elements(text, limits.max_depth)
+        self.budget = piece_budget(text)
+        self.starts, self.ends = array("q"), array("q")
+        self.head: list = []
+        self._pieces: dict[int, Piece] = {}
+        self._line_at = (0, 1)   # (offset, its line): pieces are made in text order
+        for value, _start, _end in self._take(self.HEAD):
+            self.head.append(value)
+
+    def _take(self, n: int | None = None):
+        starts, ends = self.starts, self.ends
+        budget = self.budget
+        for value, start, end in self._elements:
+            starts.append(start)
+            ends.append(end)
+            if len(starts) >= budget:
+                raise NotQuickArray   # as many elements as the budget: _read refuses it (413)
+            yield value, start, end
+            if n is not None and len(starts) >= n:
+                return
+
+    def values(self):
+        """``(index, value)`` of every element, in order: the head's, then the rest's."""
+        yield from enumerate(self.head)
+        k = len(self.head)
+        for value, _s, _e in self._take():
+            yield k, value
+            k += 1
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def piece(self, k: int, value: Any) -> Piece:
+        """The piece of element ``k`` (one per element, made once)."""
+        p = self._pieces.get(k)
+        if p is None:
+            start = self.starts[k]
+            at, line = self._line_at
+            if start >= at:
+                line += self.text.count("\n", at, start)
+                self._line_at = (start, line)
+            else:
+                line = self.text.count("\n", 0, start) + 1
+            p = self._pieces[k] = Piece(value, start, self.ends[k], line, None, k, f"/{k}")
+        return p
+
+    def pieces(self) -> list[Piece]:
+        """The pieces made so far (the first element's among them), in text order."""
+        if self.head:
+            self.piece(0, self.head[0])
+        return [self._pieces[k] for k in sorted(self._pieces)]
+
+    def lines(self, ks) -> dict[int, int]:
+        """The line each element of ``ks`` starts on (counted on in one pass)."""
+        out, line, at = {}, 1, 0
+        count, starts = self.text.count, self.starts
+        for k in sorted(set(ks)):
+            start = starts[k]
+            line += count("\n", at, start)
+            at = start
+            out[k] = line
+        return out
+
+
+def _read(text: str, limits, deadline, scan: bool = False) -> Source:
     body = text.strip()
     if not body:
         raise WorkbenchError("parse_error", "The text is empty: paste a response, an item list, "
@@ -144,6 +226,16 @@ def _read(text: str, limits, deadline) -> Source:
     first_line = body.split("\n", 1)[0].strip()
     looks_sse = bool(_SSE_LINE.match(first_line)) or "\ndata:" in text or "\nevent:" in text
     if not looks_sse and body[0] in "{[":
+        if scan and body[0] == "[":
+            try:
+                begun = ArrayScan(text, limits)
+            except NotQuickArray:
+                begun = None   # read whole below: the parser says what is wrong, and where
+            if begun is not None:
+                src = Source(text, "json")
+                src.scan = begun
+                src.line_count = text.count("\n") + 1
+                return src
         try:
             value = _load(text, limits)
         except WorkbenchError as exc:
