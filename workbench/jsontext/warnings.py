@@ -274,8 +274,8 @@ def _from_value(text: str, value, lines: LineIndex, long_int_tokens, float_token
       handed over every integer token over 15 characters and every float token that may change,
       in document order), and the search found exactly ``W`` places: so none is inside a string
       or a longer token, and the ``k``-th place is the ``k``-th warning token;
-    * the value holds exactly ``W`` warning numbers (an integer beyond ±(2^53−1); a Decimal equal
-      to a changed token, whose value alone decides the warning) and the ``k``-th place reads the
+    * the value holds exactly ``W`` warning numbers (an integer beyond ±(2^53−1); a Decimal of
+      the value of a changed token, whose value alone decides the warning) and the ``k``-th place reads the
       ``k``-th of them (the same type and value), whose path is the pointer."""
     count = sum(map(unsafe.__contains__, long_int_tokens)) + sum(map(changed.__contains__, float_tokens))
     if limit is not None and count > limit:
@@ -293,7 +293,7 @@ def _from_value(text: str, value, lines: LineIndex, long_int_tokens, float_token
     hits.sort()
     leaves: list = []
     try:
-        _warned_numbers(value, [], leaves, {Decimal(t) for t in changed} if changed else None)
+        _warned_numbers(value, [], leaves, {str(Decimal(t)) for t in changed} if changed else None)
     except (RecursionError, ArithmeticError, ValueError):
         return None
     if len(leaves) != count:
@@ -319,7 +319,10 @@ def _from_value(text: str, value, lines: LineIndex, long_int_tokens, float_token
 
 def _warned_numbers(node, parts: list, out: list, changed_values) -> None:
     """``(path parts, number)`` of each number in ``node`` that warns, in document order: an
-    ``int`` beyond ±(2^53−1), a ``Decimal`` in ``changed_values`` (None: none changes)."""
+    ``int`` beyond ±(2^53−1), a ``Decimal`` written as one of ``changed_values`` (None: none
+    changes), the ``str`` of each changed token's Decimal.  (By its text: a Decimal's hash cost
+    4 µs.  Equal text is an equal value, whose warning is the same; a number that warns has its
+    own token among the changed ones, so its text is there.)"""
     if type(node) is dict:
         items = node.items()
     elif type(node) is list:
@@ -335,7 +338,7 @@ def _warned_numbers(node, parts: list, out: list, changed_values) -> None:
             parts.append(k)
             _warned_numbers(x, parts, out, changed_values)
             parts.pop()
-        elif changed_values is not None and t is Decimal and x in changed_values:
+        elif changed_values is not None and t is Decimal and str(x) in changed_values:
             out.append((parts + [k], x))
 
 
