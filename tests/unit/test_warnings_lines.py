@@ -134,7 +134,8 @@ def lines():
 
 def test_from_value_is_the_walkers_answer(lines, monkeypatch):
     """Each line's warnings read from its value equal the walker's, field for field (offsets
-    too), and the value was the answer on most lines (else this test would prove nothing)."""
+    too), also with the line written over several lines, and the value was the answer on most
+    lines (else this test would prove nothing)."""
     taken = []
     real = warnings_module._from_value
 
@@ -144,6 +145,9 @@ def test_from_value_is_the_walkers_answer(lines, monkeypatch):
         return got
 
     monkeypatch.setattr(warnings_module, "_from_value", counted)
+    # and each line written over several lines (no generated string holds ", "): places on
+    # later lines of a small document
+    lines = lines + [line.replace(", ", ",\n  ") for line in lines if ", " in line][:500]
     quick = [parse(line).warnings for line in lines]
     # most lines with number warnings alone were answered from the value, and the walker
     # answered the others (repeated keys, surrogates, tokens in strings): both were compared
