@@ -9,6 +9,7 @@ nested objects and arrays, roots that are arrays or numbers."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -182,12 +183,20 @@ def test_per_line_answers_are_the_whole_documents(lines):
 
 def test_validate_jsonl_line_warnings(lines):
     """The validator of ``--jsonl`` (prepare once, run per line) gives each line parse's
-    warnings, the count with them."""
-    validation = prepare({"schema": "{}"}, DEFAULT_LIMITS)
-    for line in lines[:300]:
+    warnings, the count with them, and for a valid line the answer the full path builds (the
+    one cached valid answer with the line's warnings: no field differs)."""
+    schema = '{"type": ["object", "array"], "properties": {"seq": {"type": "boolean"}}}'
+    validation = prepare({"schema": schema}, DEFAULT_LIMITS)
+    full = prepare({"schema": schema}, DEFAULT_LIMITS)
+    full._tools[None] = dataclasses.replace(full._tool(None), valid=None)   # evaluate, place, answer
+    valid = 0
+    for line in lines[:400]:
         answer = validation.run(line)
         assert answer["warnings"] == parse(line).warnings
         assert answer["warning_count"] == len(answer["warnings"])
+        assert answer == full.run(line), line
+        valid += answer["valid"]
+    assert 100 < valid < 350, valid
 
 
 def test_a_line_of_the_benchmark_is_answered_from_its_value(monkeypatch):
