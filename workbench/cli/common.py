@@ -366,11 +366,12 @@ def each_file(paths: list[str], jobs: int | None, one, cases: list) -> int:
     every path, in order; the worst status.  With ``jobs`` > 1 the files run on forked worker
     processes, each one's output kept and printed here in the files' order (the same bytes as
     ``jobs`` 1)."""
+    if jobs is None or jobs <= 1 or len(paths) < 2:   # (multiprocessing not imported: start-up)
+        return max((one(path, cases) for path in paths), default=EXIT_OK)
     import multiprocessing
 
     from ..runtime.pool import map_ordered
-    if jobs is None or jobs <= 1 or len(paths) < 2 or \
-            "fork" not in multiprocessing.get_all_start_methods():
+    if "fork" not in multiprocessing.get_all_start_methods():
         return max((one(path, cases) for path in paths), default=EXIT_OK)
     status = EXIT_OK
     colour = use_colour(sys.stderr)

@@ -74,8 +74,13 @@ def error_lines(result: dict, line: int | None = None) -> list[str]:
 
 
 def _warnings(result: dict, doc_label: str, schema_label: str, line: int | None = None,
-              schema_too: bool = True) -> None:
-    paint = common.painter(sys.stderr)
+              schema_too: bool = True, paint=None) -> None:
+    """The document's warnings (``line``: the log's line) and, with ``schema_too``, the
+    schema's, on standard error; ``paint``: the painter of standard error (one per log)."""
+    if not result.get("warnings") and not (schema_too and (result.get("schema_warnings")
+                                                           or result.get("review"))):
+        return   # (most lines of a log: nothing to write)
+    paint = paint or common.painter(sys.stderr)
     out = []
     for w in result.get("warnings") or []:
         w = dict(w, line=line) if line is not None else w
@@ -184,6 +189,7 @@ def run_jsonl(args, validation, path: str, schema_label: str, many: bool, cases:
     schema_noted = False
     out = sys.stdout.buffer
     prefix = f"{doc_label}:" if many else ""
+    paint = common.painter(sys.stderr)
 
     def show(n: int, result: dict) -> None:
         nonlocal worst, schema_noted
@@ -197,7 +203,7 @@ def run_jsonl(args, validation, path: str, schema_label: str, many: bool, cases:
             if lines:
                 out.write("".join(prefix + line + "\n" for line in lines).encode("utf-8"))
             if not args.quiet:
-                _warnings(result, doc_label, schema_label, n, not schema_noted)
+                _warnings(result, doc_label, schema_label, n, not schema_noted, paint)
                 schema_noted = True
 
     with collector_paused():

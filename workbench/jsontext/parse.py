@@ -111,11 +111,12 @@ def parse(text: str, *, field: str | None = "document", max_depth: int = DEFAULT
         if check_depth:
             _check_depth(parsed, max_depth, field)
         if warnings and (any(found) or "\\ud" in text or "\\uD" in text):
-            from .warnings import find_warnings_counted
+            from .warnings import _NO_VALUE, find_warnings_counted
             duplicates, long_ints, floats = found
             parsed.warnings, parsed.warning_count = find_warnings_counted(
                 text, duplicates, long_ints, parsed.lines, floats,
-                duplicates_kept=keep_duplicates, limit=warning_limit)
+                duplicates_kept=keep_duplicates, limit=warning_limit,
+                value=parsed.value if numbers == "exact" else _NO_VALUE)
         return parsed
 
 

@@ -131,6 +131,9 @@ class Validation:
         prefix = side.prefix
         with self._schema_faults(prefix):
             if side.valid is not None and side.valid(instance):  # the quick check: nothing to locate
+                if call is None:   # (a document, not a call: the one answer of a valid document)
+                    return dict(self._known_valid(tool, side), warnings=parsed_doc.warnings,
+                                warning_count=parsed_doc.warning_count)
                 out = side.valid_out
             else:
                 out = evaluate(side.compiled, instance, limits)
@@ -181,10 +184,15 @@ class Validation:
             return None
         if call is not None:
             return self._answer(side.valid_out, side, tool, call, None, [])
-        known = self._valid_answers.get(tool)  # the same for every valid document: made once
+        return dict(self._known_valid(tool, side))  # a shallow copy: its lists are shared, read them only
+
+    def _known_valid(self, tool, side: "_Tool") -> dict:
+        """The answer for a valid document that is no call, without warnings: the same for
+        every such document, made once (read it only: its lists are shared)."""
+        known = self._valid_answers.get(tool)
         if known is None:
             known = self._valid_answers[tool] = self._answer(side.valid_out, side, tool, None, None, [])
-        return dict(known)  # a shallow copy: its lists are shared, read them only
+        return known
 
     def _called_tool(self, call) -> str | None:
         """The tool asked for, else the one of a list the call names (for either target)."""

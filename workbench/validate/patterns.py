@@ -22,7 +22,6 @@ expressions.  They run on the ``regex`` package with a per-match timeout, never 
 
 from __future__ import annotations
 
-import contextlib
 import threading
 
 import regex
@@ -409,18 +408,25 @@ _state = threading.local()
 DEFAULT_REGEX_TIMEOUT = 1.0  # a thread that set no regex_time_limit (the default of limits.regex_timeout)
 
 
-@contextlib.contextmanager
-def regex_time_limit(seconds: float):
-    """Let one match of a pattern run at most ``seconds`` (CPU time) in this thread."""
-    saved = getattr(_state, "regex_timeout", None)
-    _state.regex_timeout = seconds
-    try:
-        yield
-    finally:
-        if saved is None:
+class regex_time_limit:  # noqa: N801  (used as a function: ``with regex_time_limit(s):``)
+    """Let one match of a pattern run at most ``seconds`` (CPU time) in this thread.  A plain
+    class, not a generator context (entered once per document: ``validate --jsonl``'s lines)."""
+
+    __slots__ = ("seconds", "saved")
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+
+    def __enter__(self) -> None:
+        self.saved = getattr(_state, "regex_timeout", None)
+        _state.regex_timeout = self.seconds
+
+    def __exit__(self, *exc) -> bool:
+        if self.saved is None:
             del _state.regex_timeout
         else:
-            _state.regex_timeout = saved
+            _state.regex_timeout = self.saved
+        return False
 
 
 def pattern_timeout_error(pattern: str, limit: float) -> WorkbenchError:
