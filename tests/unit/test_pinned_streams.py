@@ -756,3 +756,30 @@ def test_the_new_id_of_a_done_item_is_said_once_even_when_later_events_name_it()
                     delta("x", output_index=0, item_id="fc_Y"), completed()))
     assert [(f[2], f[3]) for f in own(r, "stream_item_id_changed")] == [("/item/id", line(2))]
     assert [f[3] for f in own(r, "stream_order")] == [line(3)]  # the delta after done
+
+
+# --------------------------------------------------------------------------- a stream's status
+
+def test_a_stream_cut_off_has_no_status_an_incomplete_item_could_contradict():
+    # no terminal event: the response's status is unknown, so an incomplete item is said by
+    # nothing but the cut-off (a status of "" would read as 'the response says ""')
+    r = analyse(sse(CREATED, added(0, fc()), done(0, fc(arguments="{}", status="incomplete")),
+                    done=False))
+    assert [f[0] for f in own(r)] == ["stream_no_terminal"]
+    # with a terminal event that says otherwise, it is a mismatch
+    r = analyse(sse(CREATED, added(0, fc()), done(0, fc(arguments="{}", status="incomplete")),
+                    completed(), done=False))
+    assert [f[0] for f in own(r)] == ["incomplete_response_mismatch"]
+
+
+def test_a_rebuilt_message_orders_its_parts_by_the_value_of_their_index():
+    # twelve parts sent 11 … 0: part 10 comes after part 9 (as text, "10" sorted before "2")
+    m = {"type": "message", "id": "msg_1", "role": "assistant", "content": [],
+         "status": "in_progress"}
+    ev = [text_event("response.output_text.delta", ci, delta=f"<{ci}>") for ci in range(11, -1, -1)]
+    r = analyse(sse(CREATED, added(0, m), *ev, done=False))
+    assert [p["text"] for p in r["items"][0]["content"]] == [f"<{ci}>" for ci in range(12)]
+    # an index that is no integer comes after the integers, by its text
+    ev = [text_event("response.output_text.delta", ci, delta=str(ci)) for ci in ("b", 3, None, "a", 1)]
+    r = analyse(sse(CREATED, added(0, m), *ev, done=False))
+    assert [p["text"] for p in r["items"][0]["content"]] == ["1", "3", "None", "a", "b"]
