@@ -783,3 +783,84 @@ def test_a_rebuilt_message_orders_its_parts_by_the_value_of_their_index():
     ev = [text_event("response.output_text.delta", ci, delta=str(ci)) for ci in ("b", 3, None, "a", 1)]
     r = analyse(sse(CREATED, added(0, m), *ev, done=False))
     assert [p["text"] for p in r["items"][0]["content"]] == ["1", "3", "None", "a", "b"]
+
+
+# --------------------------------------------------------------------------- each finding in its row
+
+def test_an_id_changed_at_a_delta_is_filed_under_its_item_row():
+    # the finding is placed at the delta, which is neither the item's added nor its done event:
+    # only the walk's own note (the slot passed to the finding) puts it in the row
+    r = analyse(sse(CREATED, added(0, fc()), delta("{}", output_index=0, item_id="fc_X"),
+                    done(0, fc(arguments="{}", status="completed")), completed()))
+    assert rows(r) == [(0, 0, "fc_1", "function_call", "completed", line(1), line(3),
+                        {"response.output_item.added": 1,
+                         "response.function_call_arguments.delta": 1,
+                         "response.output_item.done": 1}, ["stream_item_id_changed"])]
+
+
+def test_each_repeated_add_is_filed_under_the_row_not_only_the_last():
+    # the second add's finding sits at an added event the third add replaces
+    r = analyse(sse(CREATED, added(0, fc()), added(0, fc()), added(0, fc()),
+                    done(0, fc(status="completed")), completed()))
+    assert [f[:4] for f in own(r, "stream_order")] == [
+        ("stream_order", "output item 0 is added a second time.", "/type", line(2)),
+        ("stream_order", "output item 0 is added a second time.", "/type", line(3))]
+    assert rows(r)[0][-1] == ["stream_order", "stream_order"]
+
+
+def test_ids_changed_at_two_done_events_are_each_filed_under_the_row():
+    # both done events name the item by its first id: the done rule says each new id and call_id,
+    # and the first done event is no longer the item's done piece when the second comes
+    r = analyse(sse(CREATED, added(0, fc()),
+                    ("response.output_item.done", {"output_index": 0, "item_id": "fc_1", "item": fc(
+                        id="fc_Y", call_id="call_Y", status="completed")}),
+                    ("response.output_item.done", {"output_index": 0, "item_id": "fc_1", "item": fc(
+                        id="fc_Z", call_id="call_Z", status="completed")}),
+                    completed()))
+    assert [(f[0], f[2], f[3]) for f in own(r, "stream_item_id_changed")] == [
+        ("stream_item_id_changed", "/item/id", line(2)),
+        ("stream_item_id_changed", "/item/call_id", line(2)),
+        ("stream_item_id_changed", "/item/id", line(3)),
+        ("stream_item_id_changed", "/item/call_id", line(3))]
+    assert rows(r)[0][-1] == ["stream_item_id_changed"] * 4
+
+
+# --------------------------------------------------------------------------- items without an index
+
+def test_an_item_without_index_or_id_is_the_final_outputs_item_at_its_place():
+    # no output_index, no item_id: the item is keyed by its place, so the final response's
+    # output 0 (whose id names no item) is compared with it
+    r = analyse(sse(CREATED, ("response.function_call_arguments.delta", {"delta": "{}"}),
+                    completed([fc(arguments="[]", status="completed")]), done=False))
+    assert own(r, "stream_arguments_mismatch") == [
+        ("stream_arguments_mismatch", mismatch(2, "the final response", 2, 0),
+         "/response/output/0/arguments", line(2), 2, [], {"at": 0})]
+    assert [(t[1], t[2], t[-1]) for t in rows(r)] == [
+        (None, None, ["stream_order", "stream_arguments_mismatch"])]
+
+
+def test_an_item_added_by_id_alone_does_not_take_the_place_of_a_later_index():
+    # fc_2 (no output_index) is keyed by its id: the item added at output_index 1 is a new one
+    r = analyse(sse(CREATED, added(0, fc(1)), ("response.output_item.added", {"item": fc(2)}),
+                    added(1, fc(3)), completed(), done=False))
+    assert own(r, "stream_item_id_changed") == []
+    assert [f[1] for f in own(r, "stream_order")] == [
+        NEVER_DONE.format("output item 0 (fc_1)"),
+        NEVER_DONE.format("output item (its output_index missing) (fc_2)"),
+        NEVER_DONE.format("output item 1 (fc_3)")]
+    assert [(t[1], t[2], t[5]) for t in rows(r)] == [(0, "fc_1", line(1)), (1, "fc_3", line(3)),
+                                                      (None, "fc_2", line(2))]
+
+
+def test_an_item_keeps_the_first_id_it_was_seen_with():
+    # a delta names fc_1 first; the item added later says fc_2 (said as a change): the row keeps
+    # fc_1, and events naming either id find the item
+    r = analyse(sse(CREATED, delta("{", output_index=0, item_id="fc_1"), added(0, fc(2)),
+                    delta("}", item_id="fc_2"), completed(), done=False))
+    assert [(t[1], t[2], t[7]) for t in rows(r)] == [
+        (0, "fc_1", {"response.function_call_arguments.delta": 2, "response.output_item.added": 1})]
+    assert [f[:4] for f in own(r, "stream_item_id_changed")] == [
+        ("stream_item_id_changed", 'This response.output_item.added event names item_id "fc_2", '
+         'but output item 0 was added as "fc_1": a client attaching deltas by item_id loses them. '
+         "The ids of one item must not change.", "/item/id", line(2))]
+    assert r["items"] == [fc(2, arguments="{}")]

@@ -258,10 +258,7 @@ class ResponsesStream:
                             slot)
             item = ev.get("item")
             slot.added = dict(item) if type(item) is dict else {}
-            slot.added_piece = piece
-            if slot.item_id is None and isinstance(slot.added.get("id"), str):
-                slot.item_id = slot.added["id"]
-                self.by_id.setdefault(slot.item_id, slot)
+            slot.added_piece = piece   # (its id, when it has one, was learnt by _slot_for)
             return
         if slot.added is None:  # (a slot's first event is its added event, or it has none)
             if not slot.warned:
