@@ -378,6 +378,8 @@ def test_text_events_out_of_their_part_order():
     # the done text replaces its deltas; later deltas are still kept (and were flagged)
     assert r["items"][0]["content"] == [{"type": "output_text", "text": "Hello!?"},
                                         {"type": "output_text", "text": "x"}]
+    # each finding is the item's (placed at a text event: filed by the walk, not by its place)
+    assert rows(r)[0][-1] == ["stream_order"] * 6
 
 
 def test_text_in_order_is_no_finding_and_each_part_is_rebuilt_in_index_order():
@@ -864,3 +866,13 @@ def test_an_item_keeps_the_first_id_it_was_seen_with():
          'but output item 0 was added as "fc_1": a client attaching deltas by item_id loses them. '
          "The ids of one item must not change.", "/item/id", line(2))]
     assert r["items"] == [fc(2, arguments="{}")]
+
+
+def test_an_event_after_the_item_was_done_is_filed_under_its_row():
+    r = analyse(sse(CREATED, added(0, fc()), done(0, fc(arguments="{}", status="completed")),
+                    delta("x", output_index=0), completed()))
+    assert [f[:4] for f in own(r, "stream_order")] == [
+        ("stream_order", "response.function_call_arguments.delta arrives after "
+                         "response.output_item.done for this item: a done item never changes "
+                         "again.", "/type", line(3))]
+    assert rows(r)[0][-1] == ["stream_order"]
