@@ -92,3 +92,43 @@ def test_the_walk_reaches_a_value_deep_in_a_large_member_array_and_only_it(at):
     assert seen == [("duplicate", ["data", at], first, second, "i"),
                     ("key", ["data", at], s, s + 3, "s"),
                     ("string", ["data", at, "s"], v, v + 22, None)]
+
+
+# --------------------------------------------------------------------------- the walk's exits
+
+
+def _visits(text, interesting, **kw):
+    seen: list = []
+    walk(text, interesting, lambda kind, parts, s, e, x: seen.append((kind, tuple(parts), x)), **kw)
+    return seen
+
+
+def test_a_large_root_object_is_left_once_nothing_wanted_is_ahead():
+    # the root object (70,000 characters, past every measuring window) is given its end, not
+    # measured: the repeated key after the last wanted value is never read
+    text = '{"pad": "' + "x" * 70_000 + '", "a": 1, "a": 2}'
+    assert _visits(text, [text.index('"x')]) == [("string", ("pad",), None)]
+    assert _visits(text, [text.index('"x')], whole_objects=True) == [
+        ("string", ("pad",), None), ("duplicate", (), "a")]
+
+
+def test_an_object_in_an_array_is_left_once_nothing_wanted_is_ahead():
+    text = '[{"a": "s", "x": 1, "x": 2}, 3]'
+    assert _visits(text, [text.index('"s"')]) == [("string", (0, "a"), None)]
+    assert _visits(text, [text.index('"s"')], whole_objects=True) == [
+        ("string", (0, "a"), None), ("duplicate", (0,), "x")]
+
+
+def test_with_whole_objects_an_array_is_read_to_its_end_for_the_keys_after_it():
+    # past the last wanted offset inside the member array, the walk goes on to the repeated key
+    text = '{"a": [1, 2, [3]], "a": 0}'
+    assert _visits(text, [text.index("1")], whole_objects=True) == [
+        ("number", ("a", 0), None), ("duplicate", (), "a")]
+    assert _visits(text, [text.index("1")]) == [("number", ("a", 0), None)]
+
+
+@pytest.mark.parametrize("text", ["{}", " [ ] ", "[]"])
+def test_an_empty_root_container_is_walked_without_reading_a_member(text):
+    for interesting in ([0], [text.index(text.strip()[0]) + 1], [0, len(text)]):
+        assert _visits(text, interesting) == []
+        assert _visits(text, interesting, whole_objects=True, keys=True) == []

@@ -876,3 +876,21 @@ def test_an_event_after_the_item_was_done_is_filed_under_its_row():
                          "response.output_item.done for this item: a done item never changes "
                          "again.", "/type", line(3))]
     assert rows(r)[0][-1] == ["stream_order"]
+
+
+def test_an_item_moved_to_another_index_is_filed_under_its_row():
+    r = analyse(sse(CREATED, added(0, fc()), delta("{}", output_index=3, item_id="fc_1"),
+                    done(0, fc(arguments="{}", status="completed")), completed()))
+    assert [(t[1], t[2], t[-1]) for t in rows(r)] == [(0, "fc_1", ["stream_item_id_changed"])]
+
+
+def test_a_final_output_whose_id_is_no_string_is_matched_by_its_index():
+    # an id that is an array (unhashable) or a number names no item: the output's index does
+    r = analyse(sse(CREATED, added(0, fc(1)), delta("{}", output_index=0),
+                    added(1, fc(2)), delta("{}", output_index=1),
+                    completed([dict(fc(1, arguments="[]", status="completed"), id=["fc_1"]),
+                               dict(fc(2, arguments="[]", status="completed"), id=2)]),
+                    done=False))
+    assert [(f[2], f[3], f[5]) for f in own(r, "stream_arguments_mismatch")] == [
+        ("/response/output/0/arguments", line(5), [("added", "/item", line(1), 1)]),
+        ("/response/output/1/arguments", line(5), [("added", "/item", line(3), 3)])]
