@@ -894,3 +894,56 @@ def test_a_final_output_whose_id_is_no_string_is_matched_by_its_index():
     assert [(f[2], f[3], f[5]) for f in own(r, "stream_arguments_mismatch")] == [
         ("/response/output/0/arguments", line(5), [("added", "/item", line(1), 1)]),
         ("/response/output/1/arguments", line(5), [("added", "/item", line(3), 3)])]
+
+
+def test_an_item_keeps_its_first_id_when_a_changed_one_comes_again():
+    r = analyse(sse(CREATED, added(0, fc()), delta("{", output_index=0, item_id="fc_X"),
+                    delta("}", output_index=0, item_id="fc_X"),
+                    done(0, fc(arguments="{}", status="completed")), completed()))
+    assert [(f[0], f[3]) for f in own(r, "stream_item_id_changed")] == [
+        ("stream_item_id_changed", line(2))]
+    assert [(t[1], t[2]) for t in rows(r)] == [(0, "fc_1")]
+
+
+def test_an_item_never_done_in_a_completed_stream_is_filed_under_its_row():
+    r = analyse(sse(CREATED, added(0, fc()), delta("{}", output_index=0), completed()))
+    assert [(f[0], f[3]) for f in own(r, "stream_order")] == [("stream_order", line(3))]
+    assert rows(r)[0][-1] == ["stream_order"]
+
+
+def test_a_final_output_call_without_deltas_is_passed_over_not_the_end_of_the_comparison():
+    r = analyse(sse(CREATED, added(0, fc(1)), added(1, fc(2)), delta("{}", output_index=1),
+                    completed([fc(1, arguments="[]", status="completed"),
+                               fc(2, arguments="[]", status="completed")]), done=False))
+    assert [(f[2], f[3]) for f in own(r, "stream_arguments_mismatch")] == [
+        ("/response/output/1/arguments", line(4))]
+
+
+def test_items_rebuilt_from_a_final_response_count_its_terminal_event():
+    r = analyse(sse(CREATED, ("response.incomplete", {"response": {
+        "id": "r", "status": "incomplete", "output": [fc(1, status="incomplete", arguments="{}")]}})))
+    assert [(t[1], t[2], t[7]) for t in rows(r)] == [(0, "fc_1", {"response.incomplete": 1})]
+
+
+def test_rows_are_in_output_index_order_and_items_without_one_last_in_stream_order():
+    r = analyse(sse(CREATED, added(2, fc(3)), ("response.output_item.added", {"item": fc(8)}),
+                    added(0, fc(1)), ("response.output_item.added", {"item": fc(9)}),
+                    added(1, fc(2)), completed(), done=False))
+    assert [(t[1], t[2]) for t in rows(r)] == [(0, "fc_1"), (1, "fc_2"), (2, "fc_3"),
+                                               (None, "fc_8"), (None, "fc_9")]
+    assert [i["id"] for i in r["items"]] == ["fc_1", "fc_2", "fc_3", "fc_8", "fc_9"]
+
+
+def test_a_bad_line_is_passed_over_and_the_events_after_it_are_read():
+    text = 'data: {"type": \n\n' + sse(CREATED, added(0, fc()), done(0, fc(status="completed")),
+                                       completed())
+    r = analyse(text)
+    assert [f[0] for f in own(r)] == ["stream_bad_line", "pending_call"]
+    assert [(t[1], t[2], t[4]) for t in rows(r)] == [(0, "fc_1", "completed")]
+
+
+def test_text_deltas_for_a_call_give_it_no_content():
+    r = analyse(sse(CREATED, added(0, fc()), delta("{}", output_index=0),
+                    ("response.output_text.delta", {"output_index": 0, "content_index": 0,
+                                                    "delta": "hi"}), done=False))
+    assert r["items"] == [fc(arguments="{}")]
