@@ -16,7 +16,7 @@ import json
 import pytest
 
 from workbench.jsontext import parse
-from workbench.jsontext.positions import Span, element_spans, walk
+from workbench.jsontext.positions import LineIndex, Span, element_spans, walk
 
 # --------------------------------------------------------------------------- element_spans
 
@@ -132,3 +132,18 @@ def test_an_empty_root_container_is_walked_without_reading_a_member(text):
     for interesting in ([0], [text.index(text.strip()[0]) + 1], [0, len(text)]):
         assert _visits(text, interesting) == []
         assert _visits(text, interesting, whole_objects=True, keys=True) == []
+
+
+# --------------------------------------------------------------------------- the line index
+
+
+def test_the_indexed_path_places_offsets_on_the_first_line():
+    # (the indexed path starts after 16 lookups in a text over 100,000 characters: offsets on the
+    # first line, looked up after it, are counted from the line start at offset 0)
+    text = "ab\n" + "c" * 100_000 + "\nd"
+    index = LineIndex(text)
+    for _ in range(17):
+        assert index.line_col(len(text)) == (3, 2)
+    assert index._starts is not None
+    assert [index.line_col(o) for o in (0, 1, 2, 3, 100_003, 100_004)] == [
+        (1, 1), (1, 2), (1, 3), (2, 1), (2, 100_001), (3, 1)]
