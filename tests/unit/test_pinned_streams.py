@@ -947,3 +947,11 @@ def test_text_deltas_for_a_call_give_it_no_content():
                     ("response.output_text.delta", {"output_index": 0, "content_index": 0,
                                                     "delta": "hi"}), done=False))
     assert r["items"] == [fc(arguments="{}")]
+
+
+def test_a_call_rebuilt_from_deltas_alone_is_placed_at_its_first_event_line():
+    # never added nor done: no piece holds the item, so its place is its first line, column 1
+    r = analyse(sse(CREATED, CREATED, delta("{}", item_id="fc_1", output_index=0),
+                    delta("", item_id="fc_1", output_index=0), completed(), done=False))
+    assert [(c["pointer"], c["line"], c["column"], c["id"], c["item"]) for c in r["calls"]] == [
+        ("", line(2), 1, "fc_1", 0)]
