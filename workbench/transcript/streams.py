@@ -53,7 +53,7 @@ def _part_order(kv) -> tuple:
     """A rebuilt message's parts in content_index order: integer indexes by value (10 after 2),
     then any other index (missing, a string, an object) by its text."""
     ci = kv[0]
-    return (0, ci, "") if type(ci) is int else (1, 0, str(ci))
+    return (False, ci) if type(ci) is int else (True, str(ci))
 
 
 class Slot:
