@@ -378,6 +378,8 @@ def test_text_events_out_of_their_part_order():
     # the done text replaces its deltas; later deltas are still kept (and were flagged)
     assert r["items"][0]["content"] == [{"type": "output_text", "text": "Hello!?"},
                                         {"type": "output_text", "text": "x"}]
+    # each finding is the item's (placed at a text event: filed by the walk, not by its place)
+    assert rows(r)[0][-1] == ["stream_order"] * 6
 
 
 def test_text_in_order_is_no_finding_and_each_part_is_rebuilt_in_index_order():
@@ -756,3 +758,200 @@ def test_the_new_id_of_a_done_item_is_said_once_even_when_later_events_name_it()
                     delta("x", output_index=0, item_id="fc_Y"), completed()))
     assert [(f[2], f[3]) for f in own(r, "stream_item_id_changed")] == [("/item/id", line(2))]
     assert [f[3] for f in own(r, "stream_order")] == [line(3)]  # the delta after done
+
+
+# --------------------------------------------------------------------------- a stream's status
+
+def test_a_stream_cut_off_has_no_status_an_incomplete_item_could_contradict():
+    # no terminal event: the response's status is unknown, so an incomplete item is said by
+    # nothing but the cut-off (a status of "" would read as 'the response says ""')
+    r = analyse(sse(CREATED, added(0, fc()), done(0, fc(arguments="{}", status="incomplete")),
+                    done=False))
+    assert [f[0] for f in own(r)] == ["stream_no_terminal"]
+    # with a terminal event that says otherwise, it is a mismatch
+    r = analyse(sse(CREATED, added(0, fc()), done(0, fc(arguments="{}", status="incomplete")),
+                    completed(), done=False))
+    assert [f[0] for f in own(r)] == ["incomplete_response_mismatch"]
+
+
+def test_a_rebuilt_message_orders_its_parts_by_the_value_of_their_index():
+    # twelve parts sent 11 … 0: part 10 comes after part 9 (as text, "10" sorted before "2")
+    m = {"type": "message", "id": "msg_1", "role": "assistant", "content": [],
+         "status": "in_progress"}
+    ev = [text_event("response.output_text.delta", ci, delta=f"<{ci}>") for ci in range(11, -1, -1)]
+    r = analyse(sse(CREATED, added(0, m), *ev, done=False))
+    assert [p["text"] for p in r["items"][0]["content"]] == [f"<{ci}>" for ci in range(12)]
+    # an index that is no integer comes after the integers, by its text
+    ev = [text_event("response.output_text.delta", ci, delta=str(ci)) for ci in ("b", 3, None, "a", 1)]
+    r = analyse(sse(CREATED, added(0, m), *ev, done=False))
+    assert [p["text"] for p in r["items"][0]["content"]] == ["1", "3", "None", "a", "b"]
+
+
+# --------------------------------------------------------------------------- each finding in its row
+
+def test_an_id_changed_at_a_delta_is_filed_under_its_item_row():
+    # the finding is placed at the delta, which is neither the item's added nor its done event:
+    # only the walk's own note (the slot passed to the finding) puts it in the row
+    r = analyse(sse(CREATED, added(0, fc()), delta("{}", output_index=0, item_id="fc_X"),
+                    done(0, fc(arguments="{}", status="completed")), completed()))
+    assert rows(r) == [(0, 0, "fc_1", "function_call", "completed", line(1), line(3),
+                        {"response.output_item.added": 1,
+                         "response.function_call_arguments.delta": 1,
+                         "response.output_item.done": 1}, ["stream_item_id_changed"])]
+
+
+def test_each_repeated_add_is_filed_under_the_row_not_only_the_last():
+    # the second add's finding sits at an added event the third add replaces
+    r = analyse(sse(CREATED, added(0, fc()), added(0, fc()), added(0, fc()),
+                    done(0, fc(status="completed")), completed()))
+    assert [f[:4] for f in own(r, "stream_order")] == [
+        ("stream_order", "output item 0 is added a second time.", "/type", line(2)),
+        ("stream_order", "output item 0 is added a second time.", "/type", line(3))]
+    assert rows(r)[0][-1] == ["stream_order", "stream_order"]
+
+
+def test_ids_changed_at_two_done_events_are_each_filed_under_the_row():
+    # both done events name the item by its first id: the done rule says each new id and call_id,
+    # and the first done event is no longer the item's done piece when the second comes
+    r = analyse(sse(CREATED, added(0, fc()),
+                    ("response.output_item.done", {"output_index": 0, "item_id": "fc_1", "item": fc(
+                        id="fc_Y", call_id="call_Y", status="completed")}),
+                    ("response.output_item.done", {"output_index": 0, "item_id": "fc_1", "item": fc(
+                        id="fc_Z", call_id="call_Z", status="completed")}),
+                    completed()))
+    assert [(f[0], f[2], f[3]) for f in own(r, "stream_item_id_changed")] == [
+        ("stream_item_id_changed", "/item/id", line(2)),
+        ("stream_item_id_changed", "/item/call_id", line(2)),
+        ("stream_item_id_changed", "/item/id", line(3)),
+        ("stream_item_id_changed", "/item/call_id", line(3))]
+    assert rows(r)[0][-1] == ["stream_item_id_changed"] * 4
+
+
+# --------------------------------------------------------------------------- items without an index
+
+def test_an_item_without_index_or_id_is_the_final_outputs_item_at_its_place():
+    # no output_index, no item_id: the item is keyed by its place, so the final response's
+    # output 0 (whose id names no item) is compared with it
+    r = analyse(sse(CREATED, ("response.function_call_arguments.delta", {"delta": "{}"}),
+                    completed([fc(arguments="[]", status="completed")]), done=False))
+    assert own(r, "stream_arguments_mismatch") == [
+        ("stream_arguments_mismatch", mismatch(2, "the final response", 2, 0),
+         "/response/output/0/arguments", line(2), 2, [], {"at": 0})]
+    assert [(t[1], t[2], t[-1]) for t in rows(r)] == [
+        (None, None, ["stream_order", "stream_arguments_mismatch"])]
+
+
+def test_an_item_added_by_id_alone_does_not_take_the_place_of_a_later_index():
+    # fc_2 (no output_index) is keyed by its id: the item added at output_index 1 is a new one
+    r = analyse(sse(CREATED, added(0, fc(1)), ("response.output_item.added", {"item": fc(2)}),
+                    added(1, fc(3)), completed(), done=False))
+    assert own(r, "stream_item_id_changed") == []
+    assert [f[1] for f in own(r, "stream_order")] == [
+        NEVER_DONE.format("output item 0 (fc_1)"),
+        NEVER_DONE.format("output item (its output_index missing) (fc_2)"),
+        NEVER_DONE.format("output item 1 (fc_3)")]
+    assert [(t[1], t[2], t[5]) for t in rows(r)] == [(0, "fc_1", line(1)), (1, "fc_3", line(3)),
+                                                      (None, "fc_2", line(2))]
+
+
+def test_an_item_keeps_the_first_id_it_was_seen_with():
+    # a delta names fc_1 first; the item added later says fc_2 (said as a change): the row keeps
+    # fc_1, and events naming either id find the item
+    r = analyse(sse(CREATED, delta("{", output_index=0, item_id="fc_1"), added(0, fc(2)),
+                    delta("}", item_id="fc_2"), completed(), done=False))
+    assert [(t[1], t[2], t[7]) for t in rows(r)] == [
+        (0, "fc_1", {"response.function_call_arguments.delta": 2, "response.output_item.added": 1})]
+    assert [f[:4] for f in own(r, "stream_item_id_changed")] == [
+        ("stream_item_id_changed", 'This response.output_item.added event names item_id "fc_2", '
+         'but output item 0 was added as "fc_1": a client attaching deltas by item_id loses them. '
+         "The ids of one item must not change.", "/item/id", line(2))]
+    assert r["items"] == [fc(2, arguments="{}")]
+
+
+def test_an_event_after_the_item_was_done_is_filed_under_its_row():
+    r = analyse(sse(CREATED, added(0, fc()), done(0, fc(arguments="{}", status="completed")),
+                    delta("x", output_index=0), completed()))
+    assert [f[:4] for f in own(r, "stream_order")] == [
+        ("stream_order", "response.function_call_arguments.delta arrives after "
+                         "response.output_item.done for this item: a done item never changes "
+                         "again.", "/type", line(3))]
+    assert rows(r)[0][-1] == ["stream_order"]
+
+
+def test_an_item_moved_to_another_index_is_filed_under_its_row():
+    r = analyse(sse(CREATED, added(0, fc()), delta("{}", output_index=3, item_id="fc_1"),
+                    done(0, fc(arguments="{}", status="completed")), completed()))
+    assert [(t[1], t[2], t[-1]) for t in rows(r)] == [(0, "fc_1", ["stream_item_id_changed"])]
+
+
+def test_a_final_output_whose_id_is_no_string_is_matched_by_its_index():
+    # an id that is an array (unhashable) or a number names no item: the output's index does
+    r = analyse(sse(CREATED, added(0, fc(1)), delta("{}", output_index=0),
+                    added(1, fc(2)), delta("{}", output_index=1),
+                    completed([dict(fc(1, arguments="[]", status="completed"), id=["fc_1"]),
+                               dict(fc(2, arguments="[]", status="completed"), id=2)]),
+                    done=False))
+    assert [(f[2], f[3], f[5]) for f in own(r, "stream_arguments_mismatch")] == [
+        ("/response/output/0/arguments", line(5), [("added", "/item", line(1), 1)]),
+        ("/response/output/1/arguments", line(5), [("added", "/item", line(3), 3)])]
+
+
+def test_an_item_keeps_its_first_id_when_a_changed_one_comes_again():
+    r = analyse(sse(CREATED, added(0, fc()), delta("{", output_index=0, item_id="fc_X"),
+                    delta("}", output_index=0, item_id="fc_X"),
+                    done(0, fc(arguments="{}", status="completed")), completed()))
+    assert [(f[0], f[3]) for f in own(r, "stream_item_id_changed")] == [
+        ("stream_item_id_changed", line(2))]
+    assert [(t[1], t[2]) for t in rows(r)] == [(0, "fc_1")]
+
+
+def test_an_item_never_done_in_a_completed_stream_is_filed_under_its_row():
+    r = analyse(sse(CREATED, added(0, fc()), delta("{}", output_index=0), completed()))
+    assert [(f[0], f[3]) for f in own(r, "stream_order")] == [("stream_order", line(3))]
+    assert rows(r)[0][-1] == ["stream_order"]
+
+
+def test_a_final_output_call_without_deltas_is_passed_over_not_the_end_of_the_comparison():
+    r = analyse(sse(CREATED, added(0, fc(1)), added(1, fc(2)), delta("{}", output_index=1),
+                    completed([fc(1, arguments="[]", status="completed"),
+                               fc(2, arguments="[]", status="completed")]), done=False))
+    assert [(f[2], f[3]) for f in own(r, "stream_arguments_mismatch")] == [
+        ("/response/output/1/arguments", line(4))]
+
+
+def test_items_rebuilt_from_a_final_response_count_its_terminal_event():
+    r = analyse(sse(CREATED, ("response.incomplete", {"response": {
+        "id": "r", "status": "incomplete", "output": [fc(1, status="incomplete", arguments="{}")]}})))
+    assert [(t[1], t[2], t[7]) for t in rows(r)] == [(0, "fc_1", {"response.incomplete": 1})]
+
+
+def test_rows_are_in_output_index_order_and_items_without_one_last_in_stream_order():
+    r = analyse(sse(CREATED, added(2, fc(3)), ("response.output_item.added", {"item": fc(8)}),
+                    added(0, fc(1)), ("response.output_item.added", {"item": fc(9)}),
+                    added(1, fc(2)), completed(), done=False))
+    assert [(t[1], t[2]) for t in rows(r)] == [(0, "fc_1"), (1, "fc_2"), (2, "fc_3"),
+                                               (None, "fc_8"), (None, "fc_9")]
+    assert [i["id"] for i in r["items"]] == ["fc_1", "fc_2", "fc_3", "fc_8", "fc_9"]
+
+
+def test_a_bad_line_is_passed_over_and_the_events_after_it_are_read():
+    text = 'data: {"type": \n\n' + sse(CREATED, added(0, fc()), done(0, fc(status="completed")),
+                                       completed())
+    r = analyse(text)
+    assert [f[0] for f in own(r)] == ["stream_bad_line", "pending_call"]
+    assert [(t[1], t[2], t[4]) for t in rows(r)] == [(0, "fc_1", "completed")]
+
+
+def test_text_deltas_for_a_call_give_it_no_content():
+    r = analyse(sse(CREATED, added(0, fc()), delta("{}", output_index=0),
+                    ("response.output_text.delta", {"output_index": 0, "content_index": 0,
+                                                    "delta": "hi"}), done=False))
+    assert r["items"] == [fc(arguments="{}")]
+
+
+def test_a_call_rebuilt_from_deltas_alone_is_placed_at_its_first_event_line():
+    # never added nor done: no piece holds the item, so its place is its first line, column 1
+    r = analyse(sse(CREATED, CREATED, delta("{}", item_id="fc_1", output_index=0),
+                    delta("", item_id="fc_1", output_index=0), completed(), done=False))
+    assert [(c["pointer"], c["line"], c["column"], c["id"], c["item"]) for c in r["calls"]] == [
+        ("", line(2), 1, "fc_1", 0)]

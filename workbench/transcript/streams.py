@@ -49,6 +49,13 @@ def event_type(piece: Piece) -> str | None:
     return t if isinstance(t, str) else piece.event_name
 
 
+def _part_order(kv) -> tuple:
+    """A rebuilt message's parts in content_index order: integer indexes by value (10 after 2),
+    then any other index (missing, a string, an object) by its text."""
+    ci = kv[0]
+    return (False, ci) if type(ci) is int else (True, str(ci))
+
+
 class Slot:
     __slots__ = ("output_index", "item_id", "added", "added_piece", "done_item", "done_piece",
                  "deltas", "args_done", "args_done_piece", "texts", "parts_added", "parts_done",
@@ -85,7 +92,7 @@ class Slot:
         if self.texts and base.get("type") in ("message", None):
             base.setdefault("type", "message")
             base["content"] = [{"type": "output_text", "text": "".join(parts)}
-                               for _, parts in sorted(self.texts.items(), key=lambda kv: str(kv[0]))]
+                               for _, parts in sorted(self.texts.items(), key=_part_order)]
         if self.item_id is not None:
             base.setdefault("id", self.item_id)
         return base
@@ -251,10 +258,7 @@ class ResponsesStream:
                             slot)
             item = ev.get("item")
             slot.added = dict(item) if type(item) is dict else {}
-            slot.added_piece = piece
-            if slot.item_id is None and isinstance(slot.added.get("id"), str):
-                slot.item_id = slot.added["id"]
-                self.by_id.setdefault(slot.item_id, slot)
+            slot.added_piece = piece   # (its id, when it has one, was learnt by _slot_for)
             return
         if slot.added is None:  # (a slot's first event is its added event, or it has none)
             if not slot.warned:
