@@ -34,7 +34,9 @@ CASES = [
       "dependencies": {"refund": ["reason"], "a": {"required": ["b"]}}},
      [{"refund": 1}, {"a": 1}, {"a": 1, "b": 2, "refund": 1, "reason": 0}, "s"]),
     ({"multipleOf": 0.01}, [1.23, 1.234, 5, "1", 0, -0.07]),
-    ({"multipleOf": 3}, [9, 10, Decimal("1e400"), Decimal("3e-2"), 2.5]),
+    # a caller's non-finite number is no multiple of anything (is_multiple raises on it)
+    ({"multipleOf": 3}, [9, 10, Decimal("1e400"), Decimal("3e-2"), 2.5, Decimal("Infinity"),
+                         Decimal("NaN")]),
     ({"uniqueItems": True}, [[1, 2, 3], [1, 2, 1], [{"a": 1}, {"a": 1.0}], [True, 1], [[1], [1]], "x"]),
     ({"uniqueItems": False}, [[1, 1]]),
     ({"propertyNames": {"pattern": "^[a-z]+$", "maxLength": 3}},
@@ -73,6 +75,10 @@ CASES = [
     ({"anyOf": [{"type": "string"}, {"minimum": 3}]}, ["s", 4, 2, None]),
     ({"oneOf": [{"type": "integer"}, {"minimum": 3}, {"maximum": 10}]}, [1, 4, 20, 2.5, "s"]),
     ({"oneOf": [{"type": "string"}, {"type": "integer"}]}, ["s", 1, None]),
+    # the closest alternative is the one with the fewest errors: each error must carry the index
+    # of its alternative (5 fails minimum and multipleOf of the first, only maximum of the second)
+    ({"oneOf": [{"minimum": 10, "multipleOf": 7}, {"maximum": 0}]}, [5, 14, -1]),
+    ({"anyOf": [{"minimum": 10, "multipleOf": 7}, {"maximum": 0}]}, [5, 14, -1]),
     ({"contains": {"type": "string"}}, [[1, "a"], [1, 2], [], "s"]),
     ({"contains": {"type": "string"}, "minContains": 2, "maxContains": 3},
      [["a"], ["a", "b"], ["a", "b", "c", "d"], [1, 2], ["a", "b", "c"]]),
@@ -302,3 +308,71 @@ def test_content_keywords_assert_base64_and_json_when_formats_do(schema, instanc
     assert [(e["keyword"], e["message"]) for e in asserted["errors"]] == found
     # annotations only when formats are not asserted
     assert evaluate(compile_schema(schema), instance)["valid"] is True
+
+
+# --------------------------------------------------------------------------- survivors of the run
+# of 2026-12-02 afternoon (tests/mutation/run mutmut validate-keywords): each test names the rule
+# a surviving mutant broke
+
+@pytest.mark.parametrize("v, d, ok", [
+    # the value has more decimals than the divisor (its exponent is the smaller): 1.50 = 3 × 0.5
+    (Decimal("1.50"), Decimal("0.5"), True), (Decimal("1.50"), Decimal("0.4"), False),
+    (Decimal("0.30"), Decimal("0.1"), True), (Decimal("0.35"), Decimal("0.1"), False),
+    (Decimal("1.500"), Decimal("0.5"), True), (Decimal("1.100"), Decimal("0.5"), False),  # 1100 % 500
+    # more than 18 digits: the mantissa is read through Decimal, the last digit counts
+    (Decimal("1234567890123456789.1"), Decimal("0.2"), False),
+    (Decimal("1234567890123456789.2"), Decimal("0.2"), True),
+    # 5,000 digits: past Python's 4,300-digit int(str) limit, still exact (3…3 = 3 × 1…1)
+    (Decimal("3" * 5000), 3, True), (Decimal("3" * 4999 + "4"), 3, False),
+    (Decimal("3" * 5000), Decimal("0.3"), True),
+])
+def test_multiple_of_with_more_decimals_or_digits_than_the_divisor(v, d, ok):
+    assert is_multiple(v, d) is ok
+
+
+def test_multiple_of_through_the_validator_with_long_numbers():
+    compiled = compile_schema({"multipleOf": 3})
+    for text, valid in (("3" * 5000, True), ("3" * 4999 + "4", False)):
+        for path in ("compiled", "jsonschema"):
+            r = evaluate(compiled, Decimal(text), path=path)
+            assert r["valid"] is valid, (path, text[-3:])
+
+
+@pytest.mark.parametrize("x, integral", [
+    # "5E0", "0e0", "-7e+0" parse to Decimals with exponent 0: whole numbers (draft 6 on)
+    (Decimal("5"), True), (Decimal("0"), True), (Decimal("-7"), True), (Decimal("5E0"), True),
+    (Decimal("-0"), True), (Decimal("12E-1"), False), (Decimal("1E+1"), True),
+])
+def test_integral_numbers_with_exponent_zero(x, integral):
+    assert is_integral(x) is integral
+    r = evaluate(compile_schema({"type": "integer"}), x, path="jsonschema")
+    assert r["valid"] is integral
+
+
+@pytest.mark.parametrize("a, b", [
+    (-(10 ** 30), Decimal("-1E+30")), (-(10 ** 30) + 1, Decimal("-999999999999999999999999999999")),
+    (10 ** 30 - 1, Decimal("999999999999999999999999999999")),
+])
+def test_canonical_keys_at_the_bound_of_the_int_fast_path(a, b):
+    assert canonical(a) == canonical(b)
+    assert first_duplicate([a, b]) == (0, 1)
+
+
+def test_the_closest_alternative_of_one_of_is_the_one_with_the_fewest_errors():
+    schema = {"oneOf": [{"minimum": 10, "multipleOf": 7}, {"maximum": 0}]}
+    r = evaluate(compile_schema(schema), 5, path="jsonschema")
+    assert errors(r) == [("", "oneOf", "The value matches none of the 2 alternatives in oneOf; closest "
+                          "alternative: 5 is greater than the maximum 0", "/oneOf")]
+
+
+def test_unevaluated_properties_through_a_ref_resolve_relative_refs_at_the_target():
+    # the $ref lands in the resource https://example.com/b/x, whose relative "z" is
+    # https://example.com/b/z: the properties it evaluates are looked up from there
+    schema = {"$id": "https://example.com/a/root",
+              "$defs": {"x": {"$id": "https://example.com/b/x", "$defs": {"y": {"$ref": "z"}}},
+                        "z": {"$id": "https://example.com/b/z", "properties": {"q": {}}}},
+              "$ref": "https://example.com/b/x#/$defs/y", UNEVAL: False}
+    compiled = compile_schema(schema)
+    assert evaluate(compiled, {"q": 1})["errors"] == []
+    assert [(e["pointer"], e["message"]) for e in evaluate(compiled, {"q": 1, "r": 2})["errors"]] == [
+        ("/r", NOT_ALLOWED.format("r"))]
