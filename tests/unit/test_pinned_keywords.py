@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import jsonschema
 import pytest
 
 from workbench.validate import compile_schema
@@ -376,3 +377,37 @@ def test_unevaluated_properties_through_a_ref_resolve_relative_refs_at_the_targe
     assert evaluate(compiled, {"q": 1})["errors"] == []
     assert [(e["pointer"], e["message"]) for e in evaluate(compiled, {"q": 1, "r": 2})["errors"]] == [
         ("/r", NOT_ALLOWED.format("r"))]
+
+
+def test_unevaluated_properties_through_a_ref_read_the_target_in_its_own_draft():
+    # the $ref lands in a draft-07 resource, where $ref hides its siblings: "a": "s" passes its
+    # additionalProperties (the "type" beside the $ref is not applied), so "a" is evaluated
+    schema = {"$defs": {"r": {"$id": "urn:r", "$schema": "http://json-schema.org/draft-07/schema#",
+                              "definitions": {"any": {}},
+                              "additionalProperties": {"$ref": "#/definitions/any", "type": "integer"}}},
+              "$ref": "urn:r", UNEVAL: False}
+    compiled = compile_schema(schema)
+    for instance in ({"a": "s"}, {"a": 1}):
+        r = evaluate(compiled, instance)
+        assert (r["path"], r["valid"], r["errors"]) == ("jsonschema", True, []), instance
+
+
+def test_unevaluated_properties_2019_through_recursive_ref_and_ref_together():
+    # at /child, "$ref" evaluates "e" and "$recursiveRef": "#" (the root) evaluates "name": only
+    # "x" is left; jsonschema's own Draft201909Validator says the same
+    schema = {"$schema": D2019, "$defs": {"extra": {"properties": {"e": {}}}},
+              "properties": {"name": {}, "child": {"$ref": "#/$defs/extra", "$recursiveRef": "#",
+                                                   UNEVAL: False}}}
+    compiled = compile_schema(schema)
+    for instance, found in (({"name": 1, "child": {"name": 2, "e": 3, "x": 4}}, ["/child/x"]),
+                            ({"child": {"name": 2, "e": 3}}, [])):
+        r = evaluate(compiled, instance)
+        assert [(e["pointer"], e["keyword"]) for e in r["errors"]] == [(p, UNEVAL) for p in found]
+        library = jsonschema.Draft201909Validator(schema)
+        assert [list(e.absolute_path) for e in library.iter_errors(instance)] == \
+            [p.split("/")[1:2] for p in found]
+
+
+def test_unevaluated_properties_2019_keeps_the_properties_beside_additional_properties_true():
+    schema = {"$schema": D2019, "properties": {"a": {}}, "additionalProperties": True, UNEVAL: False}
+    assert evaluate(compile_schema(schema), {"a": 1, "b": 2})["errors"] == []
