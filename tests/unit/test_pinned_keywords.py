@@ -162,6 +162,10 @@ D2019 = "https://json-schema.org/draft/2019-09/schema"
     ({"$defs": {"r": {"$dynamicAnchor": "r", "properties": {"a": {}}}}, "$dynamicRef": "#r",
       UNEVAL: False}, {"a": 1, "b": 2}, ["/b"]),
     ({"additionalProperties": {"type": "string"}, UNEVAL: False}, {"a": "s", "b": 2}, ["/b", "/b"]),
+    # a boolean subschema evaluates nothing itself; $ref and $dynamicRef side by side both count
+    ({"allOf": [True, {"properties": {"a": {}}}], UNEVAL: False}, {"a": 1, "b": 2}, ["/b"]),
+    ({"$defs": {"r": {"properties": {"a": {}}}, "d": {"$dynamicAnchor": "d", "properties": {"b": {}}}},
+      "$ref": "#/$defs/r", "$dynamicRef": "#d", UNEVAL: False}, {"a": 1, "b": 2, "c": 3}, ["/c"]),
     ({UNEVAL: {"type": "integer"}, "properties": {"a": {}}}, {"a": "s", "b": 1}, []),
     ({"allOf": [{UNEVAL: True}], UNEVAL: False}, {"a": 1}, []),
     ({"properties": {"a": {}}, UNEVAL: {}}, {"a": 1, "b": 2}, []),     # {} takes any value
@@ -261,6 +265,9 @@ def test_integer_type_per_draft():
     (-(10 ** 29), Decimal("-1e29"), True), (10 ** 29 - 1, Decimal("1e29"), False),
     (Decimal("NaN"), Decimal("NaN"), True), (0.5, Decimal("0.5"), True), ([], {}, False),
     ([[1]], [[Decimal("1.0")]], True), ("a", ("s", "a"), False),
+    # a fraction is keyed exactly, never through a float (0.1 and 0.1000…01 are one float)
+    (Decimal("0.1"), Decimal("0.10000000000000000000001"), False), (Decimal("1E-400"), 0, False),
+    (Decimal("NaN"), Decimal("Infinity"), False), (Decimal("Infinity"), Decimal("-Infinity"), False),
 ])
 def test_canonical_keys_are_json_equality(a, b, same):
     assert (canonical(a) == canonical(b)) is same
@@ -411,3 +418,9 @@ def test_unevaluated_properties_2019_through_recursive_ref_and_ref_together():
 def test_unevaluated_properties_2019_keeps_the_properties_beside_additional_properties_true():
     schema = {"$schema": D2019, "properties": {"a": {}}, "additionalProperties": True, UNEVAL: False}
     assert evaluate(compile_schema(schema), {"a": 1, "b": 2})["errors"] == []
+
+
+def test_a_huge_exponent_is_keyed_as_an_exponent():
+    # no 100,001-digit int is built for 1e100000 (uniqueItems keys every item)
+    assert canonical(Decimal("1E+100000")) == ("n", 0, (1,), 100000)
+    assert canonical(Decimal("-25E+99999")) == ("n", 1, (2, 5), 99999)
