@@ -24,7 +24,7 @@ CASES = [
     ({"patternProperties": {"^x_": {"type": "integer"}, "id$": {"type": "string"}}},
      [{"x_a": 1, "order_id": "A"}, {"x_a": "1", "order_id": 2, "other": None}, [1]]),
     ({"properties": {"a": {}}, "patternProperties": {"^x": {}}, "additionalProperties": False},
-     [{"a": 1, "xy": 2}, {"a": 1, "b": 2, "c": 3}, "s"]),
+     [{"a": 1, "xy": 2}, {"a": 1, "b": 2, "c": 3}, "s", {"xy": 1, "b": 2, "a": 3, "c": 4}]),
     ({"properties": {"a": {}}, "additionalProperties": {"type": "string"}},
      [{"a": 1, "b": "s"}, {"a": 1, "b": 2, "c": "x", "d": None}]),
     ({"additionalProperties": True}, [{"a": 1}]),
@@ -164,6 +164,10 @@ D2019 = "https://json-schema.org/draft/2019-09/schema"
     ({"additionalProperties": {"type": "string"}, UNEVAL: False}, {"a": "s", "b": 2}, ["/b", "/b"]),
     # a boolean subschema evaluates nothing itself; $ref and $dynamicRef side by side both count
     ({"allOf": [True, {"properties": {"a": {}}}], UNEVAL: False}, {"a": 1, "b": 2}, ["/b"]),
+    # an applicator's subschema evaluates keys only when the object itself passes it
+    ({"anyOf": [{"type": "object", "properties": {"b": {}}}], UNEVAL: False}, {"b": 1}, []),
+    ({"patternProperties": {"^p": {}}, "dependentSchemas": {"d": {"properties": {"dd": {}}}},
+      UNEVAL: False}, {"p1": 1, "d": 1, "dd": 2}, ["/d"]),
     ({"$defs": {"r": {"properties": {"a": {}}}, "d": {"$dynamicAnchor": "d", "properties": {"b": {}}}},
       "$ref": "#/$defs/r", "$dynamicRef": "#d", UNEVAL: False}, {"a": 1, "b": 2, "c": 3}, ["/c"]),
     ({UNEVAL: {"type": "integer"}, "properties": {"a": {}}}, {"a": "s", "b": 1}, []),
