@@ -432,3 +432,12 @@ def test_a_huge_exponent_is_keyed_as_an_exponent():
     # no 100,001-digit int is built for 1e100000 (uniqueItems keys every item)
     assert canonical(Decimal("1E+100000")) == ("n", 0, (1,), 100000)
     assert canonical(Decimal("-25E+99999")) == ("n", 1, (2, 5), 99999)
+
+
+def test_the_keywords_own_messages_stay_short_for_a_huge_value():
+    # keywords.py's point: the library's messages repr() the whole instance (megabytes per error);
+    # these carry at most 60 characters of it, whatever the value
+    compiled = compile_schema({"pattern": "^y", "type": "object"})
+    for instance in ("x" * 1_000_000, Decimal("9" * 5000)):
+        messages = [e.message for e in compiled.validator.iter_errors(instance)]
+        assert messages and all(len(m) < 200 for m in messages), [len(m) for m in messages]
