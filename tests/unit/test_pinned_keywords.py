@@ -67,7 +67,9 @@ CASES = [
     ({"format": "date"}, ["2024-01-31", "2024-13-01", 5]),
     ({"type": "integer"}, [1, 1.0, 1.5, "1", True, None]),
     ({"type": ["string", "null"]}, ["a", None, 1, [], {}]),
-    ({"enum": ["a", "b", 1, {"x": [1]}]}, ["a", "c", 1.0, {"x": [1.0]}, {"x": [2]}, None]),
+    # true is no 1 and 0 no false (JSON equality, not Python's)
+    ({"enum": ["a", "b", 1, {"x": [1]}]}, ["a", "c", 1.0, {"x": [1.0]}, {"x": [2]}, None, True]),
+    ({"enum": [False, 0.5]}, [False, 0, Decimal("0.50")]),
     ({"const": {"a": [1, 2]}}, [{"a": [1, 2]}, {"a": [2, 1]}, {"a": [1.0, 2.0]}]),
     ({"const": "x" * 100}, ["x" * 100, "y"]),
     ({"minItems": 2, "maxItems": 3}, [[1], [1, 2], [1, 2, 3], [1, 2, 3, 4], "ab"]),
