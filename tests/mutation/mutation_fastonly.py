@@ -56,3 +56,20 @@ def pytest_collection_modifyitems(config, items):
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+
+
+def command_line_id(text: str) -> str:
+    """``text`` as a test id without a backslash.  mutmut hands each mutant's tests back to pytest
+    as node ids on its command line, and an id pytest escaped (``\\cA``, ``\\xe9`` for ``é``)
+    is not found there: pytest exits 4, mutmut's worker exits 255 and reports the mutant as a
+    timeout, which the score counted as killed (the run of 2026-12-02: every mutant of
+    kw_pattern, kw_format, _short and the first of kw_type)."""
+    return text.encode("unicode_escape").decode("ascii").replace("\\", "%")
+
+
+def pytest_make_parametrize_id(config, val, argname):
+    if isinstance(val, str):
+        safe = command_line_id(val)
+        if safe != val:
+            return safe
+    return None

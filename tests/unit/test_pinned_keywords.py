@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import jsonschema
 import pytest
 
 from workbench.validate import compile_schema
@@ -23,7 +24,7 @@ CASES = [
     ({"patternProperties": {"^x_": {"type": "integer"}, "id$": {"type": "string"}}},
      [{"x_a": 1, "order_id": "A"}, {"x_a": "1", "order_id": 2, "other": None}, [1]]),
     ({"properties": {"a": {}}, "patternProperties": {"^x": {}}, "additionalProperties": False},
-     [{"a": 1, "xy": 2}, {"a": 1, "b": 2, "c": 3}, "s"]),
+     [{"a": 1, "xy": 2}, {"a": 1, "b": 2, "c": 3}, "s", {"xy": 1, "b": 2, "a": 3, "c": 4}]),
     ({"properties": {"a": {}}, "additionalProperties": {"type": "string"}},
      [{"a": 1, "b": "s"}, {"a": 1, "b": 2, "c": "x", "d": None}]),
     ({"additionalProperties": True}, [{"a": 1}]),
@@ -34,7 +35,9 @@ CASES = [
       "dependencies": {"refund": ["reason"], "a": {"required": ["b"]}}},
      [{"refund": 1}, {"a": 1}, {"a": 1, "b": 2, "refund": 1, "reason": 0}, "s"]),
     ({"multipleOf": 0.01}, [1.23, 1.234, 5, "1", 0, -0.07]),
-    ({"multipleOf": 3}, [9, 10, Decimal("1e400"), Decimal("3e-2"), 2.5]),
+    # a caller's non-finite number is no multiple of anything (is_multiple raises on it)
+    ({"multipleOf": 3}, [9, 10, Decimal("1e400"), Decimal("3e-2"), 2.5, Decimal("Infinity"),
+                         Decimal("NaN")]),
     ({"uniqueItems": True}, [[1, 2, 3], [1, 2, 1], [{"a": 1}, {"a": 1.0}], [True, 1], [[1], [1]], "x"]),
     ({"uniqueItems": False}, [[1, 1]]),
     ({"propertyNames": {"pattern": "^[a-z]+$", "maxLength": 3}},
@@ -64,7 +67,9 @@ CASES = [
     ({"format": "date"}, ["2024-01-31", "2024-13-01", 5]),
     ({"type": "integer"}, [1, 1.0, 1.5, "1", True, None]),
     ({"type": ["string", "null"]}, ["a", None, 1, [], {}]),
-    ({"enum": ["a", "b", 1, {"x": [1]}]}, ["a", "c", 1.0, {"x": [1.0]}, {"x": [2]}, None]),
+    # true is no 1 and 0 no false (JSON equality, not Python's)
+    ({"enum": ["a", "b", 1, {"x": [1]}]}, ["a", "c", 1.0, {"x": [1.0]}, {"x": [2]}, None, True]),
+    ({"enum": [False, 0.5]}, [False, 0, Decimal("0.50")]),
     ({"const": {"a": [1, 2]}}, [{"a": [1, 2]}, {"a": [2, 1]}, {"a": [1.0, 2.0]}]),
     ({"const": "x" * 100}, ["x" * 100, "y"]),
     ({"minItems": 2, "maxItems": 3}, [[1], [1, 2], [1, 2, 3], [1, 2, 3, 4], "ab"]),
@@ -73,6 +78,10 @@ CASES = [
     ({"anyOf": [{"type": "string"}, {"minimum": 3}]}, ["s", 4, 2, None]),
     ({"oneOf": [{"type": "integer"}, {"minimum": 3}, {"maximum": 10}]}, [1, 4, 20, 2.5, "s"]),
     ({"oneOf": [{"type": "string"}, {"type": "integer"}]}, ["s", 1, None]),
+    # the closest alternative is the one with the fewest errors: each error must carry the index
+    # of its alternative (5 fails minimum and multipleOf of the first, only maximum of the second)
+    ({"oneOf": [{"minimum": 10, "multipleOf": 7}, {"maximum": 0}]}, [5, 14, -1]),
+    ({"anyOf": [{"minimum": 10, "multipleOf": 7}, {"maximum": 0}]}, [5, 14, -1]),
     ({"contains": {"type": "string"}}, [[1, "a"], [1, 2], [], "s"]),
     ({"contains": {"type": "string"}, "minContains": 2, "maxContains": 3},
      [["a"], ["a", "b"], ["a", "b", "c", "d"], [1, 2], ["a", "b", "c"]]),
@@ -102,7 +111,11 @@ def errors(result) -> list[tuple]:
 COMPILED = [(s, i) for s, insts in CASES for i in insts if "unevaluatedProperties" not in s]
 
 
-@pytest.mark.parametrize("schema, instance", COMPILED, ids=[f"{s}-{i}"[:60] for s, i in COMPILED])
+# ids without a backslash or a non-ASCII character: mutmut selects tests by id on pytest's command
+# line, where an escaped one is not found (tests/mutation/mutation_fastonly.py)
+@pytest.mark.parametrize("schema, instance", COMPILED,
+                         ids=[f"{s}-{i}"[:60].encode("unicode_escape").decode("ascii").replace("\\", "%")
+                              for s, i in COMPILED])
 def test_the_keywords_give_the_compiled_paths_errors(schema, instance):
     compiled = compile_schema(value(schema), format_assert="format" in schema)
     fast = evaluate(compiled, value(instance))
@@ -155,6 +168,14 @@ D2019 = "https://json-schema.org/draft/2019-09/schema"
     ({"$defs": {"r": {"$dynamicAnchor": "r", "properties": {"a": {}}}}, "$dynamicRef": "#r",
       UNEVAL: False}, {"a": 1, "b": 2}, ["/b"]),
     ({"additionalProperties": {"type": "string"}, UNEVAL: False}, {"a": "s", "b": 2}, ["/b", "/b"]),
+    # a boolean subschema evaluates nothing itself; $ref and $dynamicRef side by side both count
+    ({"allOf": [True, {"properties": {"a": {}}}], UNEVAL: False}, {"a": 1, "b": 2}, ["/b"]),
+    # an applicator's subschema evaluates keys only when the object itself passes it
+    ({"anyOf": [{"type": "object", "properties": {"b": {}}}], UNEVAL: False}, {"b": 1}, []),
+    ({"patternProperties": {"^p": {}}, "dependentSchemas": {"d": {"properties": {"dd": {}}}},
+      UNEVAL: False}, {"p1": 1, "d": 1, "dd": 2}, ["/d"]),
+    ({"$defs": {"r": {"properties": {"a": {}}}, "d": {"$dynamicAnchor": "d", "properties": {"b": {}}}},
+      "$ref": "#/$defs/r", "$dynamicRef": "#d", UNEVAL: False}, {"a": 1, "b": 2, "c": 3}, ["/c"]),
     ({UNEVAL: {"type": "integer"}, "properties": {"a": {}}}, {"a": "s", "b": 1}, []),
     ({"allOf": [{UNEVAL: True}], UNEVAL: False}, {"a": 1}, []),
     ({"properties": {"a": {}}, UNEVAL: {}}, {"a": 1, "b": 2}, []),     # {} takes any value
@@ -254,6 +275,9 @@ def test_integer_type_per_draft():
     (-(10 ** 29), Decimal("-1e29"), True), (10 ** 29 - 1, Decimal("1e29"), False),
     (Decimal("NaN"), Decimal("NaN"), True), (0.5, Decimal("0.5"), True), ([], {}, False),
     ([[1]], [[Decimal("1.0")]], True), ("a", ("s", "a"), False),
+    # a fraction is keyed exactly, never through a float (0.1 and 0.1000…01 are one float)
+    (Decimal("0.1"), Decimal("0.10000000000000000000001"), False), (Decimal("1E-400"), 0, False),
+    (Decimal("NaN"), Decimal("Infinity"), False), (Decimal("Infinity"), Decimal("-Infinity"), False),
 ])
 def test_canonical_keys_are_json_equality(a, b, same):
     assert (canonical(a) == canonical(b)) is same
@@ -263,7 +287,7 @@ def test_canonical_keys_are_json_equality(a, b, same):
     ([1, 2, 3], None), ([1, 2, 1], (0, 2)), ([1, 2, 2, 1], (1, 2)), ([], None),
     ([{"a": 1}, {"a": Decimal("1.0")}], (0, 1)), ([True, 1, False, 0], None),
     ([[1], [1]], (0, 1)), (["a", "b", "a"], (0, 2)),
-    ([{1, 2}, [3], {1, 2}], (0, 2)),            # unhashable oddities: compared pairwise
+    ([{1, 2}, [3], {1, 2}], (0, 2)),            # not JSON: a set is keyed by its repr()
     ([10 ** 29, Decimal("1e29")], (0, 1)),
 ])
 def test_the_first_duplicate_and_its_first_equal(items, pair):
@@ -302,3 +326,120 @@ def test_content_keywords_assert_base64_and_json_when_formats_do(schema, instanc
     assert [(e["keyword"], e["message"]) for e in asserted["errors"]] == found
     # annotations only when formats are not asserted
     assert evaluate(compile_schema(schema), instance)["valid"] is True
+
+
+# --------------------------------------------------------------------------- survivors of the run
+# of 2026-12-02 afternoon (tests/mutation/run mutmut validate-keywords): each test names the rule
+# a surviving mutant broke
+
+@pytest.mark.parametrize("v, d, ok", [
+    # the value has more decimals than the divisor (its exponent is the smaller): 1.50 = 3 × 0.5
+    (Decimal("1.50"), Decimal("0.5"), True), (Decimal("1.50"), Decimal("0.4"), False),
+    (Decimal("0.30"), Decimal("0.1"), True), (Decimal("0.35"), Decimal("0.1"), False),
+    (Decimal("1.500"), Decimal("0.5"), True), (Decimal("1.100"), Decimal("0.5"), False),  # 1100 % 500
+    # more than 18 digits: the mantissa is read through Decimal, the last digit counts
+    (Decimal("1234567890123456789.1"), Decimal("0.2"), False),
+    (Decimal("1234567890123456789.2"), Decimal("0.2"), True),
+    # 5,000 digits: past Python's 4,300-digit int(str) limit, still exact (3…3 = 3 × 1…1)
+    (Decimal("3" * 5000), 3, True), (Decimal("3" * 4999 + "4"), 3, False),
+    (Decimal("3" * 5000), Decimal("0.3"), True),
+])
+def test_multiple_of_with_more_decimals_or_digits_than_the_divisor(v, d, ok):
+    assert is_multiple(v, d) is ok
+
+
+def test_multiple_of_through_the_validator_with_long_numbers():
+    compiled = compile_schema({"multipleOf": 3})
+    for text, valid in (("3" * 5000, True), ("3" * 4999 + "4", False)):
+        for path in ("compiled", "jsonschema"):
+            r = evaluate(compiled, Decimal(text), path=path)
+            assert r["valid"] is valid, (path, text[-3:])
+
+
+@pytest.mark.parametrize("x, integral", [
+    # "5E0", "0e0", "-7e+0" parse to Decimals with exponent 0: whole numbers (draft 6 on)
+    (Decimal("5"), True), (Decimal("0"), True), (Decimal("-7"), True), (Decimal("5E0"), True),
+    (Decimal("-0"), True), (Decimal("12E-1"), False), (Decimal("1E+1"), True),
+])
+def test_integral_numbers_with_exponent_zero(x, integral):
+    assert is_integral(x) is integral
+    r = evaluate(compile_schema({"type": "integer"}), x, path="jsonschema")
+    assert r["valid"] is integral
+
+
+@pytest.mark.parametrize("a, b", [
+    (-(10 ** 30), Decimal("-1E+30")), (-(10 ** 30) + 1, Decimal("-999999999999999999999999999999")),
+    (10 ** 30 - 1, Decimal("999999999999999999999999999999")),
+])
+def test_canonical_keys_at_the_bound_of_the_int_fast_path(a, b):
+    assert canonical(a) == canonical(b)
+    assert first_duplicate([a, b]) == (0, 1)
+
+
+def test_the_closest_alternative_of_one_of_is_the_one_with_the_fewest_errors():
+    schema = {"oneOf": [{"minimum": 10, "multipleOf": 7}, {"maximum": 0}]}
+    r = evaluate(compile_schema(schema), 5, path="jsonschema")
+    assert errors(r) == [("", "oneOf", "The value matches none of the 2 alternatives in oneOf; closest "
+                          "alternative: 5 is greater than the maximum 0", "/oneOf")]
+
+
+def test_unevaluated_properties_through_a_ref_resolve_relative_refs_at_the_target():
+    # the $ref lands in the resource https://example.com/b/x, whose relative "z" is
+    # https://example.com/b/z: the properties it evaluates are looked up from there
+    schema = {"$id": "https://example.com/a/root",
+              "$defs": {"x": {"$id": "https://example.com/b/x", "$defs": {"y": {"$ref": "z"}}},
+                        "z": {"$id": "https://example.com/b/z", "properties": {"q": {}}}},
+              "$ref": "https://example.com/b/x#/$defs/y", UNEVAL: False}
+    compiled = compile_schema(schema)
+    assert evaluate(compiled, {"q": 1})["errors"] == []
+    assert [(e["pointer"], e["message"]) for e in evaluate(compiled, {"q": 1, "r": 2})["errors"]] == [
+        ("/r", NOT_ALLOWED.format("r"))]
+
+
+def test_unevaluated_properties_through_a_ref_read_the_target_in_its_own_draft():
+    # the $ref lands in a draft-07 resource, where $ref hides its siblings: "a": "s" passes its
+    # additionalProperties (the "type" beside the $ref is not applied), so "a" is evaluated
+    schema = {"$defs": {"r": {"$id": "urn:r", "$schema": "http://json-schema.org/draft-07/schema#",
+                              "definitions": {"any": {}},
+                              "additionalProperties": {"$ref": "#/definitions/any", "type": "integer"}}},
+              "$ref": "urn:r", UNEVAL: False}
+    compiled = compile_schema(schema)
+    for instance in ({"a": "s"}, {"a": 1}):
+        r = evaluate(compiled, instance)
+        assert (r["path"], r["valid"], r["errors"]) == ("jsonschema", True, []), instance
+
+
+def test_unevaluated_properties_2019_through_recursive_ref_and_ref_together():
+    # at /child, "$ref" evaluates "e" and "$recursiveRef": "#" (the root) evaluates "name": only
+    # "x" is left; jsonschema's own Draft201909Validator says the same
+    schema = {"$schema": D2019, "$defs": {"extra": {"properties": {"e": {}}}},
+              "properties": {"name": {}, "child": {"$ref": "#/$defs/extra", "$recursiveRef": "#",
+                                                   UNEVAL: False}}}
+    compiled = compile_schema(schema)
+    for instance, found in (({"name": 1, "child": {"name": 2, "e": 3, "x": 4}}, ["/child/x"]),
+                            ({"child": {"name": 2, "e": 3}}, [])):
+        r = evaluate(compiled, instance)
+        assert [(e["pointer"], e["keyword"]) for e in r["errors"]] == [(p, UNEVAL) for p in found]
+        library = jsonschema.Draft201909Validator(schema)
+        assert [list(e.absolute_path) for e in library.iter_errors(instance)] == \
+            [p.split("/")[1:2] for p in found]
+
+
+def test_unevaluated_properties_2019_keeps_the_properties_beside_additional_properties_true():
+    schema = {"$schema": D2019, "properties": {"a": {}}, "additionalProperties": True, UNEVAL: False}
+    assert evaluate(compile_schema(schema), {"a": 1, "b": 2})["errors"] == []
+
+
+def test_a_huge_exponent_is_keyed_as_an_exponent():
+    # no 100,001-digit int is built for 1e100000 (uniqueItems keys every item)
+    assert canonical(Decimal("1E+100000")) == ("n", 0, (1,), 100000)
+    assert canonical(Decimal("-25E+99999")) == ("n", 1, (2, 5), 99999)
+
+
+def test_the_keywords_own_messages_stay_short_for_a_huge_value():
+    # keywords.py's point: the library's messages repr() the whole instance (megabytes per error);
+    # these carry at most 60 characters of it, whatever the value
+    compiled = compile_schema({"pattern": "^y", "type": "object"})
+    for instance in ("x" * 1_000_000, Decimal("9" * 5000)):
+        messages = [e.message for e in compiled.validator.iter_errors(instance)]
+        assert messages and all(len(m) < 200 for m in messages), [len(m) for m in messages]
