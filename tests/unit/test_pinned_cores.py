@@ -256,6 +256,7 @@ def test_the_answer_names_its_rule_exactly(item, schema, rule):
 from test_pinned_rules import diff_step  # noqa: E402
 
 from workbench.gate import Gate, gate_value  # noqa: E402
+from workbench.gate.rules import program_caller, program_waiting  # noqa: E402
 from workbench.limits import Limits  # noqa: E402
 
 FC = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
@@ -1050,6 +1051,42 @@ def test_an_unknown_tool_lists_every_tool():
     r = gate(json.dumps(dict(PASSING_ACTION, name="nope")), tools)
     assert r["tool_result"]["error"] == ("nope is not a tool of this agent (the tools are: "
                                          "lookup_order, refund); the action was not executed")
+
+
+PROGRAM_CALL = dict(FC, status="in_progress", caller={"type": "program", "caller_id": "ci_1"})
+
+
+@pytest.mark.parametrize("change, waits", [
+    ({}, True),
+    ({"status": "completed"}, False),           # not waiting: complete (rule 3 passes anyway)
+    ({"status": "incomplete"}, False),
+    ({"status": None}, False),
+    ({"caller": {"type": "model"}}, False),     # only a program waits by design
+    ({"caller": {"type": "PROGRAM"}}, False),
+    ({"caller": "program"}, False),             # the caller is an object
+    ({"caller": None}, False),
+    ({"arguments": {"sku": "A"}}, False),       # arguments a string, as rule 5 wants
+    ({"arguments": None}, False),
+])
+def test_a_program_caller_waits_by_design_only_in_progress_with_string_arguments(change, waits):
+    item = dict(PROGRAM_CALL, **change)
+    assert program_waiting(item) is waits
+    verdict = Gate().verdict(item)
+    # an in_progress call with object arguments does not wait: rule 3 stops it before rule 5
+    assert verdict == ("ok" if waits or change.get("status") == "completed" else "status")
+    without = {k: v for k, v in item.items() if k != "caller"}
+    assert program_waiting(without) is False
+
+
+def test_the_program_caller_is_the_items_own_caller_object_or_none():
+    assert program_caller(PROGRAM_CALL) is PROGRAM_CALL["caller"]
+    assert program_caller(dict(FC, caller={"type": "program"})) == {"type": "program"}
+    for item in (FC, dict(FC, caller={"type": "model"}), dict(FC, caller=["program"]),
+                 [PROGRAM_CALL], "program", None, 5):
+        assert program_caller(item) is None
+    # the cut-off arguments of a program's call are still not executed: rule 3, not rule 6
+    assert Gate().verdict(dict(PROGRAM_CALL, arguments='{"city":"Ly')) == "status"
+    assert Gate().verdict(dict(FC, arguments='{"city":"Ly')) == "arguments_parse"
 
 
 # --------------------------------------------------------------------------- transcript/streams.py

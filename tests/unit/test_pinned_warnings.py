@@ -10,7 +10,7 @@ import pytest
 
 from workbench.jsontext import parse
 from workbench.jsontext.positions import LineIndex
-from workbench.jsontext.warnings import find_warnings, float_change
+from workbench.jsontext.warnings import find_warnings, find_warnings_counted, float_change
 
 OVERFLOW = ("The number {} is beyond the float64 range (about ±1.8e308): JavaScript's JSON.parse and "
             "Python's float read it as {}Infinity, Go's encoding/json refuses it")
@@ -36,6 +36,8 @@ def placed(text):
     ("1e400", ("float_overflow", OVERFLOW.format("1e400", ""))),
     ("-1e400", ("float_overflow", OVERFLOW.format("-1e400", "-"))),
     ("1e", None), ("1ex5", None), ("-0.0e999999999999999999999", None), (".e9999999999999999999999", None),
+    # not a number (two exponents): the first "e" splits it, and "5e999" is no exponent
+    ("1e5e999", None), ("1e-5e999", None),
 ])
 def test_float_change_of_exponents_past_any_decimal(token, change):
     assert float_change(token) == change
@@ -112,6 +114,18 @@ def test_find_warnings_passes_its_arguments_on():
     assert got[0]["message"].startswith('Duplicate key "a" (both members are kept here, in place): ')
     plain = find_warnings(text, ["a"], [], LineIndex(text), ["1.00000000000000001"])
     assert plain[0]["message"].startswith('Duplicate key "a": readers differ')
+
+
+def test_find_warnings_counted_by_default_lists_all_and_keeps_no_duplicate():
+    # its defaults, as a caller other than parse() gets them: no "both members kept" note, no
+    # limit (every warning listed and counted)
+    text = '{"a": 1, "a": 2, "n": [1e400, 2e400, 3e400]}'
+    listed, count = find_warnings_counted(text, ["a"], [], LineIndex(text), ["1e400", "2e400", "3e400"])
+    assert [(w["code"], w["pointer"], w["offset"]) for w in listed] == \
+        [("duplicate_key", "", 9), ("float_overflow", "/n/0", 23), ("float_overflow", "/n/1", 30),
+         ("float_overflow", "/n/2", 37)]
+    assert count == 4
+    assert listed[0]["message"].startswith('Duplicate key "a": readers differ')
 
 
 # --------------------------------------------------------------------------- warning_limit
