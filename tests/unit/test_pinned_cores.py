@@ -1089,6 +1089,27 @@ def test_the_program_caller_is_the_items_own_caller_object_or_none():
     assert Gate().verdict(dict(FC, arguments='{"city":"Ly')) == "arguments_parse"
 
 
+def test_decide_reads_an_item_in_its_own_dialect_by_default():
+    # engine.decide and Gate.decide, called without a dialect (the walk always passes one)
+    from workbench.gate.engine import decide
+    for ask in (lambda item: decide(Gate(), item), lambda item: Gate().decide(item)):
+        assert ask(FC)[:2] == ("ok", "open_responses")
+        assert ask(PASSING_ACTION)[:2] == ("ok", "agents_api")
+        assert ask([FC])[:2] == ("namespaced", "open_responses")   # not an item: still a dialect
+        assert ask(dict(FC, type="x:y"))[:2] == ("namespaced", "open_responses")
+
+
+def test_run_writes_its_sentences_for_the_reader_asked_for():
+    resp = json.dumps({"object": "response", "status": "completed",
+                       "output": [FC, dict(FC, id="fc_2", call_id="call_2")]})
+    tails = {"api": "walk one of them: POST its envelope.calls[].json to /api/gate as the item.",
+             "page": "walk one of them with its \u201cWalk this call\u201d button below.",
+             "cli": "walk one of them: save it (listed below) to a file and run workbench gate FILE."}
+    for words, tail in tails.items():
+        assert tail in Gate().run(resp, words=words)["reason"]
+    assert tails["api"] in Gate().run(resp)["reason"]
+
+
 # --------------------------------------------------------------------------- transcript/streams.py
 
 def _stream(*events, done=True) -> dict:

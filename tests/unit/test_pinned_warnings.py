@@ -153,6 +153,13 @@ LIMITED = [
     '["\\ud800", 1e400, 2e400, 3e400, "\\ud801", "\\ud802"]',
     '[1e400, 2e400, 3e400, 4e400]',
     '[12345678901234567890, 12345678901234567891, 12345678901234567892]',
+    # lone surrogates in keys: the limited walks visit keys too (before the cut, past it, and
+    # in the walk over every object a repeated key with an escape sends them to)
+    '[1e400, 2e400, {"\\ud801": 1}]',
+    '[{"\\ud800": 1}, 1e400, 2e400, {"\\udc00x": 2}]',
+    '[{"a":1,"\\u0061":2}, {"\\ud800":1}, 1e400, 2e400]',
+    # a repeated key holding a lone surrogate: two warnings at one offset, kept in walk order
+    '{"\\ud800": 1, "\\ud800": 2}',
 ]
 
 
@@ -175,6 +182,8 @@ BIG = [
     (_big("", "1.5", "1e400, 2e400"), 1),
     # nothing in the head, nothing after
     (_big("", "8", "9"), 2),
+    # a lone surrogate in a key past the head: the walk of the whole text visits keys
+    (_big("1e400, ", "7", '{"\\ud800": 1}, 5e400'), 2),
 ]
 
 
@@ -201,3 +210,37 @@ def test_a_repeated_key_written_with_an_escape_is_found_after_a_member_array(tex
     warnings = parse(text).warnings
     assert [(w["code"], w["pointer"], w["key"], w["line"], w["column"]) for w in warnings] == \
         [("duplicate_key", pointer, "n", 1, column)]
+
+
+def test_a_repeated_key_holding_a_lone_surrogate_lists_both_warnings_at_its_place():
+    # the second key's lone_surrogate and the duplicate_key sit at one offset: the walk's order
+    # is kept (sorted by offset only, the warnings themselves are never compared)
+    got = parse('{"\\ud800": 1, "\\ud800": 2}').warnings
+    assert [(w["code"], w["pointer"], w["offset"]) for w in got] == \
+        [("lone_surrogate", "/\ud800", 1), ("lone_surrogate", "/\ud800", 14),
+         ("duplicate_key", "", 14)]
+
+
+def test_a_document_that_is_one_huge_integer_with_a_limit():
+    # the head's end moves over the number characters up to the end of the text
+    text = "1" * (2 * HEAD + 10)
+    cut = parse(text, check_depth=False, warning_limit=1)
+    assert [(w["code"], w["pointer"], w["offset"]) for w in cut.warnings] == [("unsafe_integer", "", 0)]
+    assert cut.warning_count == 1
+
+
+def test_too_deep_to_place_with_a_limit_says_what_was_found(monkeypatch):
+    from workbench.jsontext import warnings as w
+
+    def deep(*_a, **_k):
+        raise RecursionError
+    monkeypatch.setattr(w, "walk", deep)
+    msg = ("The document nests too deeply to place its warnings (duplicate keys, lone "
+           "surrogates or unsafe integers)")
+    for text, dups, ints, code in [('{"a":1,"a":2}', ["a"], [], "duplicate_key"),
+                                   ("[12345678901234567890]", [], ["12345678901234567890"],
+                                    "unsafe_integer"),
+                                   ('["\\ud800"]', [], [], "lone_surrogate")]:
+        for limit in (None, 1, 5):
+            assert find_warnings_counted(text, dups, ints, LineIndex(text), limit=limit) == \
+                ([{"code": code, "pointer": "", "message": msg}], 1)
