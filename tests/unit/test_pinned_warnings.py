@@ -184,6 +184,12 @@ BIG = [
     (_big("", "8", "9"), 2),
     # a lone surrogate in a key past the head: the walk of the whole text visits keys
     (_big("1e400, ", "7", '{"\\ud800": 1}, 5e400'), 2),
+    # exactly the limit found in the head, more past it: the whole text is walked (and counted)
+    (_big("1e400, ", "7", "5e400, 6e400"), 1),
+    # lone surrogates past the head found before the numbers past it: the whole text is walked
+    (_big("1e400, ", "7", '5e400, "\\ud800", "\\ud801"'), 2),
+    # a number run straddling the head's end, in a text whose second character is a digit
+    (_big("1e400, ", "123456789012345678901234567890123456789012345678901234567890", "2e400"), 1),
 ]
 
 
@@ -244,3 +250,16 @@ def test_too_deep_to_place_with_a_limit_says_what_was_found(monkeypatch):
         for limit in (None, 1, 5):
             assert find_warnings_counted(text, dups, ints, LineIndex(text), limit=limit) == \
                 ([{"code": code, "pointer": "", "message": msg}], 1)
+
+
+def test_a_string_after_the_last_surrogate_holding_a_number_candidate():
+    # the unsafe token's text inside a string after the last surrogate escape sends the walk
+    # into that string: it holds no surrogate, and nothing is read past the candidates' end
+    text = '["\\ud800", "12345678901234567890", 12345678901234567890]'
+    assert placed(text) == [("lone_surrogate", "/0", 1, 2, 1), ("unsafe_integer", "/2", 1, 36, 35)]
+
+
+def test_a_limited_list_of_a_big_text_whose_candidates_are_not_in_it():
+    # find_warnings_counted takes any superset of the float tokens: none found, none counted
+    text = '["' + "p" * (2 * HEAD + 10) + '"]'
+    assert find_warnings_counted(text, [], [], LineIndex(text), ["1e400"], limit=1) == ([], 0)
