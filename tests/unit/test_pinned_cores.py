@@ -1110,6 +1110,49 @@ def test_run_writes_its_sentences_for_the_reader_asked_for():
     assert tails["api"] in Gate().run(resp)["reason"]
 
 
+WEATHER = {"type": "function", "name": "get_weather",
+           "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                          "required": ["city"]}}
+
+
+def _schema_step(r: dict) -> dict:
+    return next(s for s in r["steps"] if s["check"] == "schema")
+
+
+def test_the_schema_step_describes_the_decisions_arguments_and_tool():
+    # the walk describes what decide() returned: the parsed arguments, the tool, the dialect
+    r = gate(json.dumps(dict(FC, arguments='{"city": 5}')), json.dumps(WEATHER))
+    s = _schema_step(r)
+    assert (r["verdict"], r["dialect"], s["tool"], s["called_as"]) == \
+        ("arguments_schema", "open_responses", "get_weather", "get_weather")
+    assert s["errors"] == [{"pointer": "/city", "keyword": "type",
+                            "message": "Expected string, got number 5",
+                            "schema_pointer": "/properties/city/type"}]
+    r = gate(json.dumps(dict(FC, arguments="[1]")), json.dumps(WEATHER))
+    s = _schema_step(r)
+    assert (r["verdict"], r["dialect"], s["tool"], s["not_object"]) == \
+        ("arguments_schema", "open_responses", "get_weather", "an array ([1])")
+    assert s["errors"] == [{"pointer": "", "keyword": "type",
+                            "message": "Expected object, got an array of 1 item", "schema_pointer": "/type"}]
+    r = gate(json.dumps(dict(FC, name="nope")), json.dumps(WEATHER))
+    s = _schema_step(r)
+    assert (r["verdict"], r["dialect"], s["tool"], s["name"], s["available"], s["arguments"]) == \
+        ("unknown_tool", "open_responses", None, "nope", ["get_weather"], '{"city":"Lyon"}')
+
+
+def test_a_compiled_check_too_deep_for_python_falls_back_to_the_validator():
+    # the compiled check may hit Python's recursion limit on deep arguments: the tool's own
+    # fits() (the Validate core's evaluation) decides instead, on the same arguments
+    g = Gate(json.dumps(WEATHER))
+    tool = g.tools.pick(FC)
+
+    def too_deep(_args):
+        raise RecursionError
+    tool.checker = too_deep
+    assert g.verdict(FC) == "ok"
+    assert g.verdict(dict(FC, arguments='{"city": 5}')) == "arguments_schema"
+
+
 # --------------------------------------------------------------------------- transcript/streams.py
 
 def _stream(*events, done=True) -> dict:
