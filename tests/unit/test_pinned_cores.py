@@ -256,6 +256,7 @@ def test_the_answer_names_its_rule_exactly(item, schema, rule):
 from test_pinned_rules import diff_step  # noqa: E402
 
 from workbench.gate import Gate, gate_value  # noqa: E402
+from workbench.gate.rules import program_caller, program_waiting  # noqa: E402
 from workbench.limits import Limits  # noqa: E402
 
 FC = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
@@ -1050,6 +1051,106 @@ def test_an_unknown_tool_lists_every_tool():
     r = gate(json.dumps(dict(PASSING_ACTION, name="nope")), tools)
     assert r["tool_result"]["error"] == ("nope is not a tool of this agent (the tools are: "
                                          "lookup_order, refund); the action was not executed")
+
+
+PROGRAM_CALL = dict(FC, status="in_progress", caller={"type": "program", "caller_id": "ci_1"})
+
+
+@pytest.mark.parametrize("change, waits", [
+    ({}, True),
+    ({"status": "completed"}, False),           # not waiting: complete (rule 3 passes anyway)
+    ({"status": "incomplete"}, False),
+    ({"status": None}, False),
+    ({"caller": {"type": "model"}}, False),     # only a program waits by design
+    ({"caller": {"type": "PROGRAM"}}, False),
+    ({"caller": "program"}, False),             # the caller is an object
+    ({"caller": None}, False),
+    ({"arguments": {"sku": "A"}}, False),       # arguments a string, as rule 5 wants
+    ({"arguments": None}, False),
+])
+def test_a_program_caller_waits_by_design_only_in_progress_with_string_arguments(change, waits):
+    item = dict(PROGRAM_CALL, **change)
+    assert program_waiting(item) is waits
+    verdict = Gate().verdict(item)
+    # an in_progress call with object arguments does not wait: rule 3 stops it before rule 5
+    assert verdict == ("ok" if waits or change.get("status") == "completed" else "status")
+    without = {k: v for k, v in item.items() if k != "caller"}
+    assert program_waiting(without) is False
+
+
+def test_the_program_caller_is_the_items_own_caller_object_or_none():
+    assert program_caller(PROGRAM_CALL) is PROGRAM_CALL["caller"]
+    assert program_caller(dict(FC, caller={"type": "program"})) == {"type": "program"}
+    for item in (FC, dict(FC, caller={"type": "model"}), dict(FC, caller=["program"]),
+                 [PROGRAM_CALL], "program", None, 5):
+        assert program_caller(item) is None
+    # the cut-off arguments of a program's call are still not executed: rule 3, not rule 6
+    assert Gate().verdict(dict(PROGRAM_CALL, arguments='{"city":"Ly')) == "status"
+    assert Gate().verdict(dict(FC, arguments='{"city":"Ly')) == "arguments_parse"
+
+
+def test_decide_reads_an_item_in_its_own_dialect_by_default():
+    # engine.decide and Gate.decide, called without a dialect (the walk always passes one)
+    from workbench.gate.engine import decide
+    for ask in (lambda item: decide(Gate(), item), lambda item: Gate().decide(item)):
+        assert ask(FC)[:2] == ("ok", "open_responses")
+        assert ask(PASSING_ACTION)[:2] == ("ok", "agents_api")
+        assert ask([FC])[:2] == ("namespaced", "open_responses")   # not an item: still a dialect
+        assert ask(dict(FC, type="x:y"))[:2] == ("namespaced", "open_responses")
+
+
+def test_run_writes_its_sentences_for_the_reader_asked_for():
+    resp = json.dumps({"object": "response", "status": "completed",
+                       "output": [FC, dict(FC, id="fc_2", call_id="call_2")]})
+    tails = {"api": "walk one of them: POST its envelope.calls[].json to /api/gate as the item.",
+             "page": "walk one of them with its \u201cWalk this call\u201d button below.",
+             "cli": "walk one of them: save it (listed below) to a file and run workbench gate FILE."}
+    for words, tail in tails.items():
+        assert tail in Gate().run(resp, words=words)["reason"]
+    assert tails["api"] in Gate().run(resp)["reason"]
+
+
+WEATHER = {"type": "function", "name": "get_weather",
+           "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                          "required": ["city"]}}
+
+
+def _schema_step(r: dict) -> dict:
+    return next(s for s in r["steps"] if s["check"] == "schema")
+
+
+def test_the_schema_step_describes_the_decisions_arguments_and_tool():
+    # the walk describes what decide() returned: the parsed arguments, the tool, the dialect
+    r = gate(json.dumps(dict(FC, arguments='{"city": 5}')), json.dumps(WEATHER))
+    s = _schema_step(r)
+    assert (r["verdict"], r["dialect"], s["tool"], s["called_as"]) == \
+        ("arguments_schema", "open_responses", "get_weather", "get_weather")
+    assert s["errors"] == [{"pointer": "/city", "keyword": "type",
+                            "message": "Expected string, got number 5",
+                            "schema_pointer": "/properties/city/type"}]
+    r = gate(json.dumps(dict(FC, arguments="[1]")), json.dumps(WEATHER))
+    s = _schema_step(r)
+    assert (r["verdict"], r["dialect"], s["tool"], s["not_object"]) == \
+        ("arguments_schema", "open_responses", "get_weather", "an array ([1])")
+    assert s["errors"] == [{"pointer": "", "keyword": "type",
+                            "message": "Expected object, got an array of 1 item", "schema_pointer": "/type"}]
+    r = gate(json.dumps(dict(FC, name="nope")), json.dumps(WEATHER))
+    s = _schema_step(r)
+    assert (r["verdict"], r["dialect"], s["tool"], s["name"], s["available"], s["arguments"]) == \
+        ("unknown_tool", "open_responses", None, "nope", ["get_weather"], '{"city":"Lyon"}')
+
+
+def test_a_compiled_check_too_deep_for_python_falls_back_to_the_validator():
+    # the compiled check may hit Python's recursion limit on deep arguments: the tool's own
+    # fits() (the Validate core's evaluation) decides instead, on the same arguments
+    g = Gate(json.dumps(WEATHER))
+    tool = g.tools.pick(FC)
+
+    def too_deep(_args):
+        raise RecursionError
+    tool.checker = too_deep
+    assert g.verdict(FC) == "ok"
+    assert g.verdict(dict(FC, arguments='{"city": 5}')) == "arguments_schema"
 
 
 # --------------------------------------------------------------------------- transcript/streams.py

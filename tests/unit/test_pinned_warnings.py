@@ -10,7 +10,7 @@ import pytest
 
 from workbench.jsontext import parse
 from workbench.jsontext.positions import LineIndex
-from workbench.jsontext.warnings import find_warnings, float_change
+from workbench.jsontext.warnings import find_warnings, find_warnings_counted, float_change
 
 OVERFLOW = ("The number {} is beyond the float64 range (about ±1.8e308): JavaScript's JSON.parse and "
             "Python's float read it as {}Infinity, Go's encoding/json refuses it")
@@ -36,6 +36,8 @@ def placed(text):
     ("1e400", ("float_overflow", OVERFLOW.format("1e400", ""))),
     ("-1e400", ("float_overflow", OVERFLOW.format("-1e400", "-"))),
     ("1e", None), ("1ex5", None), ("-0.0e999999999999999999999", None), (".e9999999999999999999999", None),
+    # not a number (two exponents): the first "e" splits it, and "5e999" is no exponent
+    ("1e5e999", None), ("1e-5e999", None),
 ])
 def test_float_change_of_exponents_past_any_decimal(token, change):
     assert float_change(token) == change
@@ -114,6 +116,18 @@ def test_find_warnings_passes_its_arguments_on():
     assert plain[0]["message"].startswith('Duplicate key "a": readers differ')
 
 
+def test_find_warnings_counted_by_default_lists_all_and_keeps_no_duplicate():
+    # its defaults, as a caller other than parse() gets them: no "both members kept" note, no
+    # limit (every warning listed and counted)
+    text = '{"a": 1, "a": 2, "n": [1e400, 2e400, 3e400]}'
+    listed, count = find_warnings_counted(text, ["a"], [], LineIndex(text), ["1e400", "2e400", "3e400"])
+    assert [(w["code"], w["pointer"], w["offset"]) for w in listed] == \
+        [("duplicate_key", "", 9), ("float_overflow", "/n/0", 23), ("float_overflow", "/n/1", 30),
+         ("float_overflow", "/n/2", 37)]
+    assert count == 4
+    assert listed[0]["message"].startswith('Duplicate key "a": readers differ')
+
+
 # --------------------------------------------------------------------------- warning_limit
 
 HEAD = 1 << 20   # warnings._HEAD: the characters whose number candidates are tried first
@@ -139,6 +153,13 @@ LIMITED = [
     '["\\ud800", 1e400, 2e400, 3e400, "\\ud801", "\\ud802"]',
     '[1e400, 2e400, 3e400, 4e400]',
     '[12345678901234567890, 12345678901234567891, 12345678901234567892]',
+    # lone surrogates in keys: the limited walks visit keys too (before the cut, past it, and
+    # in the walk over every object a repeated key with an escape sends them to)
+    '[1e400, 2e400, {"\\ud801": 1}]',
+    '[{"\\ud800": 1}, 1e400, 2e400, {"\\udc00x": 2}]',
+    '[{"a":1,"\\u0061":2}, {"\\ud800":1}, 1e400, 2e400]',
+    # a repeated key holding a lone surrogate: two warnings at one offset, kept in walk order
+    '{"\\ud800": 1, "\\ud800": 2}',
 ]
 
 
@@ -161,6 +182,14 @@ BIG = [
     (_big("", "1.5", "1e400, 2e400"), 1),
     # nothing in the head, nothing after
     (_big("", "8", "9"), 2),
+    # a lone surrogate in a key past the head: the walk of the whole text visits keys
+    (_big("1e400, ", "7", '{"\\ud800": 1}, 5e400'), 2),
+    # exactly the limit found in the head, more past it: the whole text is walked (and counted)
+    (_big("1e400, ", "7", "5e400, 6e400"), 1),
+    # lone surrogates past the head found before the numbers past it: the whole text is walked
+    (_big("1e400, ", "7", '5e400, "\\ud800", "\\ud801"'), 2),
+    # a number run straddling the head's end, in a text whose second character is a digit
+    (_big("1e400, ", "123456789012345678901234567890123456789012345678901234567890", "2e400"), 1),
 ]
 
 
@@ -187,3 +216,50 @@ def test_a_repeated_key_written_with_an_escape_is_found_after_a_member_array(tex
     warnings = parse(text).warnings
     assert [(w["code"], w["pointer"], w["key"], w["line"], w["column"]) for w in warnings] == \
         [("duplicate_key", pointer, "n", 1, column)]
+
+
+def test_a_repeated_key_holding_a_lone_surrogate_lists_both_warnings_at_its_place():
+    # the second key's lone_surrogate and the duplicate_key sit at one offset: the walk's order
+    # is kept (sorted by offset only, the warnings themselves are never compared)
+    got = parse('{"\\ud800": 1, "\\ud800": 2}').warnings
+    assert [(w["code"], w["pointer"], w["offset"]) for w in got] == \
+        [("lone_surrogate", "/\ud800", 1), ("lone_surrogate", "/\ud800", 14),
+         ("duplicate_key", "", 14)]
+
+
+def test_a_document_that_is_one_huge_integer_with_a_limit():
+    # the head's end moves over the number characters up to the end of the text
+    text = "1" * (2 * HEAD + 10)
+    cut = parse(text, check_depth=False, warning_limit=1)
+    assert [(w["code"], w["pointer"], w["offset"]) for w in cut.warnings] == [("unsafe_integer", "", 0)]
+    assert cut.warning_count == 1
+
+
+def test_too_deep_to_place_with_a_limit_says_what_was_found(monkeypatch):
+    from workbench.jsontext import warnings as w
+
+    def deep(*_a, **_k):
+        raise RecursionError
+    monkeypatch.setattr(w, "walk", deep)
+    msg = ("The document nests too deeply to place its warnings (duplicate keys, lone "
+           "surrogates or unsafe integers)")
+    for text, dups, ints, code in [('{"a":1,"a":2}', ["a"], [], "duplicate_key"),
+                                   ("[12345678901234567890]", [], ["12345678901234567890"],
+                                    "unsafe_integer"),
+                                   ('["\\ud800"]', [], [], "lone_surrogate")]:
+        for limit in (None, 1, 5):
+            assert find_warnings_counted(text, dups, ints, LineIndex(text), limit=limit) == \
+                ([{"code": code, "pointer": "", "message": msg}], 1)
+
+
+def test_a_string_after_the_last_surrogate_holding_a_number_candidate():
+    # the unsafe token's text inside a string after the last surrogate escape sends the walk
+    # into that string: it holds no surrogate, and nothing is read past the candidates' end
+    text = '["\\ud800", "12345678901234567890", 12345678901234567890]'
+    assert placed(text) == [("lone_surrogate", "/0", 1, 2, 1), ("unsafe_integer", "/2", 1, 36, 35)]
+
+
+def test_a_limited_list_of_a_big_text_whose_candidates_are_not_in_it():
+    # find_warnings_counted takes any superset of the float tokens: none found, none counted
+    text = '["' + "p" * (2 * HEAD + 10) + '"]'
+    assert find_warnings_counted(text, [], [], LineIndex(text), ["1e400"], limit=1) == ([], 0)
