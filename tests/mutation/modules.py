@@ -16,6 +16,8 @@ VALIDATE_KEYWORDS = "tests/unit/test_pinned_keywords.py"   # the survivors of va
 DIFF_OPTIONS = "tests/unit/test_pinned_diff_options.py"    # the survivors of diff-options
 WARNINGS = "tests/unit/test_pinned_warnings.py"            # the survivors of jsontext-warnings
 STREAMS = "tests/unit/test_pinned_streams.py"              # the survivors of transcript-streams
+CHAT = "tests/unit/test_pinned_chat.py"                    # the survivors of dialects-chat
+DIALECTS = "tests/unit/test_pinned_dialects.py"            # of dialects-responses-agents
 
 GROUPS: dict[str, dict] = {
     "web-security": {
@@ -76,12 +78,12 @@ GROUPS: dict[str, dict] = {
     "dialects-responses-agents": {
         "mutate": ["workbench/dialects/__init__.py", "workbench/dialects/open_responses.py",
                    "workbench/dialects/agents.py"],
-        "tests": [PINNED, CORES, "tests/unit/test_dialects.py",
+        "tests": [PINNED, CORES, DIALECTS, CHAT, "tests/unit/test_dialects.py",
                   "tests/unit/test_transcript.py"],
     },
     "dialects-chat": {
         "mutate": ["workbench/dialects/chat.py"],
-        "tests": [PINNED, CORES, "tests/unit/test_dialects.py",
+        "tests": [PINNED, CORES, CHAT, "tests/unit/test_dialects.py",
                   "tests/unit/test_transcript.py", "tests/unit/test_providers_streams.py"],
     },
 }
