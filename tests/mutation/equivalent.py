@@ -377,6 +377,24 @@ EQUIVALENT: list[dict] = [
      "old": '_added(slot, lambda: Place(slot.added_piece, "/item/id")), slot)',
      "new": '_added(slot, lambda: Place(slot.added_piece, "/item/id")), )',
      "why": "the finding is placed at the slot's done piece, and analyse_response_stream files every non-info finding placed at a slot's added or done piece under that slot's row (rows list their findings sorted): the same timeline"},
+    # dialects-responses-agents (workbench/dialects/__init__.py, open_responses.py, agents.py)
+    {"group": "dialects-responses-agents", "function": "write_conversation",
+     "old": 'out = [{"type": "input_text", "text": c[1]} if c[0] == "text" else',
+     "new": 'out = [{"type": "input_text", "text": c[1]} if (c[0] == "text") and False else',
+     "why": "a text part is written the same by the last branch: {\"type\": \"input_text\", \"text\": output_text([c])} is {\"type\": \"input_text\", \"text\": c[1]} for a (\"text\", c[1]) part"},
+    {"group": "dialects-responses-agents", "function": "write_conversation",
+     "old": 'out = [{"type": "input_text", "text": c[1]} if c[0] == "text" else',
+     "new": 'out = [{"type": "input_text", "text": c[1]} if c[0] == "XXtextXX" else',
+     "why": "a text part is written the same by the last branch: {\"type\": \"input_text\", \"text\": output_text([c])} is {\"type\": \"input_text\", \"text\": c[1]} for a (\"text\", c[1]) part"},
+    {"group": "dialects-responses-agents", "function": "write_conversation",
+     "old": 'out = [{"type": "input_text", "text": c[1]} if c[0] == "text" else',
+     "new": 'out = [{"type": "input_text", "text": c[1]} if c[0] == "TEXT" else',
+     "why": "a text part is written the same by the last branch: {\"type\": \"input_text\", \"text\": output_text([c])} is {\"type\": \"input_text\", \"text\": c[1]} for a (\"text\", c[1]) part"},
+    {"group": "dialects-responses-agents", "function": "_output_content",
+     "old": 'if type(output) is str:',
+     "new": 'if type(None) is str:',
+     "why": "an output text then goes to _content_parts, which reads a string content as one text part: the same [(\"text\", output)]"},
+    # dialects-chat (workbench/dialects/chat.py)
 ]
 
 

@@ -828,7 +828,8 @@ def test_read_conversation_of_a_request():
     value = {"model": "m", "messages": [
         {"role": "system", "content": "be brief"},
         {"role": "developer", "content": [{"type": "text", "text": "dev"}]},
-        {"role": "user", "content": [{"type": "text", "text": "look"},
+        {"role": "user", "content": [{"type": "text", "text": "look",
+                                      "cache_control": {"type": "ephemeral"}},
                                      {"type": "image_url", "image_url": {"url": "u://1",
                                                                          "detail": "high"}},
                                      {"type": "input_audio", "input_audio": {}},
@@ -857,6 +858,7 @@ def test_read_conversation_of_a_request():
         {"type": "function", "function": {"name": 5}},
         {"type": "function", "function": "f"},
         "not an object",
+        {"type": "custom", "function": {"name": "c"}},
     ]}
     conv, reading = conv_of(value)
     assert conv.shape == "request"
@@ -888,6 +890,11 @@ def test_read_conversation_of_a_request():
                              "target: it is left out."),
         ("/tools/5", "tool", "A tool that is not a function tool has no counterpart in the "
                              "target: it is left out."),
+        ("/tools/6", "tool", "A tool that is not a function tool has no counterpart in the "
+                             "target: it is left out."),
+        ("/messages/2/content/0/cache_control", "field", "The text part's field "
+                                                         "'cache_control' has no counterpart in "
+                                                         "the target: it is left out."),
         ("/messages/2/content/1/image_url/detail", "field", "The image's field 'detail' has no "
                                                             "counterpart in the target: it is "
                                                             "left out."),
@@ -940,6 +947,7 @@ def test_read_conversation_of_a_response_takes_the_first_choice():
                 {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}},
         "not a choice",
         {"index": 2, "message": {"role": "assistant", "content": "other"}},
+        {"index": 3, "message": {"role": "assistant", "content": "another"}},
     ], "tools": [{"type": "function", "function": {"name": "f"}}]}
     conv, reading = conv_of(value)
     assert conv.shape == "response"
@@ -954,6 +962,8 @@ def test_read_conversation_of_a_response_takes_the_first_choice():
                                          "the target: it is left out."),
         ("/choices/2", "choice", "Only the first choice is a turn of the conversation: the "
                                  "other choices are left out."),
+        ("/choices/3", "choice", "Only the first choice is a turn of the conversation: the "
+                                 "other choices are left out."),
     ]
 
 
@@ -963,8 +973,9 @@ def test_read_conversation_of_a_response_whose_first_choice_is_no_object():
                                                            "content": "y"}}]})
     assert (conv.shape, conv.turns) == ("response", [])
     assert [x[:2] for x in lost(reading)] == [("/choices/1", "choice")]
-    conv, reading = conv_of({"choices": "none"})
-    assert (conv.shape, conv.turns, reading.lost) == ("response", [], [])
+    for choices in ("none", None, 5, {"0": {"message": {"role": "user", "content": "x"}}}):
+        conv, reading = conv_of({"choices": choices})
+        assert (conv.shape, conv.turns, reading.lost) == ("response", [], [])
 
 
 def test_read_conversation_of_a_bare_list_and_odd_tops():

@@ -425,7 +425,7 @@ def test_read_conversation_of_a_request():
                      {"type": "input_text", "text": "look"},
                      {"type": "input_image", "image_url": "u://1", "detail": "auto"},
                      {"type": "input_image", "file_id": "f"},
-                     {"type": "output_text", "text": "t", "annotations": [1], "logprobs": [],
+                     {"type": "output_text", "text": "t", "annotations": [1], "logprobs": [1],
                       "extra": 1},
                      {"type": "text", "text": 5},
                      "x"]},
@@ -435,7 +435,8 @@ def test_read_conversation_of_a_request():
                  {"type": "function_call_output", "call_id": "a", "output": "42", "id": "o"},
                  {"type": "function_call_output", "call_id": "b", "output": [
                      {"type": "input_text", "text": "t"},
-                     {"type": "input_image", "image_url": "u://2"}]},
+                     {"type": "input_image", "image_url": "u://2"},
+                     {"type": "input_file", "file_id": "f"}]},
                  {"type": "reasoning", "id": "rs"},
                  {"type": "web_search_call", "call_id": "w"},
                  {"type": "web_search_call_output", "call_id": "w"},
@@ -498,6 +499,8 @@ def test_read_conversation_of_a_request():
                                      "target: it is left out."),
         ("/input/4/id", "field", "The output's field 'id' has no counterpart in the target: it "
                                  "is left out."),
+        ("/input/5/output/2", "part", "A content part of type input_file has no counterpart in "
+                                      "the target: it is left out."),
         ("/input/6", "reasoning", "A reasoning item is bound to the provider that made it (its "
                                   "encrypted_content only that provider reads): it is left out."),
         ("/input/7", "provider_call", "A web_search_call item is a tool kind of this provider "
@@ -518,6 +521,17 @@ def test_read_conversation_of_a_request():
                               "left out."),
         ("/input/14", "item", "A value that is not an item is left out."),
     ]
+
+
+def test_read_conversation_of_contents_that_are_no_list():
+    conv, reading = read({"input": [
+        {"type": "message", "role": "user", "content": None},
+        {"type": "message", "role": "user", "content": {"type": "input_text", "text": "x"}},
+        {"type": "function_call_output", "call_id": "a", "output": None},
+        {"type": "function_call_output", "call_id": "b", "output": {"k": 1}}]})
+    assert turns(conv) == [("user", "/input/0", [("output", "/input/2", "a", []),
+                                                 ("output", "/input/3", "b", [])])]
+    assert reading.lost == []
 
 
 def test_read_conversation_of_a_text_input_and_a_conversation_id():
@@ -562,7 +576,7 @@ def test_read_conversation_refuses_a_log():
     assert (exc.value.code, exc.value.pointer) == ("not_convertible", "")
     assert exc.value.message == ("This is a log of several exchanges (responses and the requests "
                                  "that replay them): convert one request or response at a time.")
-    for doc in ({"output": []}, {"input": []}):
+    for doc in ({"output": []}, {"input": []}, {"object": "response"}):
         with pytest.raises(Refused):
             read([doc])
     # a typed item with an output list is an item, not a document
@@ -638,6 +652,15 @@ def test_write_conversation():
     ]
     out, dropped = write(Conversation())
     assert (out, dropped) == ({"input": []}, [])
+
+
+def test_write_conversation_a_json_text_beside_an_image():
+    # the JSON string "text" is written as its JSON text, not taken for a text part
+    conv = Conversation()
+    conv.add("user", Part("output", "/o", call_id="a", content=[("image", "u"), ("json", "text")]))
+    out, _ = write(conv)
+    assert out["input"] == [{"type": "function_call_output", "call_id": "a", "output": [
+        {"type": "input_image", "image_url": "u"}, {"type": "input_text", "text": "\"text\""}]}]
 
 
 def test_write_conversation_ticks_once_per_turn():
