@@ -394,6 +394,14 @@ EQUIVALENT: list[dict] = [
      "old": 'if type(output) is str:',
      "new": 'if type(None) is str:',
      "why": "an output text then goes to _content_parts, which reads a string content as one text part: the same [(\"text\", output)]"},
+    {"group": "dialects-responses-agents", "function": "_read_item",
+     "old": "conv.add(role, part, p)",
+     "new": "conv.add(role, part, None)",
+     "why": "conv.add(role, None, p) just before made the turn (or found the last one of that role): this add appends to it, and its pointer is used only for a new turn"},
+    {"group": "dialects-responses-agents", "function": "_read_item",
+     "old": "conv.add(role, part, p)",
+     "new": "conv.add(role, part, )",
+     "why": "the same: the turn exists already, the pointer of this add is never used"},
     # dialects-chat (workbench/dialects/chat.py)
 ]
 

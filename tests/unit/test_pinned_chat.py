@@ -979,10 +979,10 @@ def test_read_conversation_of_a_response_whose_first_choice_is_no_object():
 
 
 def test_read_conversation_of_a_bare_list_and_odd_tops():
-    conv, reading = conv_of([{"role": "user", "content": "hi"}, 5])
+    conv, reading = conv_of([5, {"role": "user", "content": "hi"}])
     assert conv.shape == "request"
-    assert turns(conv) == [("user", "/0", [("text", "/0/content", "hi")])]
-    assert lost(reading) == [("/1", "item", "A value that is not a message is left out.")]
+    assert turns(conv) == [("user", "/1", [("text", "/1/content", "hi")])]
+    assert lost(reading) == [("/0", "item", "A value that is not a message is left out.")]
     conv, reading = conv_of({"messages": "none", "tools": "none"})
     assert (conv.turns, conv.tools, reading.lost) == ([], [], [])
     conv, reading = conv_of("text")

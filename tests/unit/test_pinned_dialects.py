@@ -534,6 +534,17 @@ def test_read_conversation_of_contents_that_are_no_list():
     assert reading.lost == []
 
 
+def test_an_untyped_item_is_a_message_only_with_a_role():
+    conv, reading = read({"input": [{"content": "no role"}, {"type": "custom", "role": "user",
+                                                            "content": "typed"}]})
+    assert conv.turns == []
+    assert lost(reading) == [
+        ("/input/0", "item", "An item of type 'None' has no counterpart in the target: it is left "
+                             "out."),
+        ("/input/1", "item", "An item of type 'custom' has no counterpart in the target: it is "
+                             "left out.")]
+
+
 def test_read_conversation_of_a_text_input_and_a_conversation_id():
     conv, reading = read({"input": "hello", "conversation": "conv_1", "instructions": ""})
     assert turns(conv) == [("user", "/input", [("text", "/input", "hello")])]
