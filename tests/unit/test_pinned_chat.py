@@ -846,7 +846,8 @@ def test_read_conversation_of_a_request():
              {"id": "d", "function": {"name": "h", "arguments": ""}}]},
         {"role": "tool", "tool_call_id": "a", "content": [{"type": "text", "text": "42"},
                                                           {"type": "image_url",
-                                                           "image_url": {"url": "u://3"}}],
+                                                           "image_url": {"url": "u://3"}},
+                                                          {"type": "input_audio"}],
          "name": "f"},
         {"role": "function", "content": "old"},
         "not a message",
@@ -926,6 +927,8 @@ def test_read_conversation_of_a_request():
                                                       "left out."),
         ("/messages/4/name", "field", "The tool message's field 'name' has no counterpart in "
                                       "the target: it is left out."),
+        ("/messages/4/content/2", "part", "A content part of type input_audio has no counterpart "
+                                          "in the target: it is left out."),
         ("/messages/5", "item", "A message of the role 'function' has no counterpart in the "
                                 "target: it is left out."),
         ("/messages/6", "item", "A value that is not a message is left out."),
