@@ -403,6 +403,18 @@ EQUIVALENT: list[dict] = [
      "new": "conv.add(role, part, )",
      "why": "the same: the turn exists already, the pointer of this add is never used"},
     # dialects-chat (workbench/dialects/chat.py)
+    {"group": "dialects-chat", "function": "read_conversation",
+     "old": "conv.add(neutral, part, p)",
+     "new": "conv.add(neutral, part, None)",
+     "why": "conv.add(neutral, None, p) just before made the turn (or found the last one of that role): the parts are appended to it, and an add's pointer is used only for a new turn"},
+    {"group": "dialects-chat", "function": "read_conversation",
+     "old": "conv.add(neutral, part, p)",
+     "new": "conv.add(neutral, part, )",
+     "why": "the same: the turn exists already, the pointer of this add is never used"},
+    {"group": "dialects-chat", "function": "_Call.__init__",
+     "old": "self.type = None",
+     "new": 'self.type = ""',
+     "why": "the type is only read as `call.type or tc[\"type\"]` and `self.type or \"function\"`: an empty string and None are both falsy there"},
 ]
 
 

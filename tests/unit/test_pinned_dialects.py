@@ -445,7 +445,9 @@ def test_read_conversation_of_a_request():
                  {"type": "shell_call_output", "call_id": "q"},
                  {"type": "item/kind"},
                  {"role": 5},
-                 7],
+                 7,
+                 {"type": "shell_call", "call_id": "s"},
+                 {"type": "shell_call_output", "call_id": "s"}],
              "tools": [{"type": "function", "name": "f", "description": "d",
                         "parameters": {"type": "object"}, "strict": True},
                        {"type": "web_search"}, {"type": "function", "name": 3}, "x"]}
@@ -520,6 +522,11 @@ def test_read_conversation_of_a_request():
         ("/input/13", "item", "A message of the role 5 has no counterpart in the target: it is "
                               "left out."),
         ("/input/14", "item", "A value that is not an item is left out."),
+        ("/input/15", "provider_call", "A shell_call item is a tool kind of this provider (run by "
+         "it, or with a shape of its own): it has no counterpart in the target and is left out "
+         "(with its output)."),
+        ("/input/16", "provider_call", "The shell_call_output of a call that does not travel is "
+                                       "left out with it."),
     ]
 
 
@@ -590,6 +597,11 @@ def test_read_conversation_refuses_a_log():
     for doc in ({"output": []}, {"input": []}, {"object": "response"}):
         with pytest.raises(Refused):
             read([doc])
+    # the first 500 values tell: a document after them is read as an item
+    conv, reading = read([{"role": "user", "content": "a"}] * 500 + [{"output": []}])
+    assert len(conv.turns) == 1 and len(conv.turns[0].parts) == 500
+    assert lost(reading) == [("/500", "item", "An item of type 'None' has no counterpart in the "
+                              "target: it is left out.")]
     # a typed item with an output list is an item, not a document
     conv, reading = read([{"type": "shell_call_output", "output": []}])
     assert [x[1] for x in lost(reading)] == ["item"]
