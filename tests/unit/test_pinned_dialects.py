@@ -331,6 +331,10 @@ def test_a_protocol_item_keeps_its_own_call_id():
     items = open_responses.run_state_items(v)
     assert items[0][0] == {"type": "function_call", "callId": "js", "call_id": "py"}
     assert items[1][0] is v["generatedItems"][1]["rawItem"]   # no callId: the item itself
+    # a result without callId is still an output
+    (item, _), = open_responses.run_state_items({"currentTurn": 1, "generatedItems": [
+        {"rawItem": {"type": "function_call_result", "call_id": "p", "output": "x"}}]})
+    assert item == {"type": "function_call_output", "call_id": "p", "output": "x"}
 
 
 def test_run_state_waits():
