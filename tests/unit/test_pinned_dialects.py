@@ -276,7 +276,7 @@ def test_run_state_items_camel_case():
              {"type": "tool_call_output_item", "rawItem": {"type": "function_call_result",
                                                            "callId": "a", "output": "x"}},
              {"type": "x", "rawItem": "not an object"},
-             "not an object",
+             "not an object", 7,
              {"type": "tool_approval_item", "rawItem": {"type": "function_call", "callId": "b"}},
          ],
          "modelResponses": [{"output": [{"type": "ignored"}]}],
@@ -291,7 +291,7 @@ def test_run_state_items_camel_case():
          "/generatedItems/0/rawItem"),
         ({"type": "function_call_output", "callId": "a", "call_id": "a", "output": "x"},
          "/generatedItems/2/rawItem"),
-        ({"type": "function_call", "callId": "b", "call_id": "b"}, "/generatedItems/5/rawItem"),
+        ({"type": "function_call", "callId": "b", "call_id": "b"}, "/generatedItems/6/rawItem"),
         ({"type": "function_call", "callId": "c", "call_id": "c"},
          "/currentStep/data/interruptions/1/rawItem"),
     ]
@@ -316,6 +316,16 @@ def test_run_state_items_snake_case_from_model_responses():
          "/model_responses/3/output/0"),
         ({"type": "function_call", "call_id": "z"}, "/current_step/data/interruptions/1/raw_item"),
     ]
+
+
+def test_run_state_items_snake_case_generated_items():
+    v = {"current_turn": 2, "original_input": [{"role": "user", "content": "hi"}],
+         "generated_items": [{"type": "tool_call_item", "raw_item": {"type": "function_call",
+                                                                     "call_id": "a"}}],
+         "model_responses": [{"output": [{"type": "ignored"}]}]}
+    assert open_responses.run_state_items(v) == [
+        ({"role": "user", "content": "hi"}, "/original_input/0"),
+        ({"type": "function_call", "call_id": "a"}, "/generated_items/0/raw_item")]
 
 
 def test_run_state_items_without_lists():
