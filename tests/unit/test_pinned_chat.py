@@ -843,7 +843,7 @@ def test_read_conversation_of_a_request():
               "function": {"name": "f", "arguments": "{\"x\": 1}", "strict": True}},
              {"id": "b", "type": "custom", "function": {"name": "g"}},
              {"id": "c", "function": "no object"},
-             {"id": "d", "function": {"name": "h", "arguments": ""}}]},
+             {"id": "d", "function": {"name": "h", "arguments": ""}}, 5]},
         {"role": "tool", "tool_call_id": "a", "content": [{"type": "text", "text": "42"},
                                                           {"type": "image_url",
                                                            "image_url": {"url": "u://3"}},
@@ -923,6 +923,9 @@ def test_read_conversation_of_a_request():
                                                       "has no counterpart in the target: it is "
                                                       "left out."),
         ("/messages/3/tool_calls/2", "provider_call", "A tool call that is not a function call "
+                                                      "has no counterpart in the target: it is "
+                                                      "left out."),
+        ("/messages/3/tool_calls/4", "provider_call", "A tool call that is not a function call "
                                                       "has no counterpart in the target: it is "
                                                       "left out."),
         ("/messages/4/name", "field", "The tool message's field 'name' has no counterpart in "
