@@ -435,6 +435,10 @@ EQUIVALENT: list[dict] = [
      "new": 'item["arguments"] = dumps_value(args).decode("UTF-8")',
      "why": "codec names are case-insensitive: the same decoder"},
     # dialects-chat (workbench/dialects/chat.py)
+    {"group": "dialects-chat", "function": "write_conversation",
+     "old": "msg = msgs[-1]",
+     "new": "msg = None",
+     "why": "after a tool message every part starts a message of its own either way: a text or image opens one when msg is None or a tool message, a call when msg is None or not the assistant's, an output always appends its own"},
     {"group": "dialects-chat", "function": "ChatStream.timeline",
      "old": '"last_line": state.get("last_line", state["first_line"]),',
      "new": '"last_line": state.get("last_line", None),',

@@ -1021,6 +1021,15 @@ def test_read_conversation_refuses_arguments_that_are_not_an_object():
         "arguments_type", "/messages/0/tool_calls/0/function/arguments")
 
 
+def test_a_call_in_a_user_message_is_an_assistant_turn_at_the_message():
+    conv, reading = conv_of({"messages": [{"role": "user", "content": "x", "tool_calls": [
+        {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]})
+    assert turns(conv) == [("user", "/messages/0", [("text", "/messages/0/content", "x")]),
+                           ("assistant", "/messages/0", [
+                               ("call", "/messages/0/tool_calls/0", "a", "f", "{}")])]
+    assert reading.lost == []
+
+
 def test_a_tool_with_no_type_or_a_call_with_no_type_is_a_function():
     conv, reading = conv_of({"messages": [{"role": "assistant", "tool_calls": [
         {"id": "a", "function": {"name": "f", "arguments": "{}"}}]}],

@@ -226,6 +226,9 @@ def test_read_items_sorts_calls_outputs_and_other_items():
         {"type": 7},
         "not an item",
         {"type": "message"},
+        {"type": "function_call_output"},
+        {"type": "function_call", "name": "g"},
+        {"type": "message", "call_id": "m2"},
     ]
     placed = [(it, Place("piece", f"/input/{i}")) for i, it in enumerate(items)]
     assert entry_rows(open_responses.read_items(placed, 10)) == [
@@ -241,7 +244,14 @@ def test_read_items_sorts_calls_outputs_and_other_items():
         ("other", 19, "/input/9", False),
         ("other", 20, "/input/10", True),
         ("other", 22, "/input/12", True),
+        ("output", 23, "/input/13", None),
+        ("call", 24, "/input/14", "g", None, None, None, None, False),
+        ("other", 25, "/input/15", True),
     ]
+    entries = open_responses.read_items(placed, 10)
+    assert {e.dialect for e in entries} == {"open_responses"}
+    assert [e.item for e in entries] == [it for it in items if type(it) is dict]
+    assert all(e.item is it for e, it in zip(entries, [it for it in items if type(it) is dict]))
     assert [e.pos for e in open_responses.read_items(placed[:2])] == [0, 1]
 
 
