@@ -242,7 +242,7 @@ def test_read_completion_reads_each_choice_and_its_stop_state():
             {"id": "b", "function": {"name": "fb", "arguments": "2"}}]}},
         "not a choice",
         {"message": "not a message"},
-        {"finish_reason": "tool_calls", "message": {"tool_calls": "no list"}},
+        {"finish_reason": "tool_calls", "message": {"tool_calls": None}},
         {"finish_reason": "stop", "message": {"tool_calls": [
             {"id": "c", "function": {"name": "fc", "arguments": "3"}}]}},
         {"message": {"tool_calls": [{"id": "d", "function": {"name": "fd"}}]}},
