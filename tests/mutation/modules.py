@@ -17,6 +17,8 @@ DIFF_OPTIONS = "tests/unit/test_pinned_diff_options.py"    # the survivors of di
 WARNINGS = "tests/unit/test_pinned_warnings.py"            # the survivors of jsontext-warnings
 STREAMS = "tests/unit/test_pinned_streams.py"              # the survivors of transcript-streams
 POSITIONS = "tests/unit/test_pinned_positions.py"          # the survivors of jsontext-positions
+CHAT = "tests/unit/test_pinned_chat.py"                    # the survivors of dialects-chat
+DIALECTS = "tests/unit/test_pinned_dialects.py"            # of dialects-responses-agents
 
 GROUPS: dict[str, dict] = {
     "web-security": {
@@ -82,12 +84,12 @@ GROUPS: dict[str, dict] = {
     "dialects-responses-agents": {
         "mutate": ["workbench/dialects/__init__.py", "workbench/dialects/open_responses.py",
                    "workbench/dialects/agents.py"],
-        "tests": [PINNED, CORES, "tests/unit/test_dialects.py",
+        "tests": [PINNED, CORES, DIALECTS, CHAT, "tests/unit/test_dialects.py",
                   "tests/unit/test_transcript.py"],
     },
     "dialects-chat": {
         "mutate": ["workbench/dialects/chat.py"],
-        "tests": [PINNED, CORES, "tests/unit/test_dialects.py",
+        "tests": [PINNED, CORES, CHAT, "tests/unit/test_dialects.py",
                   "tests/unit/test_transcript.py", "tests/unit/test_providers_streams.py"],
     },
 }
