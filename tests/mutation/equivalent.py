@@ -1342,6 +1342,10 @@ EQUIVALENT: list[dict] = [
      "old": "self.type = None",
      "new": 'self.type = ""',
      "why": "the type is only read as `call.type or tc[\"type\"]` and `self.type or \"function\"`: an empty string and None are both falsy there"},
+    {"group": "jsontext-warnings", "function": "find_warnings_counted",
+     "old": "while head < len(text) and text[head] in _NUMBER_CHARS:",
+     "new": "while head < len(text) and text[head] not in _NUMBER_CHARS:",
+     "why": "the head only says which candidates are tried first: a number the mutant cuts at the head's end (or leaves out of it) is not found there, and then either fewer than limit + 1 warnings lie inside the head, so the whole text is searched and walked again (the same list), or limit + 1 already lie before it, so it is past the listed ones; the count comes from the parser's tokens either way. Only slower (it steps over every non-number character after _HEAD)"},
 ]
 
 

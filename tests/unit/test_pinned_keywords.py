@@ -443,3 +443,15 @@ def test_the_keywords_own_messages_stay_short_for_a_huge_value():
     for instance in ("x" * 1_000_000, Decimal("9" * 5000)):
         messages = [e.message for e in compiled.validator.iter_errors(instance)]
         assert messages and all(len(m) < 200 for m in messages), [len(m) for m in messages]
+
+
+def test_enum_that_is_no_list_is_compared_member_by_member_for_a_string_instance():
+    """kw_enum's string shortcut (``instance in enums``) is taken only for a list: with a string
+    as ``enum`` (a schema the library was told not to check against its metaschema) the shortcut
+    would test substrings — "ab" is in "abc" — where the keyword compares each member ("a", "b",
+    "c"), none equal to "ab"."""
+    from workbench.validate.keywords import kw_enum
+    errors = list(kw_enum(None, "abc", "ab", {}))
+    assert [e.message for e in errors] == ["'ab' is not one of the enum values"]
+    assert list(kw_enum(None, "abc", "b", {})) == []
+    assert list(kw_enum(None, ["abc"], "ab", {}))[0].message == "'ab' is not one of the enum values"
