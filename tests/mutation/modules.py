@@ -31,7 +31,8 @@ GROUPS: dict[str, dict] = {
     },
     "jsontext-warnings": {
         "mutate": ["workbench/jsontext/warnings.py"],
-        "tests": [PINNED, CORES, WARNINGS, "tests/unit/test_format.py"],
+        # test_warnings_lines.py: a line's warnings from its parsed value (_from_value) against the walker
+        "tests": [PINNED, CORES, WARNINGS, "tests/unit/test_format.py", "tests/unit/test_warnings_lines.py"],
     },
     # test_format.py's 900,000-character document took 2.7 s of the 5.4 s of tests each mutant of
     # skip_value, walk, _measure and LineIndex ran (2026-12-02): deselected, what it reaches
