@@ -13,6 +13,7 @@ Every view reads and writes JSON through this package and nowhere else:
   and "the same JSON, spelled the same" (:func:`same_json`, :func:`ctext`, :func:`identical`) for the diff.
 """
 
+from ..lazy import lazy_names
 from .parse import (
     NOT_QUICK,
     ORJSON_MAX_DEPTH,
@@ -37,14 +38,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _LAZY, globals())
 
 
 __all__ = [
